@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+// The compliance orchestrator: see README.md and ../shared/DESIGN.md.
+
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "compliance-orchestrator",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "JSON", targets: ["JSON"]),
+        .library(name: "ComplianceCore", targets: ["ComplianceCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // C libraries fixed by the user: libcurl for every outgoing request, jansson for JSON on the wire.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CJansson",
+            pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"])]
+        ),
+        .target(name: "JSON", dependencies: ["CJansson"], swiftSettings: swiftSettings),
+        .target(name: "ComplianceCore", dependencies: ["JSON"], swiftSettings: swiftSettings),
+
+        .testTarget(
+            name: "JSONTests",
+            dependencies: ["JSON", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ComplianceCoreTests",
+            dependencies: ["ComplianceCore", "JSON", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)
