@@ -14,9 +14,11 @@ let package = Package(
     products: [
         .library(name: "JSON", targets: ["JSON"]),
         .library(name: "ComplianceCore", targets: ["ComplianceCore"]),
+        .library(name: "HTTPClient", targets: ["HTTPClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // C libraries fixed by the user: libcurl for every outgoing request, jansson for JSON on the wire.
@@ -32,10 +34,20 @@ let package = Package(
         ),
         .target(name: "JSON", dependencies: ["CJansson"], swiftSettings: swiftSettings),
         .target(name: "ComplianceCore", dependencies: ["JSON"], swiftSettings: swiftSettings),
+        .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
 
         .testTarget(
             name: "JSONTests",
             dependencies: ["JSON", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPClientTests",
+            dependencies: [
+                "HTTPClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
