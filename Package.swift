@@ -36,6 +36,12 @@ let package = Package(
         .target(name: "ComplianceCore", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
 
+        .executableTarget(
+            name: "compliance-bench",
+            dependencies: ["HTTPClient", "CCurl", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
+
         .testTarget(
             name: "JSONTests",
             dependencies: ["JSON", .product(name: "PropertyBased", package: "swift-property-based")],

@@ -3,7 +3,7 @@ import CCurl
 /// Turns a failed `CURLcode` into an ``HTTPClientError`` a person can act on.
 enum CurlErrorMapping {
     static func error(
-        for code: CURLcode, detail: String, transfer: CurlTransfer, request: HTTPRequest, configuration: HTTPClientConfiguration
+        for code: CURLcode, detail: String, transfer: CurlTransfer, request: HTTPClientRequest, configuration: HTTPClientConfiguration
     ) -> HTTPClientError {
         let url = request.redactedURL
         let curlText = String(cString: curl_easy_strerror(code))

@@ -17,8 +17,8 @@ final class CurlTransfer {
     }
 
     /// Headers of the final response: a new status line starts a new block (redirects, 100-continue).
-    var headers: HTTPHeaders {
-        var headers = HTTPHeaders()
+    var headers: HTTPClientHeaders {
+        var headers = HTTPClientHeaders()
         for line in headerLines {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces)

@@ -20,7 +20,7 @@ final class EasyHandle: @unchecked Sendable {
     deinit { curl_easy_cleanup(handle) }
 
     /// Runs one transfer to completion on the calling thread (it blocks).
-    func perform(_ request: HTTPRequest, configuration: HTTPClientConfiguration, cancelled: CancellationFlag) -> Result<HTTPResponse, HTTPClientError> {
+    func perform(_ request: HTTPClientRequest, configuration: HTTPClientConfiguration, cancelled: CancellationFlag) -> Result<HTTPClientResponse, HTTPClientError> {
         curl_easy_reset(handle)  // keeps live connections, drops every option
         let transfer = CurlTransfer(maxResponseBytes: configuration.maxResponseBytes, cancelled: cancelled)
         let context = Unmanaged.passRetained(transfer)
@@ -44,12 +44,12 @@ final class EasyHandle: @unchecked Sendable {
         ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         var connects = 0
         ccurl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects)
-        return .success(HTTPResponse(status: status, headers: transfer.headers, body: transfer.body, connectCount: connects))
+        return .success(HTTPClientResponse(status: status, headers: transfer.headers, body: transfer.body, connectCount: connects))
     }
 
     /// Sets every option of the transfer; returns the first failing code.
     private func configure(
-        _ request: HTTPRequest, _ configuration: HTTPClientConfiguration, _ context: UnsafeMutableRawPointer,
+        _ request: HTTPClientRequest, _ configuration: HTTPClientConfiguration, _ context: UnsafeMutableRawPointer,
         _ headerList: inout UnsafeMutablePointer<curl_slist>?, _ errorBuffer: UnsafeMutablePointer<CChar>
     ) -> CURLcode? {
         var codes: [CURLcode] = []

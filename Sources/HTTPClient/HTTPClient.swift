@@ -24,9 +24,9 @@ public final class HTTPClient: Sendable {
 
     /// Sends `request` and returns the whole response, or throws ``HTTPClientError``.
     /// Cancelling the calling task aborts the transfer (`.cancelled`).
-    public func execute(_ request: HTTPRequest) async throws(HTTPClientError) -> HTTPResponse {
+    public func execute(_ request: HTTPClientRequest) async throws(HTTPClientError) -> HTTPClientResponse {
         let cancelled = CancellationFlag()
-        let result: Result<HTTPResponse, HTTPClientError> = await withTaskCancellationHandler {
+        let result: Result<HTTPClientResponse, HTTPClientError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let worker = checkOut()
                 worker.run { handle in
@@ -42,8 +42,8 @@ public final class HTTPClient: Sendable {
     }
 
     /// Shorthand for a GET.
-    public func get(_ url: String, headers: HTTPHeaders = [:]) async throws(HTTPClientError) -> HTTPResponse {
-        try await execute(HTTPRequest(method: .get, url: url, headers: headers))
+    public func get(_ url: String, headers: HTTPClientHeaders = [:]) async throws(HTTPClientError) -> HTTPClientResponse {
+        try await execute(HTTPClientRequest(method: .get, url: url, headers: headers))
     }
 
     private func checkOut() -> TransferWorker {

@@ -16,8 +16,8 @@ import Testing
 
     @Test func postPutDeleteCarryMethodHeadersAndBody() async throws {
         try await LocalServer.run { base in
-            for method in [HTTPMethod.post, .put, .delete] {
-                let request = HTTPRequest(
+            for method in [HTTPClientMethod.post, .put, .delete] {
+                let request = HTTPClientRequest(
                     method: method, url: "\(base)/echo", headers: ["Authorization": "Bearer abc", "Content-Type": "text/plain"],
                     body: Array("payload-\(method)".utf8))
                 let response = try await client.execute(request)
@@ -31,7 +31,7 @@ import Testing
 
     @Test func formPostIsURLEncoded() async throws {
         try await LocalServer.run { base in
-            let request = HTTPRequest.form(url: "\(base)/echo", fields: [("grant_type", "password"), ("scope", "openid profile"), ("x", "a&b=c/é")])
+            let request = HTTPClientRequest.form(url: "\(base)/echo", fields: [("grant_type", "password"), ("scope", "openid profile"), ("x", "a&b=c/é")])
             let response = try await client.execute(request)
             #expect(response.headers["X-Content-Type"] == "application/x-www-form-urlencoded")
             #expect(response.bodyText == "grant_type=password&scope=openid+profile&x=a%26b%3Dc%2F%C3%A9")
@@ -42,7 +42,7 @@ import Testing
     @Test func binaryBodyWithNulBytesArrivesWhole() async throws {
         try await LocalServer.run { base in
             let body: [UInt8] = [0, 1, 2, 0, 255] + Array(repeating: 7, count: 5000)
-            let response = try await client.execute(HTTPRequest(method: .post, url: "\(base)/echo", body: body))
+            let response = try await client.execute(HTTPClientRequest(method: .post, url: "\(base)/echo", body: body))
             #expect(response.body == body)
         }
     }
@@ -50,7 +50,7 @@ import Testing
     @Test func totalTimeoutGivesTimeoutError() async throws {
         try await LocalServer.run { base in
             let error = await #expect(throws: HTTPClientError.self) {
-                try await client.execute(HTTPRequest(url: "\(base)/slow", timeout: .milliseconds(300)))
+                try await client.execute(HTTPClientRequest(url: "\(base)/slow", timeout: .milliseconds(300)))
             }
             #expect(error?.code == .timeout)
             #expect(error?.message.contains("/slow") == true)
@@ -118,7 +118,7 @@ import Testing
             try await withThrowingTaskGroup(of: String.self) { group in
                 for index in 0..<64 {
                     group.addTask {
-                        let response = try await client.execute(HTTPRequest(method: .post, url: "\(base)/echo", body: Array("n\(index)".utf8)))
+                        let response = try await client.execute(HTTPClientRequest(method: .post, url: "\(base)/echo", body: Array("n\(index)".utf8)))
                         return response.bodyText
                     }
                 }

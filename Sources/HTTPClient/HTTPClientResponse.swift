@@ -1,15 +1,15 @@
 import Foundation
 
 /// A complete HTTP response.
-public struct HTTPResponse: Sendable {
+public struct HTTPClientResponse: Sendable {
     /// The status code of the final response (after any followed redirect).
     public let status: Int
-    public let headers: HTTPHeaders
+    public let headers: HTTPClientHeaders
     public let body: [UInt8]
     /// New connections libcurl opened for this request (0 when a kept-alive one was reused).
     public let connectCount: Int
 
-    public init(status: Int, headers: HTTPHeaders, body: [UInt8], connectCount: Int = 0) {
+    public init(status: Int, headers: HTTPClientHeaders, body: [UInt8], connectCount: Int = 0) {
         self.status = status
         self.headers = headers
         self.body = body

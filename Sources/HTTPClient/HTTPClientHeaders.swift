@@ -1,5 +1,5 @@
 /// HTTP header fields in order, with case-insensitive lookup by name.
-public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+public struct HTTPClientHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     public private(set) var fields: [(name: String, value: String)] = []
 
     public init() {}
@@ -39,7 +39,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.makeIterator()
     }
 
-    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+    public static func == (lhs: HTTPClientHeaders, rhs: HTTPClientHeaders) -> Bool {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }
 

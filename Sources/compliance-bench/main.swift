@@ -1,0 +1,25 @@
+import Foundation
+
+// compliance-bench: performance measurements, each against its floor measured in the same run.
+// Usage: compliance-bench [http] [--iterations N] [--rounds R]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func option(_ name: String, default value: Int) -> Int {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]), number > 0 else {
+        return value
+    }
+    return number
+}
+
+let known = ["http"]
+let selected = arguments.filter { !$0.hasPrefix("--") && Int($0) == nil }
+if let unknown = selected.first(where: { !known.contains($0) }) {
+    print("compliance-bench: unknown benchmark '\(unknown)'; known: \(known.joined(separator: ", "))")
+    exit(64)
+}
+let toRun = selected.isEmpty ? known : selected
+
+if toRun.contains("http") {
+    try await HTTPBenchmark.run(iterations: option("--iterations", default: 2000), rounds: option("--rounds", default: 5))
+}

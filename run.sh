@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# One entry point for people and CI:
+#   ./run.sh demo    build, then run the main job (see README.md)
+#   ./run.sh test    build and run every test
+#   ./run.sh bench   build in release and run the benchmarks
+#   ./run.sh setup   only install the system packages the build needs
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# Debian packages the build and the tests need: the C libraries the product is built on
+# (libcurl, jansson), SQLite for the daemon's store, pkg-config to find them, and python3-venv
+# for the MSAL Python conformance tests.
+APT_PACKAGES=(pkg-config libcurl4-openssl-dev libjansson-dev libsqlite3-dev python3-venv)
+
+setup() {
+    local missing=()
+    for package in "${APT_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "==> installing Debian packages: ${missing[*]}"
+        local sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+    if ! command -v swift >/dev/null; then
+        echo "error: swift is not on PATH; install Swift 6.1 or later (see README.md)" >&2
+        exit 1
+    fi
+}
+
+case "${1:-}" in
+    setup)
+        setup
+        ;;
+    demo)
+        setup
+        echo "==> building"
+        swift build
+        bin="$(swift build --show-bin-path)"
+        for tool in mockauth complianced compliancectl; do
+            if [ -x "$bin/$tool" ]; then
+                echo "==> $tool --help"
+                "$bin/$tool" --help
+            fi
+        done
+        ;;
+    test)
+        setup
+        echo "==> building"
+        swift build --build-tests
+        echo "==> testing"
+        swift test --skip-build
+        ;;
+    bench)
+        setup
+        shift
+        swift run -c release compliance-bench "$@"
+        ;;
+    *)
+        echo "usage: ./run.sh demo|test|bench|setup" >&2
+        exit 64
+        ;;
+esac
