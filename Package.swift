@@ -15,10 +15,14 @@ let package = Package(
         .library(name: "JSON", targets: ["JSON"]),
         .library(name: "ComplianceCore", targets: ["ComplianceCore"]),
         .library(name: "HTTPClient", targets: ["HTTPClient"]),
+        .library(name: "Orchestrator", targets: ["Orchestrator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C libraries fixed by the user: libcurl for every outgoing request, jansson for JSON on the wire.
@@ -35,6 +39,18 @@ let package = Package(
         .target(name: "JSON", dependencies: ["CJansson"], swiftSettings: swiftSettings),
         .target(name: "ComplianceCore", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
+        // Runs the machines: issuer and MAM clients, the SQLite store, the per-account vault.
+        .target(
+            name: "Orchestrator",
+            dependencies: [
+                "JSON",
+                "HTTPClient",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         .executableTarget(
             name: "compliance-bench",
@@ -59,6 +75,17 @@ let package = Package(
         .testTarget(
             name: "ComplianceCoreTests",
             dependencies: ["ComplianceCore", "JSON", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OrchestratorTests",
+            dependencies: [
+                "Orchestrator",
+                "JSON",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

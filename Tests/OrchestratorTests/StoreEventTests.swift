@@ -1,0 +1,86 @@
+import JSON
+import Testing
+@testable import Orchestrator
+
+@Suite struct StoreEventTests {
+    @Test func seqIsMonotonicAndSinceQueriesPage() async throws {
+        try await withTemporaryDirectory { root in
+            let store = try openStore(root)
+            #expect(try await store.lastEventSeq() == 0)
+            var seqs: [Int64] = []
+            for index in 0..<7 {
+                seqs.append(try await store.appendEvent("tick", account: index.isMultiple(of: 2) ? alice : nil, payload: ["i": .int(Int64(index))]).seq)
+            }
+            #expect(seqs == seqs.sorted() && Set(seqs).count == 7)
+            let page = try await store.events(since: seqs[1], limit: 3)
+            #expect(page.map(\.seq) == Array(seqs[2..<5]))
+            #expect(page.map { $0.payload["i"]?.intValue } == [2, 3, 4])
+            #expect(page[0].account?.upn == "Alice@Contoso.com" && page[1].account == nil)
+            #expect(try await store.events(since: seqs[6], limit: 10).isEmpty)
+            #expect(try await store.lastEventSeq() == seqs[6])
+        }
+    }
+
+    @Test func seqIsNeverReusedAfterDeletionAndReopen() async throws {
+        try await withTemporaryDirectory { root in
+            var last: Int64 = 0
+            do {
+                let store = try openStore(root)
+                last = try await store.appendEvent("a", account: nil, payload: [:]).seq
+                try await store.write { tx in try tx.db.execute(sql: "DELETE FROM event") }
+            }
+            let store = try openStore(root)
+            #expect(try await store.appendEvent("b", account: nil, payload: [:]).seq > last)
+        }
+    }
+
+    @Test func longPollWakesWhenAnEventIsCommitted() async throws {
+        try await withTemporaryDirectory { root in
+            let store = try openStore(root)
+            let start = try await store.appendEvent("before", account: nil, payload: [:]).seq
+            async let waited = store.waitForEvents(since: start, limit: 10, timeout: .seconds(30))
+            // Give the waiter time to subscribe and find nothing, then commit.
+            try await Task.sleep(for: .milliseconds(200))
+            let clock = ContinuousClock()
+            let begin = clock.now
+            try await store.appendEvent("after", account: alice, payload: ["x": 1])
+            let events = try await waited
+            #expect(events.map(\.kind) == ["after"])
+            #expect(clock.now - begin < .seconds(10), "woken by the commit, not the timeout")
+        }
+    }
+
+    @Test func longPollTimesOutEmptyAndReturnsPresentEventsAtOnce() async throws {
+        try await withTemporaryDirectory { root in
+            let store = try openStore(root)
+            let clock = ContinuousClock()
+            let begin = clock.now
+            #expect(try await store.waitForEvents(since: 0, limit: 5, timeout: .milliseconds(150)).isEmpty)
+            #expect(clock.now - begin >= .milliseconds(150))
+            try await store.appendEvent("x", account: nil, payload: [:])
+            #expect(try await store.waitForEvents(since: 0, limit: 5, timeout: .seconds(30)).count == 1)
+            #expect(store.notifier.subscriberCount == 0, "subscriptions end with their wait")
+        }
+    }
+
+    @Test func notificationsFollowCommitsNotRollbacks() async throws {
+        struct Abort: Error {}
+        try await withTemporaryDirectory { root in
+            let store = try openStore(root)
+            var iterator = store.eventNotifications().makeAsyncIterator()
+            await #expect(throws: Abort.self) {
+                try await store.write { tx in
+                    try tx.appendEvent("lost", account: nil, payload: [:])
+                    throw Abort()
+                }
+            }
+            #expect(store.notifier.latestSeq == 0, "a rolled-back append notifies nobody")
+            let kept = try await store.write { tx in
+                try tx.appendEvent("one", account: nil, payload: [:])
+                return try tx.appendEvent("two", account: nil, payload: [:]).seq
+            }
+            #expect(await iterator.next() == kept, "the rolled-back append sent nothing; the commit sent its newest seq")
+            #expect(try await store.events(since: 0, limit: 10).map(\.kind) == ["one", "two"])
+        }
+    }
+}
