@@ -1,0 +1,41 @@
+import HTTPClient
+
+/// A failure talking to the token issuer before any OAuth answer could be classified.
+public struct IssuerError: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable, Hashable {
+            case network, badDiscovery, serviceFailure, badRedirect, signInFailed
+        }
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// The issuer could not be reached (refused, timed out, reset, TLS).
+        public static let network = Code(.network)
+        /// The discovery document is missing, not JSON, or lacks an endpoint.
+        public static let badDiscovery = Code(.badDiscovery)
+        /// The issuer answered with a server error or a page that is not the expected one.
+        public static let serviceFailure = Code(.serviceFailure)
+        /// The authorization redirect could not be read (no Location, wrong redirect URI, state mismatch).
+        public static let badRedirect = Code(.badRedirect)
+        /// The scripted user could not sign in (no sign-in form, wrong password, …).
+        public static let signInFailed = Code(.signInFailed)
+
+        public var description: String { base.rawValue }
+    }
+
+    public let code: Code
+    public let message: String
+    /// The endpoint involved, without query.
+    public let endpoint: String
+    /// The underlying transport error, when there was one.
+    public let transport: HTTPClientError?
+
+    public init(_ code: Code, _ message: String, endpoint: String, transport: HTTPClientError? = nil) {
+        self.code = code
+        self.message = message
+        self.endpoint = HTTPClientRequest(url: endpoint).redactedURL
+        self.transport = transport
+    }
+
+    public var description: String { "\(code): \(message)" }
+}
