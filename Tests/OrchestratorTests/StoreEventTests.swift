@@ -59,6 +59,7 @@ import Testing
             #expect(clock.now - begin >= .milliseconds(150))
             try await store.appendEvent("x", account: nil, payload: [:])
             #expect(try await store.waitForEvents(since: 0, limit: 5, timeout: .seconds(30)).count == 1)
+            #expect(try await store.waitForEvents(since: 0, limit: 0, timeout: .seconds(30)).count == 1, "limit 0 counts as 1")
             #expect(store.notifier.subscriberCount == 0, "subscriptions end with their wait")
         }
     }

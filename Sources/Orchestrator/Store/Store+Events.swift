@@ -76,7 +76,9 @@ extension OrchestratorStore {
 
     /// Long poll: events after `seq` as soon as there are any, or `[]` after `timeout`.
     /// Returns at once when events are already there. Cancellation ends the wait with `[]`.
+    /// A `limit` below 1 counts as 1.
     public func waitForEvents(since seq: Int64, limit: Int, timeout: Duration) async throws -> [StoredEvent] {
+        let limit = max(1, limit)
         // Subscribe before reading, so a commit between the read and the wait is not missed.
         let updates = notifier.subscribe()
         let present = try await events(since: seq, limit: limit)
