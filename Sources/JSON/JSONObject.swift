@@ -61,3 +61,10 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
         return entries.allSatisfy { other[$0.key] == $0.value }
     }
 }
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// Keys keep the order written; a repeated key keeps its first position and last value.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements)
+    }
+}
