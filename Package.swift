@@ -14,9 +14,20 @@ let package = Package(
     products: [
         .library(name: "JSON", targets: ["JSON"]),
         .library(name: "ComplianceCore", targets: ["ComplianceCore"]),
+        .library(name: "MockAuth", targets: ["MockAuth"]),
+        .executable(name: "mockauth", targets: ["mockauth"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", exact: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
     ],
     targets: [
         // C libraries fixed by the user: libcurl for every outgoing request, jansson for JSON on the wire.
@@ -33,6 +44,40 @@ let package = Package(
         .target(name: "JSON", dependencies: ["CJansson"], swiftSettings: swiftSettings),
         .target(name: "ComplianceCore", dependencies: ["JSON"], swiftSettings: swiftSettings),
 
+        // The mock Entra-ID issuer + mock MAM service (issue 3), and its executable.
+        .target(
+            name: "MockAuth",
+            dependencies: [
+                "JSON",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "mocks/MockAuth",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "mockauth",
+            dependencies: [
+                "MockAuth",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "mocks/mockauth",
+            swiftSettings: swiftSettings
+        ),
+
         .testTarget(
             name: "JSONTests",
             dependencies: ["JSON", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -41,6 +86,20 @@ let package = Package(
         .testTarget(
             name: "ComplianceCoreTests",
             dependencies: ["ComplianceCore", "JSON", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MockAuthTests",
+            dependencies: [
+                "MockAuth", "JSON",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]
