@@ -99,7 +99,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            exclude: ["msal_conformance.py"],
             swiftSettings: swiftSettings
         ),
     ]

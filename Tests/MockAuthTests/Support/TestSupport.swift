@@ -16,7 +16,7 @@ enum TestSupport {
     }()
 
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static let fixturesPath = repositoryRoot.appendingPathComponent("mocks/fixtures/contoso.json").path
 
