@@ -6,8 +6,13 @@ extension Issuer {
     /// `GET /{tenant}/v2.0/.well-known/openid-configuration`, `GET /{tenant}/discovery/v2.0/keys`
     /// and `GET /common/discovery/instance`.
     func addDiscoveryRoutes(to router: Router<MockRequestContext>) {
-        router.get("/common/discovery/instance") { request, context in
-            try self.instanceDiscovery(request: request)
+        // Registered under the parameter: a constant `common` segment would shadow every
+        // other `/common/...` route in Hummingbird's trie (it does not backtrack).
+        router.get("/:tenant/discovery/instance") { request, context in
+            guard try context.parameters.require("tenant").lowercased() == "common" else {
+                throw OAuthError(status: .notFound, error: "not_found", aadsts: nil, message: "Instance discovery lives at /common/discovery/instance.")
+            }
+            return try self.instanceDiscovery(request: request)
         }
         router.get("/:tenant/v2.0/.well-known/openid-configuration") { request, context in
             let segment = try context.parameters.require("tenant")
