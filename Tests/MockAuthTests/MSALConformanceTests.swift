@@ -1,0 +1,73 @@
+import Foundation
+import JSON
+import Testing
+
+@testable import MockAuth
+
+/// MSAL Python, pointed at mockauth over https, runs the auth-code flow with PKCE,
+/// refreshes silently, and sees the CA answers as real Entra ID would produce them.
+@Suite("MSAL Python conformance", .serialized)
+struct MSALConformanceTests {
+    static let venv = TestSupport.repositoryRoot.appendingPathComponent(".build/mockauth-msal-venv").path
+    static let script = TestSupport.repositoryRoot.appendingPathComponent("Tests/MockAuthTests/msal_conformance.py").path
+
+    /// Creates the virtualenv with msal when it is missing (needs PyPI once).
+    static func python() async throws -> String {
+        let python = venv + "/bin/python"
+        if FileManager.default.isExecutableFile(atPath: python) {
+            let check = try await ChildProcess.run(python, ["-c", "import msal"], timeout: .seconds(30))
+            if check.status == 0 { return python }
+        }
+        let created = try await ChildProcess.run("/usr/bin/python3", ["-m", "venv", venv], timeout: .seconds(120))
+        try #require(created.status == 0, "python3 -m venv failed: \(created.stderr)")
+        let installed = try await ChildProcess.run(
+            python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "msal"], timeout: .seconds(300))
+        try #require(installed.status == 0, "pip install msal failed (timed out: \(installed.timedOut)): \(installed.stderr)")
+        return python
+    }
+
+    @Test("auth code + PKCE, silent refresh, 53005 with protapp and 53009 without")
+    func msalPython() async throws {
+        let python = try await Self.python()
+        // requests lets REQUESTS_CA_BUNDLE / CURL_CA_BUNDLE override MSAL's session-level
+        // `verify=cert.pem`; drop them so the self-signed certificate is what is trusted.
+        var environment = ProcessInfo.processInfo.environment
+        environment["REQUESTS_CA_BUNDLE"] = nil
+        environment["CURL_CA_BUNDLE"] = nil
+        let result = try await LiveServer.run(https: true) { [environment] server in
+            try await ChildProcess.run(
+                python, [Self.script, server.url, server.certificatePath ?? ""], timeout: .seconds(120),
+                environment: environment)
+        }
+        try #require(!result.timedOut, "the MSAL script timed out; stderr: \(result.stderr)")
+        try #require(result.status == 0, "the MSAL script failed: \(result.stderr)")
+        let report = try JSONValue.parse(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+
+        let bob = try #require(report["bob_auth_code"])
+        #expect(bob["error"] == nil, "bob: \(bob)")
+        #expect(bob["token_type"] == "Bearer")
+        #expect(bob["access_token_claims"]?["xms_cc"] == ["protapp"])
+        #expect(bob["access_token_claims"]?["upn"] == "bob@contoso.com")
+        // MSAL sent a hashed nonce and checked the id_token carries it; a mismatch raises.
+        #expect(bob["id_token_claims"]?["nonce"]?.stringValue?.count == 64)
+        #expect(report["bob_redirect_keys"] == ["client_info", "code", "state"])
+        #expect(report["bob_login_prefilled"] == "bob@contoso.com")
+        #expect(report["bob_accounts"]?[0]?["home_account_id"] == .string("b0b00000-0000-4000-8000-000000000b0b.\(TestSupport.tenantId)"))
+
+        let refresh = try #require(report["bob_refresh"])
+        #expect(refresh["error"] == nil, "refresh: \(refresh)")
+        #expect(refresh["access_token_claims"]?["xms_cc"] == ["protapp"])
+        #expect(report["bob_refresh_new_token"] == true)
+
+        let alice = try #require(report["alice_protapp"])
+        #expect(alice["error"] == "unauthorized_client")
+        #expect(alice["suberror"] == "protection_policy_required")
+        #expect(alice["error_codes"] == [53005])
+        #expect(alice["error_description_head"] == "AADSTS53005: Application needs to enforce Intune protection policies.")
+
+        let plain = try #require(report["alice_without_capabilities"])
+        #expect(plain["error"] == "invalid_grant")
+        #expect(plain["error_codes"] == [53009])
+        #expect(plain["suberror"] == nil)
+    }
+}

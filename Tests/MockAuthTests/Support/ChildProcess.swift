@@ -1,0 +1,58 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a child process with a bounded wait; on timeout it is killed with SIGKILL
+/// (a child started from Swift Testing may ignore SIGTERM: inherited signal mask).
+enum ChildProcess {
+    struct Result: Sendable {
+        var status: Int32
+        var timedOut: Bool
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ executable: String, _ arguments: [String], timeout: Duration, environment: [String: String]? = nil) async throws -> Result {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mockauth-child-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("stdout")
+        let errURL = scratch.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        defer { try? out.close(); try? err.close() }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        if let environment { process.environment = environment }
+        try process.run()
+        let deadline = ContinuousClock.now + timeout
+        var timedOut = false
+        while process.isRunning {
+            if ContinuousClock.now >= deadline {
+                timedOut = true
+                kill(process.processIdentifier, SIGKILL)
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        // After SIGKILL the exit is immediate; bound this wait too.
+        let reapDeadline = ContinuousClock.now + .seconds(5)
+        while process.isRunning, ContinuousClock.now < reapDeadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        let status = process.isRunning ? -1 : process.terminationStatus
+        return Result(
+            status: status, timedOut: timedOut,
+            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+@testable import MockAuth
+
+/// Runs a real mockauth server in-process on 127.0.0.1, port 0, for the duration of `body`.
+enum LiveServer {
+    struct Running: Sendable {
+        /// e.g. `https://127.0.0.1:40123`
+        let url: String
+        /// `cert.pem` of the self-signed certificate, for https servers.
+        let certificatePath: String?
+        let state: MockState
+    }
+
+    static func run<Value: Sendable>(
+        https: Bool,
+        _ body: @Sendable (Running) async throws -> Value
+    ) async throws -> Value {
+        var certificatePath: String?
+        var tls: MockAuthConfiguration.TLS?
+        if https {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("mockauth-tls-\(UUID().uuidString)").path
+            let generated = try SelfSignedCertificate.generate()
+            certificatePath = try generated.write(to: directory)
+            tls = .selfSigned(generated)
+        }
+        defer { if let certificatePath { try? FileManager.default.removeItem(atPath: (certificatePath as NSString).deletingLastPathComponent) } }
+        let (urls, continuation) = AsyncStream.makeStream(of: String.self)
+        let configuration = MockAuthConfiguration(fixtures: try TestSupport.fixtures(), tls: tls, signingKey: TestSupport.key)
+        let (application, state) = try buildApplication(configuration, logger: TestSupport.logger) { url in
+            continuation.yield(url)
+            continuation.finish()
+        }
+        let group = ServiceGroup(configuration: .init(services: [application], logger: TestSupport.logger))
+        let certificate = certificatePath
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = urls.makeAsyncIterator()
+            guard let url = await iterator.next() else {
+                await group.triggerGracefulShutdown()
+                throw CancellationError()
+            }
+            do {
+                let value = try await body(Running(url: url, certificatePath: certificate, state: state))
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return value
+            } catch {
+                await group.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Hummingbird
+import JSON
+
+/// The admin API under `/_admin/`: changes assignments and faults at run time.
+struct AdminRoutes: Sendable {
+    let state: MockState
+
+    func addRoutes(to router: Router<MockRequestContext>) {
+        let admin = router.group("_admin")
+        admin.get("state") { _, _ in Response.json(await self.snapshot()) }
+        admin.post("reset") { _, _ in
+            await self.state.reset()
+            return Response.json(await self.snapshot())
+        }
+        admin.post("users/:upn/ca") { request, context in
+            let targeted = try await Self.flag(request, "targeted")
+            return try await self.updateUser(context) { $0.caTargeted = targeted }
+        }
+        admin.post("users/:upn/mam-policy") { request, context in
+            let assigned = try await Self.flag(request, "assigned")
+            return try await self.updateUser(context) { $0.mamPolicyAssigned = assigned }
+        }
+        admin.post("users/:upn/wipe") { request, context in
+            let account = try await self.account(request, context)
+            await self.state.queueWipe(account)
+            return Response.json(["queued": true, "upn": .string(account.upn), "appId": .string(account.appId)])
+        }
+        admin.post("users/:upn/compliance/reset") { request, context in
+            let account = try await self.account(request, context)
+            let was = await self.state.resetCompliance(account)
+            return Response.json(["upn": .string(account.upn), "appId": .string(account.appId), "wasCompliant": .bool(was)])
+        }
+        admin.put("policy/allowed-accounts") { request, _ in
+            var request = request
+            let body = try await Self.object(&request)
+            guard let value = body["allowedAccounts"] else { throw AdminError.badRequest("'allowedAccounts' is required (an array of UPNs, or null).") }
+            let accounts: [String]?
+            if value.isNull {
+                accounts = nil
+            } else if let items = value.arrayValue, items.allSatisfy({ $0.stringValue != nil }) {
+                accounts = items.compactMap(\.stringValue)
+            } else {
+                throw AdminError.badRequest("'allowedAccounts' must be an array of strings or null.")
+            }
+            return Response.json(await self.state.setAllowedAccounts(accounts).json)
+        }
+        admin.patch("policy") { request, _ in
+            var request = request
+            let body = try await Self.object(&request)
+            guard !body.isEmpty else { throw AdminError.badRequest("send at least one policy setting to change.") }
+            for (name, value) in body {
+                if let problem = MAMPolicy.problem(setting: name, value: value) { throw AdminError.badRequest(problem) }
+            }
+            return Response.json(await self.state.updatePolicySettings(body).json)
+        }
+        admin.post("faults") { request, _ in
+            var request = request
+            let body = try await Self.object(&request)
+            return Response.json(try await self.state.addFault(body).json, status: .created)
+        }
+        admin.get("faults") { _, _ in Response.json(.array(await self.state.faultRules().map(\.json))) }
+        admin.delete("faults") { _, _ in
+            await self.state.clearFaults()
+            return Response.json(["cleared": true])
+        }
+        admin.get("requests") { _, _ in Response.json(.array(await self.state.requestLogEntries().map(\.json))) }
+        admin.delete("requests") { _, _ in
+            await self.state.clearRequestLog()
+            return Response.json(["cleared": true])
+        }
+        admin.post("clock/advance") { request, _ in
+            var request = request
+            let body = try await Self.object(&request)
+            guard let seconds = body["seconds"]?.doubleValue, seconds >= 0, seconds <= 10 * 365 * 86_400 else {
+                throw AdminError.badRequest("'seconds' must be a non-negative number.")
+            }
+            await self.state.advanceClock(seconds: seconds)
+            return Response.json(["clockOffsetSeconds": .double(await self.state.clockOffset)])
+        }
+        admin.post("device-codes/:userCode/approve") { request, context in
+            var request = request
+            let body = try await Self.object(&request)
+            let code = try context.parameters.require("userCode")
+            let deny = body["deny"]?.boolValue ?? false
+            let upn = body["upn"]?.stringValue
+            guard deny || upn.map({ _ in true }) == true else { throw AdminError.badRequest("'upn' is required unless 'deny' is true.") }
+            let directory = await self.state.directory
+            if let upn, directory.user(upn: upn) == nil { throw AdminError.notFound("no user '\(upn)'.") }
+            guard await self.state.completeDeviceCode(userCode: code, upn: upn, deny: deny) else {
+                throw AdminError.notFound("no pending device code '\(code)'.")
+            }
+            return Response.json(["approved": .bool(!deny), "userCode": .string(code)])
+        }
+    }
+
+    private func updateUser(_ context: MockRequestContext, _ change: @Sendable (inout Fixtures.User) -> Void) async throws -> Response {
+        let upn = try context.parameters.require("upn")
+        guard let user = await state.updateUser(upn: upn, change) else { throw AdminError.notFound("no user '\(upn)'.") }
+        return .json(await userJSON(user))
+    }
+
+    private func account(_ request: Request, _ context: MockRequestContext) async throws -> AccountApp {
+        var request = request
+        let body = try await Self.object(&request)
+        let upn = try context.parameters.require("upn")
+        guard await state.directory.user(upn: upn) != nil else { throw AdminError.notFound("no user '\(upn)'.") }
+        let directory = await state.directory
+        let appId = body["appId"]?.stringValue ?? directory.mamPolicy.appIds.first ?? "chatr"
+        return AccountApp(upn: upn, appId: appId)
+    }
+
+    static func object(_ request: inout Request) async throws -> JSONObject {
+        do {
+            return try await request.jsonObjectBody()
+        } catch let error as MAMError {
+            throw AdminError.badRequest(error.message)
+        }
+    }
+
+    static func flag(_ request: Request, _ name: String) async throws -> Bool {
+        var request = request
+        guard let flag = try await object(&request)[name]?.boolValue else {
+            throw AdminError.badRequest("'\(name)' (a boolean) is required.")
+        }
+        return flag
+    }
+}

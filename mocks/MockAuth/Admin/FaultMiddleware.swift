@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import JSON
+import NIOCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Applies injected faults (``FaultRule``) before the route runs.
+struct FaultMiddleware: RouterMiddleware {
+    typealias Context = MockRequestContext
+    let state: MockState
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let route = RouteName.of(path: request.uri.path), let rule = await state.takeFault(route: route) else {
+            return try await next(request, context)
+        }
+        context.note.withLockedValue { $0.fault = "#\(rule.id) \(rule.action.rawValue)\(rule.status.map { " \($0)" } ?? "")" }
+        if rule.delayMilliseconds > 0 {
+            try await Task.sleep(for: .milliseconds(rule.delayMilliseconds))
+        }
+        let status = HTTPResponse.Status(code: rule.status ?? 200)
+        switch rule.action {
+        case .none:
+            guard rule.status != nil else { return try await next(request, context) }
+            var headers: HTTPFields = [:]
+            if let retryAfter = rule.retryAfter { headers[.retryAfter] = String(retryAfter) }
+            let error: JSONValue = [
+                "error": rule.status == 429 ? "too_many_requests" : "temporarily_unavailable",
+                "error_description": .string("Injected fault #\(rule.id): HTTP \(status.code)."),
+            ]
+            return .json(error, status: status, headers: headers)
+        case .reset, .close:
+            if rule.action == .reset {
+                // SO_LINGER 0: close() sends RST instead of FIN.
+                if let provider = context.channel as? any SocketOptionProvider {
+                    try? await provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+                }
+            }
+            try? await context.channel.close()
+            return Response(status: .serviceUnavailable)
+        case .malformed:
+            return Response(
+                status: status, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: "<!DOCTYPE html><html><body>mockauth: injected malformed body</body></html>")))
+        case .truncated:
+            let full = ByteBuffer(string: #"{"token_type":"Bearer","expires_in":3600,"access_token":"eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.truncated"}"#)
+            let half = full.getSlice(at: 0, length: full.readableBytes / 2) ?? full
+            let channel = context.channel
+            return Response(
+                status: status, headers: [.contentType: "application/json"],
+                body: ResponseBody(contentLength: full.readableBytes) { writer in
+                    try await writer.write(half)
+                    try await Task.sleep(for: .milliseconds(20))
+                    try? await channel.close()
+                })
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import JSON
+
+/// One line of the request log. Holds no secrets: path without query, grant type, user.
+public struct RequestLogEntry: Sendable, Hashable {
+    public var time: Date
+    public var method: String
+    public var path: String
+    public var route: String?
+    public var status: Int
+    public var grantType: String?
+    public var user: String?
+    /// The injected fault that shaped the answer, if any.
+    public var fault: String?
+
+    var json: JSONValue {
+        [
+            "time": .string(ISO8601DateFormatter().string(from: time)),
+            "method": .string(method), "path": .string(path),
+            "route": route.map { .string($0) } ?? .null,
+            "status": .int(Int64(status)),
+            "grantType": grantType.map { .string($0) } ?? .null,
+            "user": user.map { .string($0) } ?? .null,
+            "fault": fault.map { .string($0) } ?? .null,
+        ]
+    }
+}
+
+extension MockState {
+    func appendLog(_ entry: RequestLogEntry) {
+        requestLog.append(entry)
+        if requestLog.count > requestLogLimit { requestLog.removeFirst(requestLog.count - requestLogLimit) }
+    }
+
+    /// The request log, oldest first.
+    public func requestLogEntries() -> [RequestLogEntry] { requestLog }
+
+    public func clearRequestLog() { requestLog = [] }
+
+    func addFault(_ body: JSONObject) throws(AdminError) -> FaultRule {
+        let rule = try FaultRule.parse(body, id: (faults.map(\.id).max() ?? 0) + 1)
+        faults.append(rule)
+        return rule
+    }
+
+    /// Takes one use of the first fault matching `route`; drops it when used up.
+    func takeFault(route: String) -> FaultRule? {
+        guard let index = faults.firstIndex(where: { $0.matches(route) }) else { return nil }
+        let rule = faults[index]
+        faults[index].remaining -= 1
+        if faults[index].remaining <= 0 { faults.remove(at: index) }
+        return rule
+    }
+
+    public func faultRules() -> [FaultRule] { faults }
+
+    public func clearFaults() { faults = [] }
+}

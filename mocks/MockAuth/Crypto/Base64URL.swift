@@ -1,0 +1,34 @@
+import Foundation
+
+/// Base64url without padding (RFC 4648 §5), as used by JWTs, JWKS and `client_info`.
+public enum Base64URL {
+    /// Encodes bytes as unpadded base64url.
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes base64url with or without padding; `nil` when the text is not base64url.
+    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "=") }) else {
+            return nil
+        }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 = base64.replacingOccurrences(of: "=", with: "")
+        switch base64.count % 4 {
+        case 0: break
+        case 2: base64 += "=="
+        case 3: base64 += "="
+        default: return nil
+        }
+        return Data(base64Encoded: base64).map { Array($0) }
+    }
+
+    /// `count` random bytes, base64url-encoded: opaque codes and tokens.
+    public static func randomToken(bytes count: Int = 32) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return encode((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+}

@@ -1,0 +1,82 @@
+import JSON
+
+/// The demo tenant a mock server starts from (and returns to on `POST /_admin/reset`).
+///
+/// Loaded from JSON (see `mocks/fixtures/contoso.json` and `mocks/README.md`).
+public struct Fixtures: Sendable, Hashable {
+    public var tenant: Tenant
+    public var clients: [ClientApp]
+    public var apis: [ProtectedAPI]
+    public var users: [User]
+    public var mamPolicy: MAMPolicy
+    public var lifetimes: Lifetimes
+
+    /// The directory the mock plays.
+    public struct Tenant: Sendable, Hashable {
+        /// The tenant GUID (`tid`).
+        public var id: String
+        /// The verified domain, e.g. `contoso.com`.
+        public var domain: String
+        public var displayName: String
+    }
+
+    /// An application registration.
+    public struct ClientApp: Sendable, Hashable {
+        public var clientId: String
+        public var displayName: String
+        /// Public clients (mobile/desktop) have no secret; confidential ones authenticate with `secret`.
+        public var isPublic: Bool
+        public var redirectURIs: [String]
+        public var secret: String?
+        /// The service principal's object id, `oid` of app-only tokens.
+        public var objectId: String
+    }
+
+    /// A resource tokens are issued for, with its delegated scopes.
+    public struct ProtectedAPI: Sendable, Hashable {
+        /// The application ID URI, used as the access token's `aud`.
+        public var resource: String
+        public var scopes: [String]
+        /// The MAM service resource is never behind the app-protection CA policy.
+        public var isMAMService: Bool
+    }
+
+    /// A directory user; `upn` compares case-insensitively.
+    public struct User: Sendable, Hashable {
+        public var upn: String
+        public var objectId: String
+        public var displayName: String
+        public var password: String
+        /// Targeted by the app-protection conditional-access policy.
+        public var caTargeted: Bool
+        /// The MAM (app protection) policy is assigned to the user.
+        public var mamPolicyAssigned: Bool
+        /// Holds an Intune license; unlicensed users enroll with 200 AccountNotLicensed.
+        public var licensed: Bool
+    }
+
+    /// Token and code lifetimes, in seconds.
+    public struct Lifetimes: Sendable, Hashable {
+        public var accessToken: Int
+        public var authorizationCode: Int
+        public var refreshToken: Int
+        public var deviceCode: Int
+    }
+
+    /// The user with this UPN, compared case-insensitively.
+    public func user(upn: String) -> User? {
+        let wanted = upn.lowercased()
+        return users.first { $0.upn.lowercased() == wanted }
+    }
+
+    public func client(id: String) -> ClientApp? {
+        clients.first { $0.clientId == id }
+    }
+
+    /// True when the tenant path segment names this tenant: GUID, domain, `organizations` or `common`.
+    public func acceptsTenantSegment(_ segment: String) -> Bool {
+        let lowered = segment.lowercased()
+        return lowered == tenant.id.lowercased() || lowered == tenant.domain.lowercased()
+            || lowered == "organizations" || lowered == "common"
+    }
+}

@@ -1,0 +1,62 @@
+import JSON
+
+/// The app protection policy the mock MAM service hands out.
+public struct MAMPolicy: Sendable, Hashable {
+    /// Policy id, stable across versions.
+    public var id: String
+    /// Client ids of the apps the policy targets.
+    public var appIds: [String]
+    /// Bumped on every change; the etag is derived from it.
+    public var version: Int
+    /// UPNs allowed to sign in to the managed app; `nil` means any account.
+    public var allowedAccounts: [String]?
+    /// The settings object (see ``MAMPolicy/settingKinds``), in fixture order.
+    public var settings: JSONObject
+
+    /// Known settings and the JSON kind each must have.
+    public static let settingKinds: [(name: String, kind: String)] = [
+        ("fileEncryptionRequired", "boolean"),
+        ("openLinksInManagedBrowser", "boolean"),
+        ("clipboardRestriction", "string"),
+        ("dataTransferRestriction", "string"),
+        ("saveToLocations", "array"),
+        ("openFromLocations", "array"),
+        ("pinRequired", "boolean"),
+    ]
+
+    /// Checks one setting's name and kind; returns a message when it is not acceptable.
+    public static func problem(setting name: String, value: JSONValue) -> String? {
+        guard let known = settingKinds.first(where: { $0.name == name }) else {
+            return "unknown policy setting '\(name)'; known: \(settingKinds.map(\.name).joined(separator: ", "))"
+        }
+        guard value.kindName == known.kind else {
+            return "policy setting '\(name)' must be a \(known.kind), not a \(value.kindName)"
+        }
+        if known.kind == "array", value.arrayValue?.allSatisfy({ $0.stringValue != nil }) != true {
+            return "policy setting '\(name)' must be an array of strings"
+        }
+        return nil
+    }
+
+    /// An opaque version tag, e.g. `"W/\"pol-chatr-v3\""`.
+    public var etag: String { "W/\"\(id)-v\(version)\"" }
+
+    /// True when `upn` may sign in under this policy (case-insensitive; `nil` list allows anyone).
+    public func allows(upn: String) -> Bool {
+        guard let allowedAccounts else { return true }
+        return allowedAccounts.contains { $0.lowercased() == upn.lowercased() }
+    }
+
+    /// The policy as the MAM service returns it.
+    public var json: JSONValue {
+        var object = JSONObject([
+            ("id", .string(id)),
+            ("version", .int(Int64(version))),
+            ("etag", .string(etag)),
+            ("appIds", .array(appIds.map { .string($0) })),
+            ("allowedAccounts", allowedAccounts.map { .array($0.map { .string($0) }) } ?? .null),
+        ])
+        for (key, value) in settings { object[key] = value }
+        return .object(object)
+    }
+}

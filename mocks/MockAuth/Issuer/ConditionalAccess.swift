@@ -1,0 +1,24 @@
+/// The app-protection conditional-access policy.
+///
+/// A user it targets gets no token for any resource but the MAM service until (user, app)
+/// has reported compliance to the MAM service. With `protapp` declared the answer is the
+/// remediable AADSTS53005 (`unauthorized_client` + `protection_policy_required`); without
+/// it, AADSTS53009 (`invalid_grant`), which an app cannot remediate.
+enum ConditionalAccess {
+    static let message = "Application needs to enforce Intune protection policies."
+
+    /// Throws the CA error when the request must be blocked.
+    static func evaluate(
+        user: Fixtures.User, clientId: String, scopes: ScopeRequest, capabilities: [String], state: MockState
+    ) async throws(OAuthError) {
+        guard user.caTargeted, !scopes.isMAMService else { return }
+        if await state.isCompliant(AccountApp(upn: user.upn, appId: clientId)) { return }
+        if capabilities.contains("protapp") {
+            var error = OAuthError.unauthorizedClient(code: 53005, message)
+            error.suberror = "protection_policy_required"
+            error.extra = ["adi": user.upn.lowercased()]
+            throw error
+        }
+        throw OAuthError.invalidGrant(code: 53009, message)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Hummingbird
+import JSON
+
+extension Issuer {
+    /// `GET /{tenant}/v2.0/.well-known/openid-configuration`, `GET /{tenant}/discovery/v2.0/keys`
+    /// and `GET /common/discovery/instance`.
+    func addDiscoveryRoutes(to router: Router<MockRequestContext>) {
+        // Registered under the parameter: a constant `common` segment would shadow every
+        // other `/common/...` route in Hummingbird's trie (it does not backtrack).
+        router.get("/:tenant/discovery/instance") { request, context in
+            guard try context.parameters.require("tenant").lowercased() == "common" else {
+                throw OAuthError(status: .notFound, error: "not_found", aadsts: nil, message: "Instance discovery lives at /common/discovery/instance.")
+            }
+            return try self.instanceDiscovery(request: request)
+        }
+        router.get("/:tenant/v2.0/.well-known/openid-configuration") { request, context in
+            let segment = try context.parameters.require("tenant")
+            let directory = try await self.directory(forTenant: segment)
+            return Response.json(self.openIDConfiguration(base: request.baseURL(scheme: self.scheme), segment: segment, directory: directory))
+        }
+        router.get("/:tenant/discovery/v2.0/keys") { request, context in
+            let segment = try context.parameters.require("tenant")
+            let directory = try await self.directory(forTenant: segment)
+            var jwk = self.key.jwk.objectValue ?? JSONObject()
+            jwk["issuer"] = .string(self.issuerURL(base: request.baseURL(scheme: self.scheme), tenantId: directory.tenant.id))
+            return Response.json(["keys": [.object(jwk)]])
+        }
+    }
+
+    /// The OpenID Provider metadata, Entra's member set.
+    func openIDConfiguration(base: String, segment: String, directory: Fixtures) -> JSONValue {
+        let multiTenant = ["common", "organizations"].contains(segment.lowercased())
+        let pathTenant = multiTenant ? segment.lowercased() : directory.tenant.id
+        let issuer = multiTenant ? "\(base)/{tenantid}/v2.0" : issuerURL(base: base, tenantId: directory.tenant.id)
+        let endpoint = { (suffix: String) -> JSONValue in .string("\(base)/\(pathTenant)/\(suffix)") }
+        return [
+            "token_endpoint": endpoint("oauth2/v2.0/token"),
+            "token_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic"],
+            "jwks_uri": endpoint("discovery/v2.0/keys"),
+            "response_modes_supported": ["query", "fragment", "form_post"],
+            "subject_types_supported": ["pairwise"],
+            "id_token_signing_alg_values_supported": ["RS256"],
+            "response_types_supported": ["code"],
+            "scopes_supported": ["openid", "profile", "email", "offline_access"],
+            "issuer": .string(issuer),
+            "request_uri_parameter_supported": false,
+            "authorization_endpoint": endpoint("oauth2/v2.0/authorize"),
+            "device_authorization_endpoint": endpoint("oauth2/v2.0/devicecode"),
+            "end_session_endpoint": endpoint("oauth2/v2.0/logout"),
+            "grant_types_supported": [
+                "authorization_code", "refresh_token", "password", "client_credentials",
+                "urn:ietf:params:oauth:grant-type:device_code",
+            ],
+            "code_challenge_methods_supported": ["S256", "plain"],
+            "claims_supported": [
+                "sub", "iss", "aud", "exp", "iat", "nbf", "name", "nonce", "oid", "preferred_username",
+                "tid", "upn", "ver", "xms_cc",
+            ],
+            "tenant_region_scope": "NA",
+            "cloud_instance_name": "mockauth.local",
+            "msgraph_host": "graph.microsoft.com",
+        ]
+    }
+
+    /// MSAL's instance discovery: the tenant discovery endpoint for the given
+    /// `authorization_endpoint`, and this host's aliases as `metadata`.
+    func instanceDiscovery(request: Request) throws -> Response {
+        let query = try request.queryParameters
+        let base = request.baseURL(scheme: scheme)
+        let ourHost = URL(string: base)?.host ?? ""
+        let port = URL(string: base)?.port
+        let withPort = { (host: String) in port.map { "\(host):\($0)" } ?? host }
+        var tenant = "common"
+        if let endpoint = query.nonEmpty("authorization_endpoint") {
+            guard let url = URL(string: endpoint), let host = url.host,
+                [ourHost, "localhost", "127.0.0.1"].contains(host.lowercased()), url.port == port
+            else {
+                return OAuthError(error: "invalid_instance", aadsts: 50049, message: "Unknown or invalid instance.")
+                    .response(for: request)
+            }
+            let segments = url.path.split(separator: "/")
+            if let first = segments.first { tenant = String(first) }
+        }
+        let aliases: [JSONValue] = Array(Set([withPort(ourHost), withPort("localhost"), withPort("127.0.0.1")]))
+            .sorted().map { .string($0) }
+        return Response.json([
+            "tenant_discovery_endpoint": .string("\(base)/\(tenant)/v2.0/.well-known/openid-configuration"),
+            "api-version": .string(query["api-version"] ?? "1.1"),
+            "metadata": [
+                [
+                    "preferred_network": .string(withPort(ourHost)),
+                    "preferred_cache": .string(withPort(ourHost)),
+                    "aliases": .array(aliases),
+                ]
+            ],
+        ])
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import JSON
+import Logging
+
+/// The mock Entra ID v2.0 token issuer: shared pieces of its endpoints.
+///
+/// Holds the run-time ``MockState``, the signing key and the scheme the server listens
+/// with (`http` or `https`) so URLs in discovery documents and `iss` match what clients use.
+public struct Issuer: Sendable {
+    public let state: MockState
+    public let key: SigningKey
+    /// `http` or `https`.
+    public let scheme: String
+    let logger: Logger
+
+    public init(state: MockState, key: SigningKey, scheme: String, logger: Logger) {
+        self.state = state
+        self.key = key
+        self.scheme = scheme
+        self.logger = logger
+    }
+
+    /// The issuer URL for the tenant, as in `iss`: `{base}/{tid}/v2.0`.
+    func issuerURL(base: String, tenantId: String) -> String {
+        "\(base)/\(tenantId)/v2.0"
+    }
+
+    /// The directory if `segment` names its tenant; otherwise AADSTS90002.
+    func directory(forTenant segment: String) async throws(OAuthError) -> Fixtures {
+        let directory = await state.directory
+        guard directory.acceptsTenantSegment(segment) else { throw .unknownTenant(segment) }
+        return directory
+    }
+
+    /// The registered client with `id`; otherwise AADSTS700016.
+    func client(_ id: String?, in directory: Fixtures) throws(OAuthError) -> Fixtures.ClientApp {
+        guard let id, !id.isEmpty else { throw .missingParameter("client_id") }
+        guard let client = directory.client(id: id) else {
+            throw .unknownClient(id, tenant: directory.tenant.id)
+        }
+        return client
+    }
+
+    /// Capabilities declared by a `claims` parameter: `access_token.xms_cc.values`.
+    ///
+    /// A `claims` value that is not a JSON object is refused (AADSTS90014-like invalid_request).
+    static func capabilities(fromClaims claims: String?) throws(OAuthError) -> [String] {
+        guard let claims, !claims.isEmpty else { return [] }
+        guard let value = try? JSONValue.parse(claims, limits: JSONLimits(maxBytes: 16 * 1024, maxDepth: 16)),
+            value.objectValue != nil
+        else {
+            throw .invalidRequest(code: 90014, "The 'claims' parameter is not a valid JSON object.")
+        }
+        let values = value["access_token"]?["xms_cc"]?["values"]?.arrayValue ?? []
+        return values.compactMap(\.stringValue)
+    }
+
+    /// Checks a password the way Entra's ROPC and sign-in page do.
+    func authenticate(login: String, password: String, in directory: Fixtures) throws(OAuthError) -> Fixtures.User {
+        guard let user = directory.user(upn: login) else {
+            throw .invalidGrant(
+                code: 50034,
+                "The user account {EUII Hidden} does not exist in the '\(directory.tenant.id)' directory. To sign into this application, the account must be added to the directory.")
+        }
+        guard user.password == password else {
+            throw .invalidGrant(code: 50126, "Error validating credentials due to invalid username or password.")
+        }
+        return user
+    }
+}

@@ -1,0 +1,61 @@
+/// Validates a `scope` parameter against the tenant's protected APIs.
+enum ScopeParser {
+    static let oidcScopes: Set<String> = ["openid", "profile", "offline_access", "email"]
+
+    /// Parses space-separated scopes into one resource plus OIDC scopes.
+    ///
+    /// - `api://contoso-chat/Chat.Read`, `{resource}/.default`: known resource scopes;
+    /// - `openid`, `profile`, `offline_access`, `email`: OIDC;
+    /// - anything else → `invalid_scope` (AADSTS70011); two resources → AADSTS28000.
+    static func parse(_ scope: String?, apis: [Fixtures.ProtectedAPI]) throws(OAuthError) -> ScopeRequest {
+        let items = (scope ?? "").split(separator: " ").map(String.init)
+        guard !items.isEmpty else {
+            throw .invalidScope(code: 70011, "The provided request must include a 'scope' input parameter.")
+        }
+        var request = ScopeRequest(resource: nil, resourceScopes: [], oidcScopes: [], isMAMService: false)
+        for item in items {
+            if oidcScopes.contains(item.lowercased()) {
+                request.oidcScopes.insert(item.lowercased())
+                continue
+            }
+            guard let (api, name) = resolve(item, apis: apis) else {
+                throw .invalidScope(
+                    code: 70011,
+                    "The provided value for the input parameter 'scope' is not valid. The scope '\(item)' does not exist.")
+            }
+            if let resource = request.resource, resource != api.resource {
+                throw .invalidScope(
+                    code: 28000,
+                    "Provided value for the input parameter scope is not valid because it contains more than one resource. Scope \(scope ?? "") is not valid.")
+            }
+            request.resource = api.resource
+            request.isMAMService = api.isMAMService
+            if !request.resourceScopes.contains(name) { request.resourceScopes.append(name) }
+        }
+        if request.resourceScopes.contains(".default"), request.resourceScopes.count > 1 {
+            throw .invalidScope(
+                code: 70011, "The provided value for the input parameter 'scope' is not valid. '.default' cannot be combined with other scopes.")
+        }
+        return request
+    }
+
+    /// Client-credential requests must ask for exactly `{resource}/.default` (AADSTS1002012).
+    static func parseClientCredentials(_ scope: String?, apis: [Fixtures.ProtectedAPI]) throws(OAuthError) -> ScopeRequest {
+        let request = try parse(scope, apis: apis)
+        guard request.resource != nil, request.resourceScopes == [".default"], request.oidcScopes.isEmpty else {
+            throw .invalidScope(
+                code: 1002012,
+                "The provided value for scope \(scope ?? "") is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).")
+        }
+        return request
+    }
+
+    private static func resolve(_ item: String, apis: [Fixtures.ProtectedAPI]) -> (Fixtures.ProtectedAPI, String)? {
+        for api in apis where item.lowercased().hasPrefix(api.resource.lowercased() + "/") {
+            let name = String(item.dropFirst(api.resource.count + 1))
+            if name == ".default" { return (api, name) }
+            if let match = api.scopes.first(where: { $0.lowercased() == name.lowercased() }) { return (api, match) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,87 @@
+import Crypto
+import Foundation
+import Hummingbird
+import JSON
+
+extension Issuer {
+    /// `grant_type=authorization_code`: single-use, short-lived codes; PKCE verified.
+    func authorizationCodeGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) async throws -> JSONValue {
+        let client = try authenticateClient(form, request: request, directory: directory)
+        guard let code = form.nonEmpty("code") else { throw OAuthError.missingParameter("code") }
+        let grant: AuthorizationCodeGrant
+        switch await state.redeemAuthorizationCode(code, clientId: client.clientId) {
+        case .success(let found): grant = found
+        case .failure(.alreadyRedeemed):
+            throw OAuthError.invalidGrant(code: 54005, "OAuth2 Authorization code was already redeemed, please retry with a new valid code or use an existing refresh token.")
+        case .failure(.expired):
+            throw OAuthError.invalidGrant(code: 70008, "The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource.")
+        case .failure(.wrongClient):
+            throw OAuthError.invalidGrant(code: 70000, "The provided authorization code was issued to a different client.")
+        case .failure:
+            throw OAuthError.invalidGrant(code: 70000, "The provided value for the 'code' parameter is not valid.")
+        }
+        context.noteRequest(user: grant.upn)
+        if let redirect = form.nonEmpty("redirect_uri"), redirect != grant.redirectURI {
+            throw OAuthError.invalidGrant(code: 500117, "The reply uri specified in the request does not match the reply uri used when requesting the authorization code.")
+        }
+        if let challenge = grant.codeChallenge {
+            guard let verifier = form.nonEmpty("code_verifier") else {
+                throw OAuthError.invalidGrant(code: 50148, "The code_verifier does not match the code_challenge supplied in the authorization request for PKCE.")
+            }
+            let computed = grant.codeChallengeMethod == "S256"
+                ? Base64URL.encode(SHA256.hash(data: Array(verifier.utf8))) : verifier
+            guard computed == challenge else {
+                throw OAuthError.invalidGrant(code: 501481, "The Code_Verifier does not match the code_challenge supplied in the authorization request.")
+            }
+        }
+        guard let user = directory.user(upn: grant.upn) else {
+            throw OAuthError.invalidGrant(code: 50034, "The user account {EUII Hidden} does not exist in the directory.")
+        }
+        let capabilities = try Self.union(grant.capabilities, Issuer.capabilities(fromClaims: form["claims"]))
+        return try await issueUserTokens(
+            user: user, client: client, scopes: grant.scopes, capabilities: capabilities, nonce: grant.nonce,
+            form: form, request: request, directory: directory)
+    }
+
+    /// `grant_type=refresh_token`: any scope of the tenant's APIs, like Entra's multi-resource refresh tokens.
+    func refreshTokenGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) async throws -> JSONValue {
+        let client = try authenticateClient(form, request: request, directory: directory)
+        guard let token = form.nonEmpty("refresh_token") else { throw OAuthError.missingParameter("refresh_token") }
+        let grant: RefreshTokenGrant
+        switch await state.refreshTokenGrant(token, clientId: client.clientId) {
+        case .success(let found): grant = found
+        case .failure(.expired):
+            throw OAuthError.invalidGrant(code: 700082, "The refresh token has expired due to inactivity.", suberror: "token_expired")
+        case .failure(.wrongClient):
+            throw OAuthError.invalidGrant(code: 70000, "The refresh token was issued to a different client.", suberror: "client_mismatch")
+        case .failure:
+            throw OAuthError.invalidGrant(code: 9002313, "Invalid request. Request is malformed or invalid.", suberror: "bad_token")
+        }
+        context.noteRequest(user: grant.upn)
+        guard let user = directory.user(upn: grant.upn) else {
+            throw OAuthError.invalidGrant(code: 50034, "The user account {EUII Hidden} does not exist in the directory.")
+        }
+        let scopes = form["scope"] == nil ? grant.scopes : try ScopeParser.parse(form["scope"], apis: directory.apis)
+        return try await issueUserTokens(
+            user: user, client: client, scopes: scopes, capabilities: Issuer.capabilities(fromClaims: form["claims"]),
+            nonce: nil, form: form, request: request, directory: directory)
+    }
+
+    /// `grant_type=password` (ROPC).
+    func passwordGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) async throws -> JSONValue {
+        let client = try authenticateClient(form, request: request, directory: directory)
+        guard let login = form.nonEmpty("username") else { throw OAuthError.missingParameter("username") }
+        guard let password = form["password"] else { throw OAuthError.missingParameter("password") }
+        context.noteRequest(user: login)
+        let scopes = try ScopeParser.parse(form["scope"], apis: directory.apis)
+        let capabilities = try Issuer.capabilities(fromClaims: form["claims"])
+        let user = try authenticate(login: login, password: password, in: directory)
+        return try await issueUserTokens(
+            user: user, client: client, scopes: scopes, capabilities: capabilities, nonce: nil,
+            form: form, request: request, directory: directory)
+    }
+
+    static func union(_ first: [String], _ second: [String]) -> [String] {
+        first + second.filter { !first.contains($0) }
+    }
+}

@@ -1,0 +1,54 @@
+import Hummingbird
+import JSON
+
+/// The user and app a MAM request acts for, from its verified bearer token.
+struct MAMCaller: Sendable {
+    var upn: String
+    var appId: String
+    var tenantId: String
+
+    static let resource = "https://msmamservice.api.application"
+
+    /// Verifies `Authorization: Bearer …`: our signature, audience the MAM resource, not expired,
+    /// a user (delegated) token of this tenant.
+    static func authenticate(_ request: Request, issuer: Issuer) async throws(MAMError) -> MAMCaller {
+        guard let header = request.headers[.authorization] else {
+            throw .unauthorized("The request has no Authorization header; send a bearer token for \(resource).")
+        }
+        guard header.lowercased().hasPrefix("bearer "), header.count > 7 else {
+            throw .unauthorized("The Authorization header is not a bearer token.")
+        }
+        let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        let claims: JSONValue
+        do {
+            claims = try JWT.verify(token, key: issuer.key, audience: resource, now: await issuer.state.now())
+        } catch {
+            throw .unauthorized("The bearer token was refused: \(error.description).")
+        }
+        let directory = await issuer.state.directory
+        guard let upn = claims["upn"]?.stringValue, let appId = claims["azp"]?.stringValue else {
+            throw .unauthorized("The bearer token is not a user token (no upn).")
+        }
+        guard claims["tid"]?.stringValue == directory.tenant.id else {
+            throw .unauthorized("The bearer token was issued for another tenant.")
+        }
+        return MAMCaller(upn: upn.lowercased(), appId: appId, tenantId: directory.tenant.id)
+    }
+}
+
+extension Request {
+    /// The body as a JSON object; an empty body is `{}`.
+    mutating func jsonObjectBody() async throws -> JSONObject {
+        let bytes = try await boundedBody()
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return JSONObject() }
+        do {
+            let value = try JSONValue.parse(bytes)
+            guard let object = value.objectValue else {
+                throw MAMError.badRequest("The request body must be a JSON object, not a \(value.kindName).")
+            }
+            return object
+        } catch let error as JSONParseError {
+            throw MAMError.badRequest("The request body is not valid JSON: \(error.description)")
+        }
+    }
+}

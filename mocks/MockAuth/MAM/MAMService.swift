@@ -1,0 +1,148 @@
+import Foundation
+import Hummingbird
+import JSON
+import Logging
+
+/// The mock MAM (app management) service under `/mam/v1/`.
+///
+/// Every route needs a bearer token for `https://msmamservice.api.application`.
+/// Outcomes are HTTP 200 with the SDK's enrollment `status` code and name; 4xx only for
+/// authentication (401) and malformed input (400, 413).
+struct MAMService: Sendable {
+    let issuer: Issuer
+    let logger: Logger
+    var state: MockState { issuer.state }
+
+    func addRoutes(to router: Router<MockRequestContext>) {
+        let group = router.group("mam/v1")
+        group.post("enroll") { request, context in try await self.handle(request, context, self.enroll) }
+        group.post("checkin") { request, context in try await self.handle(request, context, self.checkIn) }
+        group.post("unenroll") { request, context in try await self.handle(request, context, self.unenroll) }
+        group.post("report-compliance") { request, context in try await self.handle(request, context, self.reportCompliance) }
+    }
+
+    private func handle(
+        _ request: Request, _ context: MockRequestContext,
+        _ operation: (MAMCaller, JSONObject, Fixtures) async throws -> JSONValue
+    ) async throws -> Response {
+        var request = request
+        let caller = try await MAMCaller.authenticate(request, issuer: issuer)
+        context.noteRequest(user: caller.upn)
+        let body = try await request.jsonObjectBody()
+        let result = try await operation(caller, body, await state.directory)
+        logger.debug("mam request", metadata: ["user.upn": "\(caller.upn)", "mam.status": "\(result["status"] ?? .null)"])
+        return .json(result)
+    }
+
+    /// The response body: status, its name, then details.
+    static func reply(_ status: EnrollmentStatus, _ details: [(String, JSONValue)] = []) -> JSONValue {
+        .object(JSONObject([("status", .int(Int64(status.code))), ("statusName", .string(status.name))] + details))
+    }
+
+    private func account(_ caller: MAMCaller, _ body: JSONObject) throws -> AccountApp {
+        if let value = body["appId"], value.stringValue == nil { throw MAMError.badRequest("'appId' must be a string.") }
+        return AccountApp(upn: caller.upn, appId: body["appId"]?.stringValue ?? caller.appId)
+    }
+
+    private func enrollmentId(_ body: JSONObject) throws -> String {
+        guard let id = body["enrollmentId"]?.stringValue, !id.isEmpty else {
+            throw MAMError.badRequest("The request body must contain 'enrollmentId' (a string).")
+        }
+        return id
+    }
+
+    /// Whether the policy applies to this user and app.
+    private func targeted(_ account: AccountApp, _ directory: Fixtures) -> Bool {
+        guard let user = directory.user(upn: account.upn) else { return false }
+        return user.mamPolicyAssigned && directory.mamPolicy.appIds.contains(account.appId)
+    }
+
+    private func policyDetails(_ account: AccountApp, _ directory: Fixtures) -> [(String, JSONValue)] {
+        [("accountAllowed", .bool(directory.mamPolicy.allows(upn: account.upn))), ("policy", directory.mamPolicy.json)]
+    }
+
+    /// `POST /mam/v1/enroll` `{"appId"?}` → 100, 208, 200 or 225.
+    func enroll(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) async throws -> JSONValue {
+        let account = try account(caller, body)
+        guard let user = directory.user(upn: account.upn) else { throw MAMError.unauthorized("The token's user no longer exists.") }
+        let who: [(String, JSONValue)] = [("upn", .string(account.upn)), ("appId", .string(account.appId))]
+        guard user.licensed else { return Self.reply(.accountNotLicensed, who) }
+        guard targeted(account, directory) else { return Self.reply(.licensedNotTargeted, who + [("policy", .null)]) }
+        if let existing = await state.enrollment(for: account) {
+            await state.recordDelivered(policyVersion: directory.mamPolicy.version, enrollmentId: existing.id)
+            return Self.reply(.alreadyEnrolled, [("enrollmentId", .string(existing.id))] + who + policyDetails(account, directory))
+        }
+        let enrollment = await state.addEnrollment(for: account, policyVersion: directory.mamPolicy.version)
+        return Self.reply(.newPoliciesReceived, [("enrollmentId", .string(enrollment.id))] + who + policyDetails(account, directory))
+    }
+
+    /// `POST /mam/v1/checkin` `{"enrollmentId", "policyVersion"?}` → 102 (wipe, dequeued), 103, 101 or 100.
+    func checkIn(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) async throws -> JSONValue {
+        let id = try enrollmentId(body)
+        guard let enrollment = await state.enrollment(id: id), enrollment.account.upn == caller.upn else {
+            return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))])
+        }
+        let base: [(String, JSONValue)] = [("enrollmentId", .string(id))]
+        if await state.takePendingWipe(enrollment.account) {
+            await state.removeEnrollment(id: id)
+            logger.info("wipe delivered", metadata: ["user.upn": "\(caller.upn)", "app.id": "\(enrollment.account.appId)"])
+            return Self.reply(.wipeReceived, base + [("wipe", ["reason": "adminRequested", "scope": "selective"])])
+        }
+        guard targeted(enrollment.account, directory) else { return Self.reply(.noPolicyReceived, base + [("policy", .null)]) }
+        let known = body["policyVersion"]?.intValue.map(Int.init) ?? enrollment.deliveredPolicyVersion
+        let policy = directory.mamPolicy
+        if known == policy.version {
+            return Self.reply(.policiesHaveNotChanged, base + [
+                ("policyVersion", .int(Int64(policy.version))), ("etag", .string(policy.etag)),
+            ])
+        }
+        await state.recordDelivered(policyVersion: policy.version, enrollmentId: id)
+        return Self.reply(.newPoliciesReceived, base + policyDetails(enrollment.account, directory))
+    }
+
+    /// `POST /mam/v1/unenroll` `{"enrollmentId"}` → 104 or 213.
+    func unenroll(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) async throws -> JSONValue {
+        let id = try enrollmentId(body)
+        guard let enrollment = await state.enrollment(id: id), enrollment.account.upn == caller.upn else {
+            return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))])
+        }
+        await state.removeEnrollment(id: id)
+        return Self.reply(.unenrollmentSuccess, [("enrollmentId", .string(id))])
+    }
+
+    /// `POST /mam/v1/report-compliance` `{"enrollmentId", "policyVersion"?, "compliant"?}`:
+    /// marks (user, app) compliant so the next token request passes CA.
+    func reportCompliance(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) async throws -> JSONValue {
+        let id = try enrollmentId(body)
+        guard let enrollment = await state.enrollment(id: id), enrollment.account.upn == caller.upn else {
+            return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))])
+        }
+        if let value = body["compliant"], value.boolValue == nil { throw MAMError.badRequest("'compliant' must be a boolean.") }
+        let policy = directory.mamPolicy
+        let refusal: String?
+        if !targeted(enrollment.account, directory) {
+            refusal = "noPolicy"
+        } else if !policy.allows(upn: caller.upn) {
+            refusal = "accountNotAllowed"
+        } else if let version = body["policyVersion"]?.intValue, Int(version) != policy.version {
+            refusal = "policyOutdated"
+        } else if body["compliant"]?.boolValue == false {
+            refusal = "reportedNotCompliant"
+        } else {
+            refusal = nil
+        }
+        var details: [(String, JSONValue)] = [("enrollmentId", .string(id)), ("policyVersion", .int(Int64(policy.version)))]
+        let status: ComplianceStatus
+        if let refusal {
+            await state.resetCompliance(enrollment.account)
+            status = .notCompliant
+            details.append(("reason", .string(refusal)))
+        } else {
+            await state.markCompliant(enrollment.account)
+            status = .compliant
+        }
+        return .object(JSONObject([
+            ("complianceStatus", .int(Int64(status.code))), ("complianceStatusName", .string(status.name)),
+        ] + details))
+    }
+}

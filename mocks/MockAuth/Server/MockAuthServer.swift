@@ -1,0 +1,56 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+
+/// Builds the mockauth application: issuer, MAM service and admin API on one port.
+///
+/// - Parameters:
+///   - configuration: where to listen, fixtures, TLS, signing key.
+///   - logger: the server's logger (the library never bootstraps logging).
+///   - onListening: called once with the real URL, e.g. `https://127.0.0.1:52731`.
+/// - Returns: the application and its state (tests inspect and change the state directly).
+public func buildApplication(
+    _ configuration: MockAuthConfiguration,
+    logger: Logger,
+    onListening: @escaping @Sendable (String) async -> Void = { _ in }
+) throws -> (application: some ApplicationProtocol, state: MockState) {
+    let state = MockState(fixtures: configuration.fixtures)
+    let key = try configuration.signingKey ?? SigningKey.generate()
+    let issuer = Issuer(state: state, key: key, scheme: configuration.scheme, logger: logger)
+    let router = buildRouter(issuer: issuer, logger: logger)
+    let server: HTTPServerBuilder
+    if let tls = try configuration.tlsConfiguration() {
+        server = try .tls(.http1(), tlsConfiguration: tls)
+    } else {
+        server = .http1()
+    }
+    let scheme = configuration.scheme
+    let host = configuration.host
+    let application = Application(
+        router: router,
+        server: server,
+        configuration: .init(address: .hostname(host, port: configuration.port), serverName: "mockauth"),
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            let shownHost = host.contains(":") ? "[\(host)]" : host
+            await onListening("\(scheme)://\(shownHost):\(port)")
+        },
+        logger: logger)
+    return (application, state)
+}
+
+/// The router with every route and middleware; `buildApplication` wraps it in a server.
+func buildRouter(issuer: Issuer, logger: Logger) -> Router<MockRequestContext> {
+    let router = Router(context: MockRequestContext.self)
+    router.add(middleware: RequestLogMiddleware(state: issuer.state))
+    router.add(middleware: FaultMiddleware(state: issuer.state))
+    issuer.addDiscoveryRoutes(to: router)
+    issuer.addAuthorizeRoutes(to: router)
+    issuer.addTokenRoutes(to: router)
+    issuer.addDeviceVerificationRoutes(to: router)
+    MAMService(issuer: issuer, logger: logger).addRoutes(to: router)
+    AdminRoutes(state: issuer.state).addRoutes(to: router)
+    return router
+}

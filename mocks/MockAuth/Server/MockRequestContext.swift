@@ -1,0 +1,45 @@
+import Hummingbird
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// The request context of every mockauth route.
+///
+/// Carries the connection (fault injection resets or closes it) and a note that handlers
+/// fill in for the request log (grant type, user) without ever holding secrets.
+public struct MockRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The connection the request arrived on.
+    public let channel: any Channel
+    /// What the handler learned, read by the request-log middleware after it returns.
+    let note: NIOLockedValueBox<RequestNote>
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.channel = source.channel
+        self.note = NIOLockedValueBox(RequestNote())
+    }
+
+    /// Larger bodies are refused with 413 before they are parsed.
+    public var maxUploadSize: Int { MockAuthLimits.maxRequestBodyBytes }
+
+    /// Records the grant type and user for the request log.
+    func noteRequest(grantType: String? = nil, user: String? = nil) {
+        note.withLockedValue { note in
+            if let grantType { note.grantType = grantType }
+            if let user { note.user = user.lowercased() }
+        }
+    }
+}
+
+/// Log-safe facts about a request, filled in by handlers.
+struct RequestNote: Sendable {
+    var grantType: String?
+    var user: String?
+    var fault: String?
+}
+
+/// Size caps applied to every request.
+public enum MockAuthLimits {
+    /// Request bodies over this many bytes get 413 and an OAuth-style JSON error.
+    public static let maxRequestBodyBytes = 64 * 1024
+}

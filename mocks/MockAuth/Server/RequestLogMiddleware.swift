@@ -1,0 +1,37 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Outermost middleware: turns every error into a JSON answer (never an empty 500) and
+/// appends a redacted line to the request log (method, path without query, status,
+/// grant type, user).
+struct RequestLogMiddleware: RouterMiddleware {
+    typealias Context = MockRequestContext
+    let state: MockState
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            response = try error.response(from: request, context: context)
+        } catch {
+            context.logger.error("request failed", metadata: ["error.type": "\(type(of: error))"])
+            response = .json(
+                ["error": "server_error", "error_description": "The mock server failed to handle the request."],
+                status: .internalServerError)
+        }
+        let note = context.note.withLockedValue { $0 }
+        let path = request.uri.path
+        if !path.hasPrefix("/_admin") {
+            await state.appendLog(RequestLogEntry(
+                time: await state.now(), method: request.method.rawValue, path: path, route: RouteName.of(path: path),
+                status: response.status.code, grantType: note.grantType, user: note.user, fault: note.fault))
+        }
+        context.logger.debug(
+            "request",
+            metadata: ["http.path": "\(path)", "http.status": "\(response.status.code)", "oauth.grant_type": "\(note.grantType ?? "-")"])
+        return response
+    }
+}

@@ -1,0 +1,62 @@
+import HTTPTypes
+import Hummingbird
+import JSON
+import NIOCore
+
+extension Response {
+    /// A JSON response encoded with our `JSON` module; never cached, as token responses must not be.
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response {
+        var headers: HTTPFields = [
+            .contentType: "application/json; charset=utf-8",
+            .cacheControl: "no-store, no-cache",
+            HTTPField.Name("Pragma")!: "no-cache",
+        ]
+        headers.append(contentsOf: extra)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: value.encoded())))
+    }
+
+    /// An HTML page.
+    static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: page)))
+    }
+
+    /// A 302 to `location`.
+    static func redirect(to location: String) -> Response {
+        Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
+    }
+}
+
+extension Request {
+    /// The body, at most ``MockAuthLimits/maxRequestBodyBytes``; larger → 413 ``OAuthError``.
+    mutating func boundedBody() async throws -> [UInt8] {
+        do {
+            let buffer = try await body.collect(upTo: MockAuthLimits.maxRequestBodyBytes)
+            return Array(buffer.readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw OAuthError.tooLarge
+        }
+    }
+
+    /// The body parsed as a form (`application/x-www-form-urlencoded`).
+    mutating func formBody() async throws -> FormParameters {
+        let bytes = try await boundedBody()
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw OAuthError.invalidRequest(code: 900144, "The request body is not valid UTF-8.")
+        }
+        return try FormParameters.parse(text)
+    }
+
+    /// The query string's parameters.
+    var queryParameters: FormParameters {
+        get throws(OAuthError) { try FormParameters.parse(uri.query ?? "") }
+    }
+
+    /// The scheme and authority clients used to reach us, from the Host header.
+    func baseURL(scheme: String) -> String {
+        let host = head.authority ?? "127.0.0.1"
+        return "\(scheme)://\(host)"
+    }
+}

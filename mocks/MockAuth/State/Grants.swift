@@ -1,0 +1,56 @@
+import Foundation
+
+/// What a token request is asking for after scope validation.
+public struct ScopeRequest: Sendable, Hashable {
+    /// The resource the access token is for (its `aud`); `nil` for OIDC-only requests.
+    public var resource: String?
+    /// Resource scopes as granted, short form (`Chat.Read`, `.default`).
+    public var resourceScopes: [String]
+    /// `openid`, `profile`, `offline_access`, `email` as requested.
+    public var oidcScopes: Set<String>
+    /// True when the resource is the MAM service (never behind app-protection CA).
+    public var isMAMService: Bool
+
+    /// The space-separated `scope` of a token response.
+    public var responseScope: String {
+        let full = resourceScopes.map { scope in resource.map { "\($0)/\(scope)" } ?? scope }
+        let oidc = ["openid", "profile", "email", "offline_access"].filter { oidcScopes.contains($0) }
+        return (full + oidc).joined(separator: " ")
+    }
+}
+
+/// An issued authorization code, redeemable once before `expiresAt`.
+struct AuthorizationCodeGrant: Sendable {
+    var clientId: String
+    var redirectURI: String
+    var upn: String
+    var scopes: ScopeRequest
+    var nonce: String?
+    var codeChallenge: String?
+    var codeChallengeMethod: String?
+    var capabilities: [String]
+    var expiresAt: Date
+    var redeemed: Bool
+}
+
+/// An issued refresh token (opaque), bound to a user and client.
+struct RefreshTokenGrant: Sendable {
+    var clientId: String
+    var upn: String
+    /// The scopes of the request that issued it: the default for a refresh without `scope`.
+    var scopes: ScopeRequest
+    var expiresAt: Date
+}
+
+/// A pending device-code sign-in.
+struct DeviceCodeGrant: Sendable {
+    var clientId: String
+    var userCode: String
+    var scopes: ScopeRequest
+    var capabilities: [String]
+    var expiresAt: Date
+    /// Set when someone signs in at the verification page or the admin API approves it.
+    var approvedUPN: String?
+    var denied: Bool
+    var redeemed: Bool
+}

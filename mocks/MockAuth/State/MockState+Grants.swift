@@ -1,0 +1,89 @@
+import Foundation
+
+extension MockState {
+    /// Why a code, refresh token or device code could not be redeemed.
+    enum RedemptionFailure: Error, Sendable {
+        case unknown
+        case expired
+        case alreadyRedeemed
+        case wrongClient
+        case authorizationPending
+        case denied
+    }
+
+    /// Stores a new authorization code and returns it.
+    func issueAuthorizationCode(_ grant: AuthorizationCodeGrant) -> String {
+        let code = "mock-code." + Base64URL.randomToken()
+        authorizationCodes[code] = grant
+        return code
+    }
+
+    /// Redeems a code once; a second redemption, or one after expiry, fails.
+    func redeemAuthorizationCode(_ code: String, clientId: String) -> Result<AuthorizationCodeGrant, RedemptionFailure> {
+        guard var grant = authorizationCodes[code] else { return .failure(.unknown) }
+        guard grant.clientId == clientId else { return .failure(.wrongClient) }
+        guard !grant.redeemed else { return .failure(.alreadyRedeemed) }
+        grant.redeemed = true
+        authorizationCodes[code] = grant
+        guard grant.expiresAt > now() else { return .failure(.expired) }
+        return .success(grant)
+    }
+
+    /// Stores a new refresh token for (user, client).
+    func issueRefreshToken(upn: String, clientId: String, scopes: ScopeRequest) -> String {
+        let token = "mock-rt." + Base64URL.randomToken(bytes: 48)
+        refreshTokens[token] = RefreshTokenGrant(
+            clientId: clientId, upn: upn.lowercased(), scopes: scopes,
+            expiresAt: now().addingTimeInterval(TimeInterval(directory.lifetimes.refreshToken)))
+        return token
+    }
+
+    /// Looks a refresh token up; like Entra's, it stays valid after use until it expires.
+    func refreshTokenGrant(_ token: String, clientId: String) -> Result<RefreshTokenGrant, RedemptionFailure> {
+        guard let grant = refreshTokens[token] else { return .failure(.unknown) }
+        guard grant.clientId == clientId else { return .failure(.wrongClient) }
+        guard grant.expiresAt > now() else { return .failure(.expired) }
+        return .success(grant)
+    }
+
+    /// Revokes every refresh token of a user (admin compliance reset and wipes keep them; this is for tests).
+    public func revokeRefreshTokens(upn: String) {
+        refreshTokens = refreshTokens.filter { $0.value.upn != upn.lowercased() }
+    }
+
+    /// Starts a device-code flow; returns (device_code, user_code).
+    func issueDeviceCode(clientId: String, scopes: ScopeRequest, capabilities: [String]) -> (deviceCode: String, userCode: String) {
+        let alphabet = Array("BCDFGHJKLMNPQRSTVWXZ")
+        let userCode = String((0..<9).map { _ in alphabet.randomElement()! })
+        let deviceCode = "mock-dc." + Base64URL.randomToken()
+        deviceCodes[deviceCode] = DeviceCodeGrant(
+            clientId: clientId, userCode: userCode, scopes: scopes, capabilities: capabilities,
+            expiresAt: now().addingTimeInterval(TimeInterval(directory.lifetimes.deviceCode)),
+            approvedUPN: nil, denied: false, redeemed: false)
+        return (deviceCode, userCode)
+    }
+
+    /// Completes the device-code sign-in identified by `userCode` as `upn` (or denies it).
+    /// Returns false when no pending code matches.
+    public func completeDeviceCode(userCode: String, upn: String?, deny: Bool = false) -> Bool {
+        let wanted = userCode.uppercased().replacingOccurrences(of: "-", with: "")
+        guard let (key, grant) = deviceCodes.first(where: { $0.value.userCode == wanted && !$0.value.redeemed }),
+            grant.expiresAt > now()
+        else { return false }
+        deviceCodes[key]?.approvedUPN = upn?.lowercased()
+        deviceCodes[key]?.denied = deny
+        return true
+    }
+
+    /// Polls a device code: pending until approved, then redeemable once.
+    func redeemDeviceCode(_ deviceCode: String, clientId: String) -> Result<(DeviceCodeGrant, String), RedemptionFailure> {
+        guard let grant = deviceCodes[deviceCode] else { return .failure(.unknown) }
+        guard grant.clientId == clientId else { return .failure(.wrongClient) }
+        guard grant.expiresAt > now() else { return .failure(.expired) }
+        guard !grant.redeemed else { return .failure(.alreadyRedeemed) }
+        if grant.denied { return .failure(.denied) }
+        guard let upn = grant.approvedUPN else { return .failure(.authorizationPending) }
+        deviceCodes[deviceCode]?.redeemed = true
+        return .success((grant, upn))
+    }
+}

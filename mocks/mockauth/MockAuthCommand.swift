@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import MockAuth
+import ServiceLifecycle
+
+/// `mockauth`: a mock Entra ID v2.0 token issuer and MAM service for testing app-protection flows.
+@main
+struct MockAuthCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mockauth",
+        abstract: "A mock Entra ID (v2.0) token issuer and Intune MAM service for app-protection CA tests.",
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self)
+}
+
+extension MockAuthCommand {
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the issuer, the MAM service and the admin API on one port.",
+            discussion: """
+                The first line on stdout is `listening on http(s)://HOST:PORT` with the real port.
+                SIGTERM or SIGINT stop the server cleanly.
+
+                Examples:
+                  mockauth serve
+                  mockauth serve --port 8443 --tls-self-signed /tmp/mockauth-tls
+                      (clients trust /tmp/mockauth-tls/cert.pem; authority https://127.0.0.1:8443/contoso.com)
+                  mockauth serve --fixtures mocks/fixtures/contoso.json --tls-cert cert.pem --tls-key key.pem
+                  curl -s http://127.0.0.1:PORT/contoso.com/v2.0/.well-known/openid-configuration
+                """)
+
+        @Option(name: .long, help: "Fixture file (tenant, apps, users, policy).")
+        var fixtures: String = "mocks/fixtures/contoso.json"
+
+        @Option(name: .long, help: "Address to bind.")
+        var host: String = "127.0.0.1"
+
+        @Option(name: .long, help: "Port to bind; 0 picks a free one.")
+        var port: Int = 0
+
+        @Option(name: .customLong("tls-cert"), help: "PEM certificate chain for https (with --tls-key).")
+        var tlsCertificate: String?
+
+        @Option(name: .customLong("tls-key"), help: "PEM private key for https (with --tls-cert).")
+        var tlsKey: String?
+
+        @Option(name: .customLong("tls-self-signed"), help: "Generate a self-signed certificate for 127.0.0.1 and localhost; write DIR/cert.pem for clients to trust.")
+        var tlsSelfSigned: String?
+
+        @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+        var logLevel: String = "info"
+
+        func validate() throws {
+            guard (0...65_535).contains(port) else { throw ValidationError("--port must be in 0...65535.") }
+            if (tlsCertificate == nil) != (tlsKey == nil) {
+                throw ValidationError("--tls-cert and --tls-key go together.")
+            }
+            if tlsSelfSigned != nil, tlsCertificate != nil {
+                throw ValidationError("choose either --tls-self-signed or --tls-cert/--tls-key.")
+            }
+            guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'.") }
+        }
+
+        func run() async throws {
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+                return handler
+            }
+            let logger = Logger(label: "mockauth")
+            let loaded: Fixtures
+            do {
+                loaded = try Fixtures.load(path: fixtures)
+            } catch {
+                FileHandle.standardError.write(Data("mockauth: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+            var tls: MockAuthConfiguration.TLS?
+            if let tlsCertificate, let tlsKey {
+                tls = .pemFiles(certificate: tlsCertificate, privateKey: tlsKey)
+            } else if let directory = tlsSelfSigned {
+                let generated = try SelfSignedCertificate.generate()
+                let path = try generated.write(to: directory)
+                logger.info("self-signed certificate written", metadata: ["tls.cert_path": "\(path)"])
+                tls = .selfSigned(generated)
+            }
+            let configuration = MockAuthConfiguration(host: host, port: port, fixtures: loaded, tls: tls)
+            let (application, _) = try buildApplication(configuration, logger: logger) { url in
+                // Unbuffered write: the first stdout line must reach a pipe at once.
+                FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
+            }
+            let group = ServiceGroup(
+                configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await group.run()
+        }
+    }
+}
