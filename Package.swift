@@ -124,6 +124,9 @@ let package = Package(
             dependencies: [
                 "Orchestrator",
                 "JSON",
+                "HTTPClient",
+                "MockAuth",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
