@@ -1,0 +1,45 @@
+import JSON
+
+/// The decoded `client_info` of a token response: base64url JSON `{"uid":…,"utid":…}`.
+public struct ClientInfo: Sendable, Hashable, CustomStringConvertible {
+    /// The user's object id.
+    public let uid: String
+    /// The user's home tenant id.
+    public let utid: String
+
+    public init(uid: String, utid: String) {
+        self.uid = uid
+        self.utid = utid
+    }
+
+    /// Decodes the wire form; `nil` with a reason in `failure` is reported by ``decode(_:)``.
+    public static func decode(_ encoded: String) -> Result<ClientInfo, ClientInfoError> {
+        guard let bytes = Base64URL.decode(encoded) else {
+            return .failure(ClientInfoError(reason: "client_info is not base64url"))
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(bytes)
+        } catch {
+            return .failure(ClientInfoError(reason: "client_info is not JSON (\(error.description))"))
+        }
+        guard case .object = json else {
+            return .failure(ClientInfoError(reason: "client_info is a JSON \(json.kindName), expected an object"))
+        }
+        guard let uid = json["uid"]?.stringValue, !uid.isEmpty, let utid = json["utid"]?.stringValue, !utid.isEmpty else {
+            return .failure(ClientInfoError(reason: "client_info lacks a non-empty string uid or utid"))
+        }
+        return .success(ClientInfo(uid: uid, utid: utid))
+    }
+
+    /// `uid.utid`, when both parts are well formed.
+    public var homeAccountID: HomeAccountID? { HomeAccountID(objectID: uid, tenantID: utid) }
+
+    public var description: String { "\(uid).\(utid)" }
+}
+
+/// Why `client_info` could not be decoded.
+public struct ClientInfoError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let reason: String
+    public var description: String { reason }
+}
