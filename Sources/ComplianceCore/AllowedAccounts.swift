@@ -55,7 +55,8 @@ public struct MAMPolicy: Sendable, Hashable, CustomStringConvertible {
     /// The service's policy version or etag.
     public var version: String
     public var allowedAccounts: AllowedAccounts
-    /// The whole policy document, for the Orchestrator to apply.
+    /// The policy's other members (everything but `version` and `allowedAccounts`), for the
+    /// Orchestrator to apply.
     public var document: JSONObject
 
     public init(version: String, allowedAccounts: AllowedAccounts = .anyone, document: JSONObject = JSONObject()) {
@@ -69,14 +70,16 @@ public struct MAMPolicy: Sendable, Hashable, CustomStringConvertible {
         let reader = try StoredReader(json, path: "policy")
         let version = try reader.string("version")
         let allowed = try AllowedAccounts(json: json["allowedAccounts"] ?? .null, path: "policy.allowedAccounts")
-        self.init(version: version, allowedAccounts: allowed, document: json.objectValue ?? JSONObject())
+        var document = json.objectValue ?? JSONObject()
+        document["version"] = nil
+        document["allowedAccounts"] = nil
+        self.init(version: version, allowedAccounts: allowed, document: document)
     }
 
-    /// The document with `version` and `allowedAccounts` as read.
+    /// `version`, `allowedAccounts`, then the other members.
     public var json: JSONValue {
-        var object = document
-        object["version"] = .string(version)
-        object["allowedAccounts"] = allowedAccounts.json
+        var object = JSONObject([("version", .string(version)), ("allowedAccounts", allowedAccounts.json)])
+        for (key, value) in document where key != "version" && key != "allowedAccounts" { object[key] = value }
         return .object(object)
     }
 

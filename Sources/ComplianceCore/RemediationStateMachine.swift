@@ -15,8 +15,11 @@ import JSON
 ///
 /// Persistence: every step that must survive a crash is preceded by ``Action/persist(_:)``;
 /// call ``persisted()`` after storing it to get the step. A machine rebuilt with
-/// ``init(restoring:)`` continues with ``resumed()``. A status is delivered at most once:
-/// the state stored before delivery is already the idle one.
+/// ``init(restoring:)`` continues with ``resumed()``; then the Orchestrator reports again,
+/// with ``accountRemoved(_:)``, every account it knows to be wiped or deregistered (its
+/// wipe journal is not idle), since that call's own persist may not have been stored.
+/// A status is delivered at most once: the state stored before delivery is already the
+/// idle one.
 public struct RemediationStateMachine: Sendable {
     /// Commands for the Orchestrator.
     public enum Action: Sendable, Hashable {
@@ -364,10 +367,8 @@ public struct RemediationStateMachine: Sendable {
 
     private mutating func start(_ run: Run) -> Action {
         if let managedAccount, managedAccount != run.account {
-            let report = ComplianceStatusReport(account: run.account, status: .notCompliant, enrollmentStatus: .singleManagedAccountMode)
-            state = .delivering(report, tokens: nil)
-            events.append(.compliance(report))
-            return .deliverStatus(report, tokens: nil)
+            // Persisted first like every delivery, so a dequeued account is not dequeued again after a crash.
+            return deliver(ComplianceStatusReport(account: run.account, status: .notCompliant, enrollmentStatus: .singleManagedAccountMode), tokens: nil)
         }
         state = .acquiringMAMToken(run)
         return persist(then: .acquireMAMToken(run.account, silent: run.silent))

@@ -150,7 +150,7 @@ public struct InteractionRequired: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why the refresh token is dead.
-public enum BadRefreshTokenReason: String, Sendable, Hashable {
+public enum BadRefreshTokenReason: String, Sendable, Hashable, CaseIterable {
     case badToken = "bad_token"
     case tokenExpired = "token_expired"
     case clientMismatch = "client_mismatch"
