@@ -87,15 +87,7 @@ public struct SelectiveWipeStateMachine: Sendable {
     }
 
     /// The state's name as drawn in README.md.
-    public var stateName: String {
-        switch state {
-        case .idle: "idle"
-        case .intentRecorded: "intentRecorded"
-        case .tokensRemoved: "tokensRemoved"
-        case .vaultRemoved: "vaultRemoved"
-        case .done: "done"
-        }
-    }
+    public var stateName: String { Self.name(of: state) }
 
     /// True once the journal says `done` and nothing of the account's data is left.
     public var isFinished: Bool {
@@ -271,9 +263,13 @@ extension SelectiveWipeStateMachine {
         self.state = snapshot.state
     }
 
-    private static func name(of state: State) -> String {
-        var machine = SelectiveWipeStateMachine(account: try! AccountID("x@y"))
-        machine.state = state
-        return machine.stateName
+    fileprivate static func name(of state: State) -> String {
+        switch state {
+        case .idle: "idle"
+        case .intentRecorded: "intentRecorded"
+        case .tokensRemoved: "tokensRemoved"
+        case .vaultRemoved: "vaultRemoved"
+        case .done: "done"
+        }
     }
 }
