@@ -12,7 +12,8 @@ public struct ClientInfo: Sendable, Hashable, CustomStringConvertible {
         self.utid = utid
     }
 
-    /// Decodes the wire form; `nil` with a reason in `failure` is reported by ``decode(_:)``.
+    /// Decodes the wire form: base64url (padding optional) of a JSON object with non-empty
+    /// string `uid` and `utid`; anything else is a failure naming what was wrong.
     public static func decode(_ encoded: String) -> Result<ClientInfo, ClientInfoError> {
         guard let bytes = Base64URL.decode(encoded) else {
             return .failure(ClientInfoError(reason: "client_info is not base64url"))
