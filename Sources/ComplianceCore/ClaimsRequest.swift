@@ -10,7 +10,7 @@ import JSON
 /// is an object or array, the capabilities side is kept: the `xms_cc` declaration is
 /// what makes app-protection remediation possible, so a challenge can add to it but
 /// never erase it.
-public enum ClaimsRequest {
+public enum ClaimsRequest: Sendable {
     /// The claims object declaring `capabilities`, or `nil` when there are none.
     public static func capabilitiesClaims(_ capabilities: [String]) -> JSONValue? {
         guard !capabilities.isEmpty else { return nil }

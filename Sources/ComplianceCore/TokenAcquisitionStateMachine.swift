@@ -19,7 +19,7 @@ public struct TokenAcquisitionStateMachine: Sendable {
         /// Whether an interactive sign-in may be started.
         public var allowInteraction: Bool
 
-        public init(account: AccountID, scopes: [String], capabilities: [String] = ["protapp"], claimsChallenge: String? = nil, allowInteraction: Bool) {
+        public init(account: AccountID, scopes: [String], capabilities: [String] = [ComplianceCore.protectionCapability], claimsChallenge: String? = nil, allowInteraction: Bool) {
             self.account = account
             self.scopes = scopes
             self.capabilities = capabilities

@@ -7,7 +7,7 @@ import JSON
 /// `protection_policy_required` counts like `unauthorized_client`. Strict on structure:
 /// a field of the wrong JSON type, an undecodable `client_info` or a body that is not a
 /// JSON object yields ``TokenResponse/malformed(_:)`` naming the status, never a crash.
-public enum TokenResponseClassifier {
+public enum TokenResponseClassifier: Sendable {
     /// Classifies one response.
     ///
     /// - Parameters:
