@@ -89,8 +89,11 @@ public struct AllowedAccountsStateMachine: Sendable {
     /// The user asked to sign `account` in. Pure decision; nothing is stored.
     public mutating func signInRequested(_ account: AccountID) -> Action {
         checkNotAwaitingPersist()
+        guard allowed.allows(account) else {
+            return .refuseSignIn(SignInRefusal(code: .notAllowed, account: account, allowed: allowed))
+        }
         guard mayReceiveToken(account) else {
-            return .refuseSignIn(SignInRefusal(account: account, allowed: allowed))
+            return .refuseSignIn(SignInRefusal(code: .removalInProgress, account: account, allowed: allowed))
         }
         return .allowSignIn(account)
     }
@@ -181,13 +184,40 @@ public struct AllowedAccountsStateMachine: Sendable {
 
 /// A sign-in the allowed-accounts policy forbids.
 public struct SignInRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    fileprivate enum Base: String, Sendable, Hashable {
+        case notAllowed, removalInProgress
+    }
+
+    /// Why the sign-in was refused, comparable with the static constants.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        fileprivate let base: Base
+        /// The policy's list does not contain the account.
+        public static let notAllowed = Code(base: .notAllowed)
+        /// The account is still being signed out and wiped after leaving the list.
+        public static let removalInProgress = Code(base: .removalInProgress)
+        public var description: String { base.rawValue }
+    }
+
+    public let code: Code
     public let account: AccountID
+    /// The list in force when the sign-in was refused.
     public let allowed: AllowedAccounts
+
+    public init(code: Code, account: AccountID, allowed: AllowedAccounts) {
+        self.code = code
+        self.account = account
+        self.allowed = allowed
+    }
 
     /// What happened and what to do.
     public var message: String {
         let list = allowed.accounts?.map(\.upn).joined(separator: ", ") ?? "any account"
-        return "\(account.upn) is not allowed in this app by your organization's policy. Sign in with an allowed account (\(list)) or contact your IT administrator."
+        switch code.base {
+        case .notAllowed:
+            return "\(account.upn) is not allowed in this app by your organization's policy. Sign in with an allowed account (\(list)) or contact your IT administrator."
+        case .removalInProgress:
+            return "\(account.upn) is being signed out and its work data removed; wait for it to finish, then sign in with an allowed account (\(list))."
+        }
     }
 
     public var description: String { message }

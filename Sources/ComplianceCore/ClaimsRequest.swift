@@ -51,10 +51,10 @@ public enum ClaimsRequest: Sendable {
             do {
                 parsed = try JSONValue.parse(challenge)
             } catch {
-                throw ClaimsError(reason: "the claims challenge is not valid JSON (\(error.description))")
+                throw ClaimsError(code: .invalidJSON, reason: "the claims challenge is not valid JSON (\(error.description))")
             }
             guard case .object = parsed else {
-                throw ClaimsError(reason: "the claims challenge is a JSON \(parsed.kindName); it must be an object")
+                throw ClaimsError(code: .notAnObject, reason: "the claims challenge is a JSON \(parsed.kindName); it must be an object")
             }
             result = result.map { merge($0, parsed) } ?? parsed
         }
@@ -69,6 +69,33 @@ public enum ClaimsRequest: Sendable {
 
 /// A claims challenge that cannot be sent back to the server.
 public struct ClaimsError: Error, Sendable, Hashable, CustomStringConvertible {
+    fileprivate enum Base: String, Sendable, Hashable {
+        case invalidJSON, notAnObject
+    }
+
+    /// The kind of problem, comparable with the static constants.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        fileprivate let base: Base
+        /// The challenge text is not JSON.
+        public static let invalidJSON = Code(base: .invalidJSON)
+        /// The challenge is JSON but not an object.
+        public static let notAnObject = Code(base: .notAnObject)
+        public var description: String { base.rawValue }
+    }
+
+    public let code: Code
+    /// What was wrong, in words.
     public let reason: String
+
+    init(code: Code, reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// What happened and what to do.
+    public var message: String {
+        "The server's claims challenge cannot be answered: \(reason). The request was not sent; report this to the service owner."
+    }
+
     public var description: String { "cannot build the claims parameter: \(reason)" }
 }

@@ -205,6 +205,7 @@ public struct EnrollmentStateMachine: Sendable {
     /// The enrollment request succeeded (100, 103 or 208).
     public mutating func enrollmentSucceeded(_ status: EnrollmentStatus, now: Instant) -> Action {
         checkNotAwaitingPersist()
+        precondition(status.isSuccess || status == .alreadyEnrolled, "enrollmentSucceeded() with failure status \(status). Invalid state: \(state)")
         switch state {
         case .enrolling:
             events.append(.enrollment(EnrollmentReport(account: account, status: status)))
@@ -220,6 +221,7 @@ public struct EnrollmentStateMachine: Sendable {
     /// The enrollment request failed with a 2xx status (or the network failed: 205).
     public mutating func enrollmentFailed(_ status: EnrollmentStatus, now: Instant) -> Action {
         checkNotAwaitingPersist()
+        precondition(!status.isSuccess, "enrollmentFailed() with success status \(status). Invalid state: \(state)")
         switch state {
         case .enrolling:
             events.append(.enrollment(EnrollmentReport(account: account, status: status)))
@@ -276,6 +278,7 @@ public struct EnrollmentStateMachine: Sendable {
     /// the next one runs after the usual interval.
     public mutating func checkInFailed(_ status: EnrollmentStatus, now: Instant) -> Action {
         checkNotAwaitingPersist()
+        precondition(!status.isSuccess, "checkInFailed() with success status \(status). Invalid state: \(state)")
         guard case .checkingIn = state else {
             if isTerminalOrLeaving { return .none }
             preconditionFailure("checkInFailed() without a check-in in flight. Invalid state: \(state)")

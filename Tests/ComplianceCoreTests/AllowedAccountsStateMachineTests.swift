@@ -19,7 +19,7 @@ import Testing
 
     @Test func refusesAnAccountNotOnTheList() {
         var machine = AllowedAccountsStateMachine(allowed: AllowedAccounts([alice]))
-        let refusal = SignInRefusal(account: bob, allowed: AllowedAccounts([alice]))
+        let refusal = SignInRefusal(code: .notAllowed, account: bob, allowed: AllowedAccounts([alice]))
         #expect(machine.signInRequested(bob) == .refuseSignIn(refusal))
         #expect(refusal.message.contains("bob@contoso.com is not allowed"))
         #expect(machine.signInRequested(account("ALICE@contoso.com")) == .allowSignIn(alice))
@@ -97,5 +97,20 @@ import Testing
         var rebuilt = AllowedAccountsStateMachine(restoring: try .init(json: json))
         #expect(rebuilt.allowed == AllowedAccounts([alice]))
         #expect(rebuilt.resumed() == .signOutAndWipe([bob]))
+    }
+}
+
+@Suite struct SignInRefusalTests {
+    @Test func anAccountBeingRemovedIsRefusedWithItsOwnReason() {
+        var machine = AllowedAccountsStateMachine()
+        _ = machine.signedIn(bob)
+        _ = machine.persisted()
+        _ = machine.allowedAccountsReceived(AllowedAccounts([alice]))
+        _ = machine.persisted()
+        _ = machine.allowedAccountsReceived(.anyone)  // bob is allowed again but still being removed
+        _ = machine.persisted()
+        guard case .refuseSignIn(let refusal) = machine.signInRequested(bob) else { Issue.record("not refused"); return }
+        #expect(refusal.code == .removalInProgress)
+        #expect(refusal.message.contains("being signed out"))
     }
 }

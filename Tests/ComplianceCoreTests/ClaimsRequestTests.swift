@@ -33,7 +33,14 @@ import Testing
     }
 
     @Test func refusesAChallengeThatIsNotAnObject() {
-        #expect(throws: ClaimsError.self) { try ClaimsRequest.parameter(capabilities: ["protapp"], challenge: "[1]") }
-        #expect(throws: ClaimsError.self) { try ClaimsRequest.parameter(capabilities: ["protapp"], challenge: "{not json") }
+        for (challenge, code) in [("[1]", ClaimsError.Code.notAnObject), ("{not json", .invalidJSON)] {
+            do {
+                _ = try ClaimsRequest.parameter(capabilities: ["protapp"], challenge: challenge)
+                Issue.record("accepted \(challenge)")
+            } catch {
+                #expect(error.code == code)
+                #expect(!error.message.isEmpty)
+            }
+        }
     }
 }

@@ -158,6 +158,15 @@ import Testing
         #expect(texts[0].contains("redacted"))
     }
 
+    @Test func clientInfoErrorsNameTheirCause() {
+        guard case .failure(let notBase64) = ClientInfo.decode("%%") else { Issue.record("decoded %%"); return }
+        #expect(notBase64.code == .notBase64URL)
+        guard case .failure(let missing) = ClientInfo.decode(Base64URL.encode(Array(#"{"uid":"a"}"#.utf8))) else { Issue.record("decoded"); return }
+        #expect(missing.code == .missingField)
+        guard case .failure(let notJSON) = ClientInfo.decode(Base64URL.encode(Array("uid".utf8))) else { Issue.record("decoded"); return }
+        #expect(notJSON.code == .notJSON)
+    }
+
     @Test func base64URLRoundTrips() {
         for length in 0..<20 {
             let bytes = (0..<length).map { UInt8(($0 * 37 + 11) % 256) }
