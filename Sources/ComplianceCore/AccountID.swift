@@ -59,7 +59,9 @@ public struct AccountID: Sendable, Hashable, Comparable, CustomStringConvertible
 
 /// The home account id MSAL builds from `client_info`: `uid.utid` (object id, tenant id).
 public struct HomeAccountID: Sendable, Hashable, CustomStringConvertible {
+    /// The user's object id (`oid`, `uid` in client_info).
     public let objectID: String
+    /// The home tenant id (`tid`, `utid` in client_info).
     public let tenantID: String
 
     /// Both parts must be non-empty and free of `.`, white space and control characters.
@@ -93,12 +95,19 @@ public struct AccountIDError: Error, Sendable, Hashable, CustomStringConvertible
     /// The kind of problem, comparable with the static constants.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         fileprivate let base: Base
+        /// The input is the empty string.
         public static let empty = Code(base: .empty)
+        /// White space before or after the name.
         public static let surroundingWhitespace = Code(base: .surroundingWhitespace)
+        /// A control character (Unicode category Cc) anywhere.
         public static let controlCharacter = Code(base: .controlCharacter)
+        /// White space inside the name.
         public static let innerWhitespace = Code(base: .innerWhitespace)
+        /// No `@`.
         public static let missingAt = Code(base: .missingAt)
+        /// More than one `@`.
         public static let multipleAt = Code(base: .multipleAt)
+        /// Nothing before or after the `@`.
         public static let emptyPart = Code(base: .emptyPart)
         public var description: String { base.rawValue }
     }

@@ -8,6 +8,7 @@ public struct AllowedAccounts: Sendable, Hashable, CustomStringConvertible {
     /// Every account is allowed (the policy's `null`).
     public static let anyone = AllowedAccounts(nil)
 
+    /// A list (sorted, duplicates by comparison key removed) or `nil` for anyone.
     public init(_ accounts: [AccountID]?) {
         self.accounts = accounts.map { Array(Set($0)).sorted() }
     }
@@ -59,6 +60,7 @@ public struct MAMPolicy: Sendable, Hashable, CustomStringConvertible {
     /// Orchestrator to apply.
     public var document: JSONObject
 
+    /// A policy from its parts (tests and mocks).
     public init(version: String, allowedAccounts: AllowedAccounts = .anyone, document: JSONObject = JSONObject()) {
         self.version = version
         self.allowedAccounts = allowedAccounts

@@ -41,6 +41,7 @@ public struct EnrollmentReport: Sendable, Hashable, CustomStringConvertible {
     public var status: EnrollmentStatus
     public var message: String
 
+    /// A report with the status's standard message.
     public init(account: AccountID, status: EnrollmentStatus) {
         self.account = account
         self.status = status
@@ -69,6 +70,7 @@ public struct DocumentedTransition: Sendable, Hashable, CustomStringConvertible 
     /// The event method that takes the edge.
     public let event: String
 
+    /// An edge from state `from` to state `to`, taken by `event`.
     public init(_ from: String, _ to: String, _ event: String) {
         self.from = from
         self.to = to

@@ -60,6 +60,8 @@ public struct ComplianceStatusReport: Sendable, Hashable, CustomStringConvertibl
     public var title: String
     public var message: String
 
+    /// A report with the status's title and message; the enrollment status (if any) and
+    /// `detail` are appended to the message.
     public init(account: AccountID, status: ComplianceStatus, enrollmentStatus: EnrollmentStatus? = nil, detail: String? = nil) {
         self.account = account
         self.status = status

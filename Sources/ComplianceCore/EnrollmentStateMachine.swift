@@ -135,6 +135,7 @@ public struct EnrollmentStateMachine: Sendable {
         .init("removed", "enrolling", "register"),
     ]
 
+    /// The account this machine manages.
     public let account: AccountID
     private var state: State
     private var awaitingPersist = false

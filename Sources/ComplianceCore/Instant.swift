@@ -6,6 +6,7 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Milliseconds since 1970-01-01T00:00:00Z.
     public var millisecondsSinceEpoch: Int64
 
+    /// The instant `millisecondsSinceEpoch` after the epoch.
     public init(millisecondsSinceEpoch: Int64) {
         self.millisecondsSinceEpoch = millisecondsSinceEpoch
     }

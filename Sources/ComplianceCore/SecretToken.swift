@@ -6,6 +6,7 @@
 public struct SecretToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     private let value: String
 
+    /// Wraps a raw credential.
     public init(_ value: String) { self.value = value }
 
     /// The raw credential. Call only where it leaves the process for its intended use.

@@ -19,6 +19,7 @@ public struct TokenAcquisitionStateMachine: Sendable {
         /// Whether an interactive sign-in may be started.
         public var allowInteraction: Bool
 
+        /// A request; `capabilities` defaults to `["protapp"]`.
         public init(account: AccountID, scopes: [String], capabilities: [String] = [ComplianceCore.protectionCapability], claimsChallenge: String? = nil, allowInteraction: Bool) {
             self.account = account
             self.scopes = scopes
@@ -30,7 +31,9 @@ public struct TokenAcquisitionStateMachine: Sendable {
 
     /// What the token store holds for the account and scopes.
     public struct CacheEntry: Sendable, Hashable {
+        /// The stored access token for these scopes (with its expiry), if any.
         public var accessToken: TokenSet?
+        /// Whether a refresh token is stored for the account.
         public var hasRefreshToken: Bool
 
         public init(accessToken: TokenSet?, hasRefreshToken: Bool) {
@@ -38,6 +41,7 @@ public struct TokenAcquisitionStateMachine: Sendable {
             self.hasRefreshToken = hasRefreshToken
         }
 
+        /// Nothing stored.
         public static let empty = CacheEntry(accessToken: nil, hasRefreshToken: false)
     }
 
@@ -112,9 +116,11 @@ public struct TokenAcquisitionStateMachine: Sendable {
         .init("interactive", "failed", "tokenResponseReceived / transportFailed / userCancelled / accountRemoved"),
     ]
 
+    /// The request this machine serves.
     public let request: Request
     private var state: State
 
+    /// A machine for `request`; call ``start()`` next.
     public init(request: Request) {
         self.request = request
         self.state = .initialized
