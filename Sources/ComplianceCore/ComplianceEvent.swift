@@ -1,0 +1,83 @@
+/// Notifications for observers: the SDK's delegate callbacks as values.
+///
+/// Machines collect these while handling events; the Orchestrator drains them with
+/// `takeEvents()` after each call and forwards them to observers, in order.
+public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
+    /// An enrollment attempt finished (IntuneMAMEnrollmentDelegate enrollmentRequestWithStatus).
+    case enrollment(EnrollmentReport)
+    /// A policy check-in finished (policyRequestWithStatus): 100, 101, 102 or a failure code.
+    case policy(EnrollmentReport)
+    /// An unenrollment finished (unenrollRequestWithStatus): 104 or a failure code.
+    case unenroll(EnrollmentReport)
+    /// A remediation delivered its one status (IntuneMAMComplianceDelegate).
+    case compliance(ComplianceStatusReport)
+    /// The allowed-accounts list changed (IntuneMAMAllowedAccountsDidChangeNotification).
+    case allowedAccountsChanged(old: AllowedAccounts, new: AllowedAccounts, removed: [AccountID])
+    /// A selective wipe of the account began.
+    case wipeStarted(AccountID, WipeReason)
+    /// A selective wipe of the account completed.
+    case wipeFinished(AccountID)
+    /// The first policy was applied; the app must restart (IntuneMAMPolicyDelegate restartApplication).
+    case restartRequired(AccountID)
+
+    public var description: String {
+        switch self {
+        case .enrollment(let report): "enrollment \(report)"
+        case .policy(let report): "policy \(report)"
+        case .unenroll(let report): "unenroll \(report)"
+        case .compliance(let report): "compliance \(report)"
+        case .allowedAccountsChanged(let old, let new, let removed):
+            "allowedAccountsChanged \(old) -> \(new), removed \(removed.map(\.upn))"
+        case .wipeStarted(let account, let reason): "wipeStarted \(account.upn) (\(reason))"
+        case .wipeFinished(let account): "wipeFinished \(account.upn)"
+        case .restartRequired(let account): "restartRequired \(account.upn)"
+        }
+    }
+}
+
+/// An enrollment, policy or unenrollment result with its code and message.
+public struct EnrollmentReport: Sendable, Hashable, CustomStringConvertible {
+    public var account: AccountID
+    public var status: EnrollmentStatus
+    public var message: String
+
+    /// A report with the status's standard message.
+    public init(account: AccountID, status: EnrollmentStatus) {
+        self.account = account
+        self.status = status
+        self.message = status.message
+    }
+
+    public var description: String { "\(account.upn): \(status) \(message)" }
+}
+
+/// Why an account's data is being wiped.
+public enum WipeReason: String, Sendable, Hashable, CaseIterable {
+    /// `deregister(account, wipe: true)`.
+    case deregistered
+    /// The administrator sent a wipe command (check-in 102).
+    case adminCommand
+    /// The account left the allowed-accounts list.
+    case notAllowed
+    /// Remediation failed for an account that held managed data.
+    case remediationFailed
+}
+
+/// A state-to-state edge a machine documents (and the README's Mermaid diagram draws).
+public struct DocumentedTransition: Sendable, Hashable, CustomStringConvertible {
+    public let from: String
+    public let to: String
+    /// The event method that takes the edge.
+    public let event: String
+
+    /// An edge from state `from` to state `to`, taken by `event`.
+    public init(_ from: String, _ to: String, _ event: String) {
+        self.from = from
+        self.to = to
+        self.event = event
+    }
+
+    /// The Mermaid `stateDiagram-v2` line: `from --> to: event`.
+    public var mermaid: String { "\(from) --> \(to): \(event)" }
+    public var description: String { mermaid }
+}

@@ -1,0 +1,515 @@
+import JSON
+
+/// The enrollment lifecycle of one account with the MAM service.
+///
+/// register → enroll; a failed enrollment is retried every 24 h until one succeeds; an
+/// enrolled account checks in for policy every 8 h (100 new policies, 101 unchanged,
+/// 102 wipe); deregistration unenrolls (acquiring the MAM token first, before the app
+/// removes the account's tokens), wipes when asked, and reports 104.
+///
+/// Timers are never cancelled explicitly: a timer that fires in a state not waiting for
+/// it is ignored (`.none`), so the Orchestrator may leave stale timers running.
+public struct EnrollmentStateMachine: Sendable {
+    /// How long after a failed enrollment the next attempt runs.
+    public static let enrollmentRetryInterval = TimeSpan.hours(24)
+    /// How long after a check-in (or enrollment) the next policy check-in runs.
+    public static let policyCheckInInterval = TimeSpan.hours(8)
+
+    /// The timers this machine asks for.
+    public enum Timer: String, Sendable, Hashable {
+        case enrollmentRetry, policyCheckIn
+    }
+
+    /// What a policy check-in returned.
+    public enum CheckInOutcome: Sendable, Hashable {
+        /// 100 NewPoliciesReceived.
+        case newPoliciesReceived(MAMPolicy)
+        /// 101 PoliciesHaveNotChanged.
+        case policiesHaveNotChanged
+        /// 102 WipeReceived.
+        case wipeReceived
+
+        public var status: EnrollmentStatus {
+            switch self {
+            case .newPoliciesReceived: .newPoliciesReceived
+            case .policiesHaveNotChanged: .policiesHaveNotChanged
+            case .wipeReceived: .wipeReceived
+            }
+        }
+    }
+
+    /// Commands for the Orchestrator.
+    public enum Action: Sendable, Hashable {
+        /// Store the snapshot, then call ``persisted()``.
+        case persist(Snapshot)
+        /// Send the enrollment request; answer with `enrollmentSucceeded` or `enrollmentFailed`.
+        case enroll(AccountID)
+        /// Arm a timer; call ``timerFired(_:now:)`` when it fires.
+        case scheduleTimer(Timer, at: Instant)
+        /// Check in for policy; answer with `checkInCompleted` or `checkInFailed`.
+        case checkIn(AccountID)
+        /// Apply the policy; answer with ``policyApplied(now:)``.
+        case applyPolicy(AccountID, MAMPolicy)
+        /// Acquire a MAM-service token (scope `https://msmamservice.api.application/.default`)
+        /// while the account's tokens still exist; answer with `mamTokenAcquired` or `mamTokenFailed`.
+        case acquireMAMToken(AccountID)
+        /// Send the unenroll request; answer with `unenrollmentSucceeded` or `unenrollmentFailed`.
+        case unenroll(AccountID)
+        /// Run a ``SelectiveWipeStateMachine`` for the account; answer with ``wipeCompleted()``.
+        case startWipe(AccountID, WipeReason)
+        case none
+    }
+
+    fileprivate enum State: Sendable, Hashable {
+        /// Not known to the MAM service. Valid transitions:
+        ///  - `.enrolling` on `register`
+        ///  - `.enrolled` on `remediationEnrolled`
+        ///  - `.removed` or `.wiping` on `deregister`
+        case unregistered
+        /// An enrollment request is in flight. Valid transitions:
+        ///  - `.enrolled` on `enrollmentSucceeded`
+        ///  - `.awaitingRetry` on `enrollmentFailed`
+        ///  - `.acquiringUnenrollToken` on `deregister`
+        case enrolling
+        /// The last enrollment failed; retry at `retryAt`. Valid transitions:
+        ///  - `.enrolling` on `timerFired(.enrollmentRetry)` at or after `retryAt`
+        ///  - `.enrolled` on `remediationEnrolled`
+        ///  - `.removed` or `.wiping` on `deregister`
+        case awaitingRetry(retryAt: Instant, lastFailure: EnrollmentStatus)
+        /// Enrolled; next check-in at `checkInAt`. Valid transitions:
+        ///  - `.checkingIn` on `timerFired(.policyCheckIn)` at or after `checkInAt`
+        ///  - `.acquiringUnenrollToken` on `deregister`
+        case enrolled(checkInAt: Instant)
+        /// A check-in is in flight. Valid transitions:
+        ///  - `.applyingPolicy` on `checkInCompleted(.newPoliciesReceived)`
+        ///  - `.enrolled` on `checkInCompleted(.policiesHaveNotChanged)` or `checkInFailed`
+        ///  - `.wiping` on `checkInCompleted(.wipeReceived)`
+        ///  - `.acquiringUnenrollToken` on `deregister`
+        case checkingIn(dueAt: Instant)
+        /// New policy is being applied. Valid transitions:
+        ///  - `.enrolled` on `policyApplied`
+        ///  - `.acquiringUnenrollToken` on `deregister`
+        case applyingPolicy(MAMPolicy, dueAt: Instant)
+        /// Deregistering: getting the MAM token before anything is removed. Valid transitions:
+        ///  - `.unenrolling` on `mamTokenAcquired`
+        ///  - `.wiping` or `.removed` on `mamTokenFailed`
+        case acquiringUnenrollToken(wipe: Bool)
+        /// The unenroll request is in flight. Valid transitions:
+        ///  - `.wiping` or `.removed` on `unenrollmentSucceeded` / `unenrollmentFailed`
+        case unenrolling(wipe: Bool)
+        /// A selective wipe runs. Valid transitions:
+        ///  - `.removed` on `wipeCompleted`
+        case wiping(WipeReason)
+        /// Deregistered (terminal; late events are ignored). Valid transitions:
+        ///  - `.enrolling` on `register` (the account is added again)
+        case removed
+    }
+
+    /// Edges drawn in README.md; a test checks the diagram lists exactly these.
+    public static let documentedTransitions: [DocumentedTransition] = [
+        .init("unregistered", "enrolling", "register"),
+        .init("unregistered", "enrolled", "remediationEnrolled"),
+        .init("unregistered", "removed", "deregister"),
+        .init("unregistered", "wiping", "deregister"),
+        .init("enrolling", "enrolled", "enrollmentSucceeded"),
+        .init("enrolling", "awaitingRetry", "enrollmentFailed"),
+        .init("enrolling", "acquiringUnenrollToken", "deregister"),
+        .init("awaitingRetry", "enrolling", "timerFired"),
+        .init("awaitingRetry", "enrolled", "remediationEnrolled"),
+        .init("awaitingRetry", "removed", "deregister"),
+        .init("awaitingRetry", "wiping", "deregister"),
+        .init("enrolled", "checkingIn", "timerFired"),
+        .init("enrolled", "acquiringUnenrollToken", "deregister"),
+        .init("checkingIn", "applyingPolicy", "checkInCompleted"),
+        .init("checkingIn", "enrolled", "checkInCompleted / checkInFailed"),
+        .init("checkingIn", "wiping", "checkInCompleted"),
+        .init("checkingIn", "acquiringUnenrollToken", "deregister"),
+        .init("applyingPolicy", "enrolled", "policyApplied"),
+        .init("applyingPolicy", "acquiringUnenrollToken", "deregister"),
+        .init("acquiringUnenrollToken", "unenrolling", "mamTokenAcquired"),
+        .init("acquiringUnenrollToken", "wiping", "mamTokenFailed"),
+        .init("acquiringUnenrollToken", "removed", "mamTokenFailed"),
+        .init("unenrolling", "wiping", "unenrollmentSucceeded / unenrollmentFailed"),
+        .init("unenrolling", "removed", "unenrollmentSucceeded / unenrollmentFailed"),
+        .init("wiping", "removed", "wipeCompleted"),
+        .init("removed", "enrolling", "register"),
+    ]
+
+    /// The account this machine manages.
+    public let account: AccountID
+    private var state: State
+    private var awaitingPersist = false
+    private var events: [ComplianceEvent] = []
+
+    /// A machine for an account the MAM service does not know yet.
+    public init(account: AccountID) {
+        self.account = account
+        self.state = .unregistered
+    }
+
+    public var stateName: String {
+        switch state {
+        case .unregistered: "unregistered"
+        case .enrolling: "enrolling"
+        case .awaitingRetry: "awaitingRetry"
+        case .enrolled: "enrolled"
+        case .checkingIn: "checkingIn"
+        case .applyingPolicy: "applyingPolicy"
+        case .acquiringUnenrollToken: "acquiringUnenrollToken"
+        case .unenrolling: "unenrolling"
+        case .wiping: "wiping"
+        case .removed: "removed"
+        }
+    }
+
+    /// True while the account is enrolled (including during a check-in).
+    public var isEnrolled: Bool {
+        switch state {
+        case .enrolled, .checkingIn, .applyingPolicy: true
+        default: false
+        }
+    }
+
+    public mutating func takeEvents() -> [ComplianceEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    // MARK: - Registration and enrollment
+
+    /// The app registered the account (registerAndEnrollAccount): enroll now.
+    public mutating func register(now: Instant) -> Action {
+        checkNotAwaitingPersist()
+        switch state {
+        case .unregistered, .removed:
+            state = .enrolling
+            return persist()
+        case .enrolling, .awaitingRetry, .enrolled, .checkingIn, .applyingPolicy:
+            return .none  // already registered
+        case .acquiringUnenrollToken, .unenrolling, .wiping:
+            preconditionFailure("register() while deregistering; wait for it to finish. Invalid state: \(state)")
+        }
+    }
+
+    /// A remediation enrolled the account on its own; start the check-in schedule.
+    public mutating func remediationEnrolled(now: Instant) -> Action {
+        checkNotAwaitingPersist()
+        switch state {
+        case .unregistered, .awaitingRetry, .enrolling:
+            state = .enrolled(checkInAt: now.advanced(by: Self.policyCheckInInterval))
+            return persist()
+        case .enrolled, .checkingIn, .applyingPolicy, .acquiringUnenrollToken, .unenrolling, .wiping, .removed:
+            return .none
+        }
+    }
+
+    /// The enrollment request succeeded (100, 103 or 208).
+    public mutating func enrollmentSucceeded(_ status: EnrollmentStatus, now: Instant) -> Action {
+        checkNotAwaitingPersist()
+        precondition(status.isSuccess || status == .alreadyEnrolled, "enrollmentSucceeded() with failure status \(status). Invalid state: \(state)")
+        switch state {
+        case .enrolling:
+            events.append(.enrollment(EnrollmentReport(account: account, status: status)))
+            state = .enrolled(checkInAt: now.advanced(by: Self.policyCheckInInterval))
+            return persist()
+        case .acquiringUnenrollToken, .unenrolling, .wiping, .removed:
+            return .none
+        case .unregistered, .awaitingRetry, .enrolled, .checkingIn, .applyingPolicy:
+            preconditionFailure("enrollmentSucceeded() without an enrollment in flight. Invalid state: \(state)")
+        }
+    }
+
+    /// The enrollment request failed with a 2xx status (or the network failed: 205).
+    public mutating func enrollmentFailed(_ status: EnrollmentStatus, now: Instant) -> Action {
+        checkNotAwaitingPersist()
+        precondition(!status.isSuccess, "enrollmentFailed() with success status \(status). Invalid state: \(state)")
+        switch state {
+        case .enrolling:
+            events.append(.enrollment(EnrollmentReport(account: account, status: status)))
+            state = .awaitingRetry(retryAt: now.advanced(by: Self.enrollmentRetryInterval), lastFailure: status)
+            return persist()
+        case .acquiringUnenrollToken, .unenrolling, .wiping, .removed:
+            return .none
+        case .unregistered, .awaitingRetry, .enrolled, .checkingIn, .applyingPolicy:
+            preconditionFailure("enrollmentFailed() without an enrollment in flight. Invalid state: \(state)")
+        }
+    }
+
+    /// A timer armed by ``Action/scheduleTimer(_:at:)`` fired.
+    public mutating func timerFired(_ timer: Timer, now: Instant) -> Action {
+        checkNotAwaitingPersist()
+        switch (state, timer) {
+        case (.awaitingRetry(let retryAt, _), .enrollmentRetry):
+            guard now >= retryAt else { return .scheduleTimer(.enrollmentRetry, at: retryAt) }
+            state = .enrolling
+            return persist()
+        case (.enrolled(let checkInAt), .policyCheckIn):
+            guard now >= checkInAt else { return .scheduleTimer(.policyCheckIn, at: checkInAt) }
+            state = .checkingIn(dueAt: checkInAt)
+            return .checkIn(account)
+        default:
+            return .none  // a stale timer
+        }
+    }
+
+    // MARK: - Check-in
+
+    /// A policy check-in answered 100, 101 or 102.
+    public mutating func checkInCompleted(_ outcome: CheckInOutcome, now: Instant) -> Action {
+        checkNotAwaitingPersist()
+        guard case .checkingIn(let dueAt) = state else {
+            if isTerminalOrLeaving { return .none }
+            preconditionFailure("checkInCompleted() without a check-in in flight. Invalid state: \(state)")
+        }
+        events.append(.policy(EnrollmentReport(account: account, status: outcome.status)))
+        switch outcome {
+        case .newPoliciesReceived(let policy):
+            state = .applyingPolicy(policy, dueAt: dueAt)
+            return .applyPolicy(account, policy)
+        case .policiesHaveNotChanged:
+            state = .enrolled(checkInAt: now.advanced(by: Self.policyCheckInInterval))
+            return persist()
+        case .wipeReceived:
+            state = .wiping(.adminCommand)
+            return persist()
+        }
+    }
+
+    /// A policy check-in failed (network 212, service 201, parsing 206, timeout 216, …);
+    /// the next one runs after the usual interval.
+    public mutating func checkInFailed(_ status: EnrollmentStatus, now: Instant) -> Action {
+        checkNotAwaitingPersist()
+        precondition(!status.isSuccess, "checkInFailed() with success status \(status). Invalid state: \(state)")
+        guard case .checkingIn = state else {
+            if isTerminalOrLeaving { return .none }
+            preconditionFailure("checkInFailed() without a check-in in flight. Invalid state: \(state)")
+        }
+        events.append(.policy(EnrollmentReport(account: account, status: status)))
+        state = .enrolled(checkInAt: now.advanced(by: Self.policyCheckInInterval))
+        return persist()
+    }
+
+    /// The policy from ``Action/applyPolicy(_:_:)`` is in force.
+    public mutating func policyApplied(now: Instant) -> Action {
+        checkNotAwaitingPersist()
+        guard case .applyingPolicy = state else {
+            if isTerminalOrLeaving { return .none }
+            preconditionFailure("policyApplied() without a policy being applied. Invalid state: \(state)")
+        }
+        state = .enrolled(checkInAt: now.advanced(by: Self.policyCheckInInterval))
+        return persist()
+    }
+
+    // MARK: - Deregistration
+
+    /// The app deregisters the account (deRegisterAndUnenrollAccount:withWipe:), before it
+    /// removes the account's tokens. Stops retries and check-ins.
+    public mutating func deregister(wipe: Bool) -> Action {
+        checkNotAwaitingPersist()
+        switch state {
+        case .enrolling, .enrolled, .checkingIn, .applyingPolicy:
+            state = .acquiringUnenrollToken(wipe: wipe)
+            return persist()
+        case .unregistered, .awaitingRetry:
+            finishDeregistration(wipe: wipe, unenrollStatus: .unenrollmentSuccess)
+            return persist()
+        case .acquiringUnenrollToken, .unenrolling, .wiping, .removed:
+            return .none  // already deregistering: coalesced
+        }
+    }
+
+    /// The MAM-service token for the unenroll request is available (the Orchestrator holds it).
+    public mutating func mamTokenAcquired() -> Action {
+        checkNotAwaitingPersist()
+        switch state {
+        case .acquiringUnenrollToken(let wipe):
+            state = .unenrolling(wipe: wipe)
+            return .unenroll(account)
+        case .removed, .wiping:
+            return .none
+        default:
+            preconditionFailure("mamTokenAcquired() while not deregistering. Invalid state: \(state)")
+        }
+    }
+
+    /// No MAM-service token could be obtained: the service cannot be told, but local
+    /// removal still happens; reported as 203 AuthRequired.
+    public mutating func mamTokenFailed() -> Action {
+        checkNotAwaitingPersist()
+        switch state {
+        case .acquiringUnenrollToken(let wipe):
+            finishDeregistration(wipe: wipe, unenrollStatus: .authRequired)
+            return persist()
+        case .removed, .wiping:
+            return .none
+        default:
+            preconditionFailure("mamTokenFailed() while not deregistering. Invalid state: \(state)")
+        }
+    }
+
+    /// The service confirmed the unenrollment.
+    public mutating func unenrollmentSucceeded() -> Action {
+        unenrollmentFinished(.unenrollmentSuccess)
+    }
+
+    /// The unenroll request failed; the account is removed locally all the same.
+    public mutating func unenrollmentFailed(_ status: EnrollmentStatus) -> Action {
+        unenrollmentFinished(status)
+    }
+
+    /// The selective wipe started by ``Action/startWipe(_:_:)`` reached `done`.
+    public mutating func wipeCompleted() -> Action {
+        checkNotAwaitingPersist()
+        switch state {
+        case .wiping(let reason):
+            if reason == .adminCommand {
+                events.append(.unenroll(EnrollmentReport(account: account, status: .unenrollmentSuccess)))
+            }
+            state = .removed
+            return persist()
+        case .removed:
+            return .none
+        default:
+            preconditionFailure("wipeCompleted() without a wipe running. Invalid state: \(state)")
+        }
+    }
+
+    /// The snapshot from the last ``Action/persist(_:)`` is stored.
+    public mutating func persisted() -> Action {
+        guard awaitingPersist else { preconditionFailure("persisted() without a pending persist action. Invalid state: \(state)") }
+        awaitingPersist = false
+        return resumeAction()
+    }
+
+    /// After a rebuild from a snapshot: re-arms timers and re-issues interrupted steps.
+    public mutating func resumed() -> Action {
+        checkNotAwaitingPersist()
+        return resumeAction()
+    }
+
+    // MARK: - Internals
+
+    private var isTerminalOrLeaving: Bool {
+        switch state {
+        case .acquiringUnenrollToken, .unenrolling, .wiping, .removed: true
+        default: false
+        }
+    }
+
+    private mutating func unenrollmentFinished(_ status: EnrollmentStatus) -> Action {
+        checkNotAwaitingPersist()
+        switch state {
+        case .unenrolling(let wipe):
+            finishDeregistration(wipe: wipe, unenrollStatus: status)
+            return persist()
+        case .removed, .wiping:
+            return .none
+        default:
+            preconditionFailure("unenrollment result while no unenroll request is in flight. Invalid state: \(state)")
+        }
+    }
+
+    private mutating func finishDeregistration(wipe: Bool, unenrollStatus: EnrollmentStatus) {
+        events.append(.unenroll(EnrollmentReport(account: account, status: unenrollStatus)))
+        state = wipe ? .wiping(.deregistered) : .removed
+    }
+
+    private func resumeAction() -> Action {
+        switch state {
+        case .unregistered, .removed: .none
+        case .enrolling: .enroll(account)
+        case .awaitingRetry(let retryAt, _): .scheduleTimer(.enrollmentRetry, at: retryAt)
+        case .enrolled(let checkInAt): .scheduleTimer(.policyCheckIn, at: checkInAt)
+        case .checkingIn(let dueAt), .applyingPolicy(_, let dueAt): .scheduleTimer(.policyCheckIn, at: dueAt)
+        case .acquiringUnenrollToken, .unenrolling: .acquireMAMToken(account)
+        case .wiping(let reason): .startWipe(account, reason)
+        }
+    }
+
+    private mutating func persist() -> Action {
+        awaitingPersist = true
+        return .persist(snapshot)
+    }
+
+    private func checkNotAwaitingPersist() {
+        if awaitingPersist { preconditionFailure("event before persisted() for the pending persist action. Invalid state: \(state)") }
+    }
+}
+
+// MARK: - Persistence
+
+extension EnrollmentStateMachine {
+    /// The lifecycle state to store: converts to and from JSON. A check-in or policy
+    /// application in flight is stored as "enrolled, check-in due", so it is redone.
+    public struct Snapshot: Sendable, Hashable {
+        fileprivate let account: AccountID
+        fileprivate let state: State
+
+        fileprivate init(account: AccountID, state: State) {
+            self.account = account
+            switch state {
+            case .checkingIn(let dueAt), .applyingPolicy(_, let dueAt): self.state = .enrolled(checkInAt: dueAt)
+            case .unenrolling(let wipe): self.state = .acquiringUnenrollToken(wipe: wipe)
+            default: self.state = state
+            }
+        }
+
+        /// `{"machine":"enrollment","version":1,"account":…,"state":…, …}`.
+        public var json: JSONValue {
+            var object = JSONObject([("machine", "enrollment"), ("version", 1), ("account", account.stored)])
+            switch state {
+            case .unregistered: object["state"] = "unregistered"
+            case .enrolling: object["state"] = "enrolling"
+            case .awaitingRetry(let retryAt, let lastFailure):
+                object["state"] = "awaitingRetry"
+                object["retryAt"] = .int(retryAt.millisecondsSinceEpoch)
+                object["lastFailure"] = .int(Int64(lastFailure.rawValue))
+            case .enrolled(let checkInAt), .checkingIn(let checkInAt), .applyingPolicy(_, let checkInAt):
+                object["state"] = "enrolled"
+                object["checkInAt"] = .int(checkInAt.millisecondsSinceEpoch)
+            case .acquiringUnenrollToken(let wipe), .unenrolling(let wipe):
+                object["state"] = "deregistering"
+                object["wipe"] = .bool(wipe)
+            case .wiping(let reason):
+                object["state"] = "wiping"
+                object["reason"] = .string(reason.rawValue)
+            case .removed: object["state"] = "removed"
+            }
+            return .object(object)
+        }
+
+        public init(json: JSONValue) throws(StoredValueError) {
+            let reader = try StoredReader(json, path: "enrollment")
+            guard try reader.string("machine") == "enrollment" else { throw reader.invalid("machine", "not an enrollment snapshot") }
+            try reader.checkVersion(1)
+            account = try reader.account("account")
+            let name = try reader.string("state")
+            switch name {
+            case "unregistered": state = .unregistered
+            case "enrolling": state = .enrolling
+            case "awaitingRetry":
+                let code = try reader.int("lastFailure")
+                guard let status = EnrollmentStatus(rawValue: Int(truncatingIfNeeded: code)) else {
+                    throw reader.invalid("lastFailure", "unknown enrollment status \(code)")
+                }
+                state = .awaitingRetry(retryAt: try reader.instant("retryAt"), lastFailure: status)
+            case "enrolled": state = .enrolled(checkInAt: try reader.instant("checkInAt"))
+            case "deregistering": state = .acquiringUnenrollToken(wipe: try reader.bool("wipe"))
+            case "wiping":
+                let text = try reader.string("reason")
+                guard let reason = WipeReason(rawValue: text) else { throw reader.invalid("reason", "unknown reason \"\(text)\"") }
+                state = .wiping(reason)
+            case "removed": state = .removed
+            default: throw reader.invalid("state", "unknown state \"\(name)\"")
+            }
+        }
+    }
+
+    public var snapshot: Snapshot { Snapshot(account: account, state: state) }
+
+    /// Rebuilds the machine from a stored snapshot; call ``resumed()`` next.
+    public init(restoring snapshot: Snapshot) {
+        account = snapshot.account
+        state = snapshot.state
+    }
+}

@@ -1,0 +1,282 @@
+/// One token request for one account: silent cache → refresh grant → interactive when allowed.
+///
+/// A cached access token is used only if it expires more than 5 minutes after `now`
+/// and no claims challenge is pending (a claims challenge always skips the cache).
+/// Every grant carries the `claims` parameter built from the app's capabilities and
+/// the challenge (``ClaimsRequest``).
+public struct TokenAcquisitionStateMachine: Sendable {
+    /// Cached access tokens expiring within this window are not used.
+    public static let expirySkew = TimeSpan.minutes(5)
+
+    /// What the caller wants.
+    public struct Request: Sendable, Hashable {
+        public var account: AccountID
+        public var scopes: [String]
+        /// The app's client capabilities (`["protapp"]`).
+        public var capabilities: [String]
+        /// A claims challenge from an earlier response or a resource (skips the cache).
+        public var claimsChallenge: String?
+        /// Whether an interactive sign-in may be started.
+        public var allowInteraction: Bool
+
+        /// A request; `capabilities` defaults to `["protapp"]`.
+        public init(account: AccountID, scopes: [String], capabilities: [String] = [ComplianceCore.protectionCapability], claimsChallenge: String? = nil, allowInteraction: Bool) {
+            self.account = account
+            self.scopes = scopes
+            self.capabilities = capabilities
+            self.claimsChallenge = claimsChallenge
+            self.allowInteraction = allowInteraction
+        }
+    }
+
+    /// What the token store holds for the account and scopes.
+    public struct CacheEntry: Sendable, Hashable {
+        /// The stored access token for these scopes (with its expiry), if any.
+        public var accessToken: TokenSet?
+        /// Whether a refresh token is stored for the account.
+        public var hasRefreshToken: Bool
+
+        public init(accessToken: TokenSet?, hasRefreshToken: Bool) {
+            self.accessToken = accessToken
+            self.hasRefreshToken = hasRefreshToken
+        }
+
+        /// Nothing stored.
+        public static let empty = CacheEntry(accessToken: nil, hasRefreshToken: false)
+    }
+
+    /// The grant to send.
+    public enum Grant: String, Sendable, Hashable {
+        /// `grant_type=refresh_token` with the stored refresh token.
+        case refreshToken
+        /// Authorization code + PKCE through the authorize endpoint (user interaction).
+        case interactive
+    }
+
+    /// Commands for the Orchestrator.
+    public enum Action: Sendable, Hashable {
+        /// Look up the store; answer with ``cacheRead(_:now:)``.
+        case readCache(AccountID, scopes: [String])
+        /// Send a grant with this `claims` parameter (nil: none); answer with
+        /// `tokenResponseReceived`, `transportFailed` or (interactive) `userCancelled`.
+        case requestToken(Grant, AccountID, scopes: [String], claims: String?)
+        /// Delete the account's refresh token; answer with ``refreshTokenRemoved()``.
+        case removeRefreshToken(AccountID)
+        /// Hand the tokens to the caller; `store` says whether they are new and must be saved first.
+        case deliverTokens(TokenSet, store: Bool)
+        /// The request failed.
+        case fail(TokenAcquisitionFailure)
+        case none
+    }
+
+    fileprivate enum State: Sendable, Hashable {
+        /// Created. Valid transitions:
+        ///  - `.readingCache` on `start`
+        case initialized
+        /// Waiting for the store. Valid transitions:
+        ///  - `.finished` on `cacheRead` (a fresh access token, no claims challenge)
+        ///  - `.refreshing` on `cacheRead` (a refresh token)
+        ///  - `.interactive` on `cacheRead` (nothing usable, interaction allowed)
+        ///  - `.failed` on `cacheRead` (nothing usable) or `accountRemoved`
+        case readingCache
+        /// A refresh grant is in flight. Valid transitions:
+        ///  - `.finished` on `tokenResponseReceived(.success)`
+        ///  - `.droppingRefreshToken` on `tokenResponseReceived(.badRefreshToken)`
+        ///  - `.interactive` on `tokenResponseReceived(.interactionRequired)` when allowed
+        ///  - `.failed` on any other response, `transportFailed` or `accountRemoved`
+        case refreshing(claims: String?)
+        /// The dead refresh token is being deleted. Valid transitions:
+        ///  - `.interactive` on `refreshTokenRemoved` when allowed
+        ///  - `.failed` on `refreshTokenRemoved` otherwise, or `accountRemoved`
+        case droppingRefreshToken(challenge: String?, reason: BadRefreshToken)
+        /// The user is signing in. Valid transitions:
+        ///  - `.finished` on `tokenResponseReceived(.success)`
+        ///  - `.failed` on any other response, `transportFailed`, `userCancelled` or `accountRemoved`
+        case interactive(claims: String?)
+        /// Tokens delivered (terminal; late events are ignored).
+        case finished
+        /// Failure delivered (terminal; late events are ignored).
+        case failed(TokenAcquisitionFailure)
+    }
+
+    /// Edges drawn in README.md; a test checks the diagram lists exactly these.
+    public static let documentedTransitions: [DocumentedTransition] = [
+        .init("initialized", "readingCache", "start"),
+        .init("readingCache", "finished", "cacheRead"),
+        .init("readingCache", "refreshing", "cacheRead"),
+        .init("readingCache", "interactive", "cacheRead"),
+        .init("readingCache", "failed", "cacheRead / accountRemoved"),
+        .init("refreshing", "finished", "tokenResponseReceived"),
+        .init("refreshing", "droppingRefreshToken", "tokenResponseReceived"),
+        .init("refreshing", "interactive", "tokenResponseReceived"),
+        .init("refreshing", "failed", "tokenResponseReceived / transportFailed / accountRemoved"),
+        .init("droppingRefreshToken", "interactive", "refreshTokenRemoved"),
+        .init("droppingRefreshToken", "failed", "refreshTokenRemoved / accountRemoved"),
+        .init("interactive", "finished", "tokenResponseReceived"),
+        .init("interactive", "failed", "tokenResponseReceived / transportFailed / userCancelled / accountRemoved"),
+    ]
+
+    /// The request this machine serves.
+    public let request: Request
+    private var state: State
+
+    /// A machine for `request`; call ``start()`` next.
+    public init(request: Request) {
+        self.request = request
+        self.state = .initialized
+    }
+
+    public var stateName: String {
+        switch state {
+        case .initialized: "initialized"
+        case .readingCache: "readingCache"
+        case .refreshing: "refreshing"
+        case .droppingRefreshToken: "droppingRefreshToken"
+        case .interactive: "interactive"
+        case .finished: "finished"
+        case .failed: "failed"
+        }
+    }
+
+    // MARK: - Events
+
+    /// Begin: read the cache.
+    public mutating func start() -> Action {
+        guard case .initialized = state else { preconditionFailure("start() called twice. Invalid state: \(state)") }
+        state = .readingCache
+        return .readCache(request.account, scopes: request.scopes)
+    }
+
+    /// The store answered.
+    public mutating func cacheRead(_ entry: CacheEntry, now: Instant) -> Action {
+        switch state {
+        case .readingCache:
+            if request.claimsChallenge == nil, let cached = entry.accessToken,
+               cached.expiresOn > now.advanced(by: Self.expirySkew) {
+                state = .finished
+                return .deliverTokens(cached, store: false)
+            }
+            if entry.hasRefreshToken {
+                return send(.refreshToken, challenge: request.claimsChallenge)
+            }
+            return interactiveOrFail(challenge: request.claimsChallenge, failure: .interactionRequired(nil))
+        case .finished, .failed:
+            return .none
+        case .initialized, .refreshing, .droppingRefreshToken, .interactive:
+            preconditionFailure("cacheRead() without a cache read pending. Invalid state: \(state)")
+        }
+    }
+
+    /// The token endpoint answered (classified by ``TokenResponseClassifier``).
+    public mutating func tokenResponseReceived(_ response: TokenResponse) -> Action {
+        switch state {
+        case .refreshing:
+            switch response {
+            case .success(let tokens):
+                state = .finished
+                return .deliverTokens(tokens, store: true)
+            case .badRefreshToken(let details):
+                state = .droppingRefreshToken(challenge: details.claimsChallenge ?? request.claimsChallenge, reason: details)
+                return .removeRefreshToken(request.account)
+            case .interactionRequired(let details):
+                return interactiveOrFail(challenge: details.claimsChallenge ?? request.claimsChallenge, failure: .interactionRequired(details))
+            default:
+                return fail(Self.failure(for: response))
+            }
+        case .interactive:
+            if case .success(let tokens) = response {
+                state = .finished
+                return .deliverTokens(tokens, store: true)
+            }
+            return fail(Self.failure(for: response))
+        case .finished, .failed:
+            return .none
+        case .initialized, .readingCache, .droppingRefreshToken:
+            preconditionFailure("tokenResponseReceived() without a request in flight. Invalid state: \(state)")
+        }
+    }
+
+    /// The request got no answer (connection refused, reset, timeout).
+    public mutating func transportFailed(_ reason: String) -> Action {
+        switch state {
+        case .refreshing, .interactive:
+            return fail(.networkFailure(reason))
+        case .finished, .failed:
+            return .none
+        case .initialized, .readingCache, .droppingRefreshToken:
+            preconditionFailure("transportFailed() without a request in flight. Invalid state: \(state)")
+        }
+    }
+
+    /// The user closed the sign-in.
+    public mutating func userCancelled() -> Action {
+        switch state {
+        case .interactive:
+            return fail(.userCancelled)
+        case .finished, .failed:
+            return .none
+        default:
+            preconditionFailure("userCancelled() without an interactive sign-in. Invalid state: \(state)")
+        }
+    }
+
+    /// The refresh token from ``Action/removeRefreshToken(_:)`` is deleted.
+    public mutating func refreshTokenRemoved() -> Action {
+        switch state {
+        case .droppingRefreshToken(let challenge, let reason):
+            let details = InteractionRequired(reason: .other(reason.reason.rawValue), claimsChallenge: challenge, serverError: reason.serverError)
+            return interactiveOrFail(challenge: challenge, failure: .interactionRequired(details))
+        case .finished, .failed:
+            return .none
+        default:
+            preconditionFailure("refreshTokenRemoved() without a removal pending. Invalid state: \(state)")
+        }
+    }
+
+    /// The account was wiped or left the allowed list: nothing may be delivered to it.
+    public mutating func accountRemoved() -> Action {
+        switch state {
+        case .finished, .failed:
+            return .none
+        case .initialized, .readingCache, .refreshing, .droppingRefreshToken, .interactive:
+            return fail(.accountRemoved)
+        }
+    }
+
+    // MARK: - Internals
+
+    private mutating func send(_ grant: Grant, challenge: String?) -> Action {
+        let claims: String?
+        do {
+            claims = try ClaimsRequest.parameter(capabilities: request.capabilities, challenge: challenge)
+        } catch {
+            return fail(.invalidClaimsChallenge(error))
+        }
+        state = grant == .refreshToken ? .refreshing(claims: claims) : .interactive(claims: claims)
+        return .requestToken(grant, request.account, scopes: request.scopes, claims: claims)
+    }
+
+    private mutating func interactiveOrFail(challenge: String?, failure: TokenAcquisitionFailure) -> Action {
+        guard request.allowInteraction else { return fail(failure) }
+        return send(.interactive, challenge: challenge)
+    }
+
+    private mutating func fail(_ failure: TokenAcquisitionFailure) -> Action {
+        state = .failed(failure)
+        return .fail(failure)
+    }
+
+    private static func failure(for response: TokenResponse) -> TokenAcquisitionFailure {
+        switch response {
+        case .success: preconditionFailure("a success is not a failure")
+        case .protectionPolicyRequired(let details): .protectionPolicyRequired(details)
+        case .interactionRequired(let details): .interactionRequired(details)
+        case .badRefreshToken(let details):
+            .interactionRequired(InteractionRequired(reason: .other(details.reason.rawValue), claimsChallenge: details.claimsChallenge, serverError: details.serverError))
+        case .capabilityMissing(let error): .capabilityMissing(error)
+        case .serviceFailure(let failure): .serviceFailure(failure)
+        case .requestRejected(let error): .requestRejected(error)
+        case .malformed(let malformed): .malformedResponse(malformed)
+        }
+    }
+}

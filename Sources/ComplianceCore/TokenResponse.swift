@@ -1,0 +1,188 @@
+import JSON
+
+/// What a token endpoint answer means, as decided by ``TokenResponseClassifier``.
+///
+/// `description` and `debugDescription` never contain a token.
+public enum TokenResponse: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// Tokens were issued.
+    case success(TokenSet)
+    /// AADSTS53005 / suberror `protection_policy_required`: remediate with the MAM service.
+    case protectionPolicyRequired(ProtectionPolicyRequired)
+    /// The user must interact (sign in again, consent, MFA…); may carry a claims challenge.
+    case interactionRequired(InteractionRequired)
+    /// The refresh token is unusable: drop it, then interaction is required.
+    case badRefreshToken(BadRefreshToken)
+    /// AADSTS53009: the app does not declare the `protapp` capability and cannot be remediated.
+    case capabilityMissing(ServerError)
+    /// 5xx or 429: try again later (after `retryAfter` when given).
+    case serviceFailure(ServiceFailure)
+    /// Any other OAuth error (`invalid_client`, `invalid_scope`, …): the request itself is wrong.
+    case requestRejected(ServerError)
+    /// Not a token response at all (empty body, HTML page, wrong structure).
+    case malformed(MalformedResponse)
+
+    public var description: String {
+        switch self {
+        case .success(let tokens): "success(\(tokens))"
+        case .protectionPolicyRequired(let details): "protectionPolicyRequired(\(details))"
+        case .interactionRequired(let details): "interactionRequired(\(details))"
+        case .badRefreshToken(let details): "badRefreshToken(\(details))"
+        case .capabilityMissing(let error): "capabilityMissing(\(error))"
+        case .serviceFailure(let failure): "serviceFailure(\(failure))"
+        case .requestRejected(let error): "requestRejected(\(error))"
+        case .malformed(let malformed): "malformed(\(malformed))"
+        }
+    }
+
+    public var debugDescription: String { description }
+}
+
+/// Tokens from a successful grant. Printing it shows scopes and expiry, never a token.
+public struct TokenSet: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    public var accessToken: SecretToken
+    public var refreshToken: SecretToken?
+    public var idToken: SecretToken?
+    /// `token_type` as sent (usually `Bearer`).
+    public var tokenType: String
+    /// When the access token expires (`receivedAt + expires_in`).
+    public var expiresOn: Instant
+    /// Granted scopes (`scope` split on spaces); empty when the server did not say.
+    public var scopes: [String]
+    /// Decoded `client_info`, when the server sent one.
+    public var clientInfo: ClientInfo?
+
+    public init(
+        accessToken: SecretToken, refreshToken: SecretToken? = nil, idToken: SecretToken? = nil,
+        tokenType: String = "Bearer", expiresOn: Instant, scopes: [String] = [], clientInfo: ClientInfo? = nil
+    ) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.tokenType = tokenType
+        self.expiresOn = expiresOn
+        self.scopes = scopes
+        self.clientInfo = clientInfo
+    }
+
+    public var description: String {
+        "TokenSet(accessToken: \(accessToken), refreshToken: \(refreshToken.map(\.description) ?? "none"), "
+            + "idToken: \(idToken.map(\.description) ?? "none"), expiresOn: \(expiresOn), scopes: \(scopes), "
+            + "clientInfo: \(clientInfo.map(\.description) ?? "none"))"
+    }
+
+    public var debugDescription: String { description }
+}
+
+/// The OAuth error fields of an error response.
+public struct ServerError: Sendable, Hashable, CustomStringConvertible {
+    /// HTTP status of the response.
+    public var status: Int
+    /// `error`, as sent.
+    public var error: String
+    public var errorDescription: String?
+    /// `error_codes` (AADSTS numbers).
+    public var errorCodes: [Int64]
+    public var suberror: String?
+    public var correlationID: String?
+    public var traceID: String?
+    /// The `claims` challenge JSON text, when present.
+    public var claimsChallenge: String?
+
+    public init(
+        status: Int, error: String, errorDescription: String? = nil, errorCodes: [Int64] = [], suberror: String? = nil,
+        correlationID: String? = nil, traceID: String? = nil, claimsChallenge: String? = nil
+    ) {
+        self.status = status
+        self.error = error
+        self.errorDescription = errorDescription
+        self.errorCodes = errorCodes
+        self.suberror = suberror
+        self.correlationID = correlationID
+        self.traceID = traceID
+        self.claimsChallenge = claimsChallenge
+    }
+
+    public var description: String {
+        var text = "HTTP \(status) \(error)"
+        if let suberror { text += "/\(suberror)" }
+        if !errorCodes.isEmpty { text += " \(errorCodes.map { "AADSTS\($0)" }.joined(separator: ","))" }
+        if let correlationID { text += " correlation \(correlationID)" }
+        return text
+    }
+}
+
+/// The details MSAL surfaces with MSALErrorServerProtectionPoliciesRequired.
+public struct ProtectionPolicyRequired: Sendable, Hashable, CustomStringConvertible {
+    /// `adi`: the displayable id (UPN) of the account to remediate.
+    public var displayableID: String?
+    /// `uid.utid` from the error's `client_info`, when sent.
+    public var homeAccountID: HomeAccountID?
+    /// The tenant: `utid` when known, otherwise the authority's tenant segment.
+    public var tenantID: String?
+    /// The authority the request went to, as given to the classifier.
+    public var authority: String?
+    public var correlationID: String?
+    public var serverError: ServerError
+
+    public var description: String {
+        "adi: \(displayableID ?? "none"), home: \(homeAccountID?.description ?? "none"), tenant: \(tenantID ?? "none"), \(serverError)"
+    }
+}
+
+/// Why the user has to interact, from the error's suberror.
+public enum InteractionReason: Sendable, Hashable {
+    case basicAction, additionalAction, messageOnly, consentRequired, userPasswordExpired
+    /// `error` was `interaction_required` (or `login_required` / `consent_required`) without a known suberror.
+    case interactionRequired
+    /// `invalid_grant` without a suberror.
+    case invalidGrant
+    /// A suberror this module does not know, as sent.
+    case other(String)
+}
+
+/// An error that only the user can resolve.
+public struct InteractionRequired: Sendable, Hashable, CustomStringConvertible {
+    public var reason: InteractionReason
+    /// The server's claims challenge JSON text; must be merged into the next request.
+    public var claimsChallenge: String?
+    public var serverError: ServerError
+    public var description: String { "\(reason) \(serverError)\(claimsChallenge == nil ? "" : " with claims challenge")" }
+}
+
+/// Why the refresh token is dead.
+public enum BadRefreshTokenReason: String, Sendable, Hashable, CaseIterable {
+    case badToken = "bad_token"
+    case tokenExpired = "token_expired"
+    case clientMismatch = "client_mismatch"
+    case deviceAuthenticationFailed = "device_authentication_failed"
+}
+
+/// The refresh token must be dropped; then interaction is required.
+public struct BadRefreshToken: Sendable, Hashable, CustomStringConvertible {
+    public var reason: BadRefreshTokenReason
+    public var claimsChallenge: String?
+    public var serverError: ServerError
+    public var description: String { "\(reason.rawValue) \(serverError)" }
+}
+
+/// The service is failing or throttling.
+public struct ServiceFailure: Sendable, Hashable, CustomStringConvertible {
+    public var status: Int
+    /// From `Retry-After` (delay-seconds form).
+    public var retryAfter: TimeSpan?
+    /// The OAuth error, when the body carried one.
+    public var serverError: ServerError?
+    public var description: String {
+        "HTTP \(status)\(retryAfter.map { ", retry after \($0.milliseconds / 1000) s" } ?? "")\(serverError.map { ", \($0)" } ?? "")"
+    }
+}
+
+/// A response that is not a usable token response.
+public struct MalformedResponse: Sendable, Hashable, CustomStringConvertible {
+    public var status: Int
+    /// What was wrong, naming the HTTP status.
+    public var message: String
+    /// The JSON parser's report, when the body was not JSON.
+    public var parseError: JSONParseError?
+    public var description: String { message }
+}

@@ -1,0 +1,212 @@
+import JSON
+import Testing
+@testable import ComplianceCore
+
+@Suite struct RemediationStateMachineTests {
+    @Test func remediatePersistsThenAcquiresTheMAMToken() {
+        var machine = RemediationStateMachine()
+        let action = machine.remediate(alice, silent: true)
+        #expect(action == .persist(machine.snapshot))
+        #expect(machine.persisted() == .acquireMAMToken(alice, silent: true))
+        #expect(RemediationStateMachine.mamScope == "https://msmamservice.api.application/.default")
+    }
+
+    @Test func mamTokenAcquiredEnrolls() {
+        var machine = RemediationStateMachine.at("acquiringMAMToken")
+        #expect(machine.mamTokenAcquired() == .enroll(alice))
+    }
+
+    @Test func mamTokenFailureDeliversItsStatus() {
+        var machine = RemediationStateMachine.at("acquiringMAMToken")
+        let action = machine.mamTokenFailed(.userCancelled)
+        #expect(action == .persist(machine.snapshot))
+        guard case .deliverStatus(let report, nil) = machine.persisted() else { Issue.record("no status"); return }
+        #expect(report.status == .userCancelled)
+        #expect(report.title == "Sign-in cancelled")
+        #expect(machine.takeEvents() == [.compliance(report)])
+    }
+
+    @Test func enrollmentSucceededMakesTheAccountManagedAndFetchesPolicy() {
+        var machine = RemediationStateMachine.at("enrolling")
+        let action = machine.enrollmentSucceeded()
+        #expect(action == .persist(machine.snapshot))
+        #expect(machine.persisted() == .fetchPolicy(alice))
+        #expect(machine.currentManagedAccount == alice)
+    }
+
+    @Test(arguments: [
+        (EnrollmentStatus.accountNotLicensed, ComplianceStatus.notCompliant),
+        (.enrollmentEndPointNetworkFailure, .networkFailure),
+        (.internalError, .serviceFailure),
+        (.authRequired, .interactionRequired),
+        (.loginCanceled, .userCancelled),
+    ])
+    func enrollmentFailedMapsToAStatus(status: EnrollmentStatus, expected: ComplianceStatus) {
+        var machine = RemediationStateMachine.at("enrolling")
+        _ = machine.enrollmentFailed(status)
+        #expect(machine.persisted() == .deliverStatus(ComplianceStatusReport(account: alice, status: expected, enrollmentStatus: status), tokens: nil))
+    }
+
+    @Test func policyReceivedForAnAllowedAccountIsApplied() {
+        var machine = RemediationStateMachine.at("awaitingPolicy")
+        let allowed = policy(allowed: [alice])
+        let action = machine.policyReceived(allowed)
+        #expect(action == .persist(machine.snapshot))
+        #expect(machine.persisted() == .applyPolicy(alice, allowed))
+    }
+
+    @Test func policyNotAllowingTheAccountIsNotCompliant() {
+        var machine = RemediationStateMachine.at("awaitingPolicy")
+        _ = machine.policyReceived(policy(allowed: [bob]))
+        guard case .deliverStatus(let report, nil) = machine.persisted() else { Issue.record("no status"); return }
+        #expect(report.status == .notCompliant)
+        #expect(report.message.contains("allowed accounts"))
+    }
+
+    @Test func policyFetchFailedDeliversItsStatus() {
+        var machine = RemediationStateMachine.at("awaitingPolicy")
+        _ = machine.policyFetchFailed(.noPolicyReceived)
+        #expect(machine.persisted() == .deliverStatus(ComplianceStatusReport(account: alice, status: .notCompliant, enrollmentStatus: .noPolicyReceived), tokens: nil))
+    }
+
+    @Test func firstPolicyAppliedRequiresARestartFromAStoredState() throws {
+        var machine = RemediationStateMachine.at("applyingPolicy")
+        let action = machine.policyApplied()
+        #expect(action == .persist(machine.snapshot))
+        #expect(machine.stateName == "awaitingRestart")
+        #expect(machine.takeEvents() == [.restartRequired(alice)])
+        #expect(machine.persisted() == .restartApp(alice))
+        // The process restarts: rebuild from the stored JSON and resume.
+        let stored = machine.snapshot.json.encoded()
+        var rebuilt = RemediationStateMachine(restoring: try .init(json: try JSONValue.parse(stored)))
+        #expect(rebuilt.resumed() == .reportCompliance(alice))
+    }
+
+    @Test func laterPolicyAppliedReportsWithoutRestart() {
+        var machine = RemediationStateMachine.at("applyingPolicy", firstPolicy: false)
+        #expect(machine.policyApplied() == .reportCompliance(alice))
+    }
+
+    @Test func appRestartedInProcessReportsCompliance() {
+        var machine = RemediationStateMachine.at("awaitingRestart")
+        #expect(machine.appRestarted() == .reportCompliance(alice))
+    }
+
+    @Test func complianceReportedRetriesTheTokenRequest() {
+        var machine = RemediationStateMachine.at("reportingCompliance")
+        #expect(machine.complianceReported() == .retryTokenRequest(alice))
+    }
+
+    @Test func retriedTokenSuccessIsCompliantWithTheTokens() {
+        var machine = RemediationStateMachine.at("retryingTokenRequest")
+        let tokens = tokenSet()
+        let action = machine.retriedTokenRequestCompleted(.success(tokens))
+        #expect(action == .persist(machine.snapshot))
+        #expect(machine.snapshot.json["run"] == .null)  // stored as idle: delivered at most once
+        let report = ComplianceStatusReport(account: alice, status: .compliant)
+        #expect(machine.persisted() == .deliverStatus(report, tokens: tokens))
+        #expect(machine.takeEvents() == [.compliance(report)])
+        #expect(machine.statusDelivered() == .none)
+        #expect(machine.stateName == "idle")
+    }
+
+    @Test func failureAfterPolicyWasAppliedWipesBeforeTheStatus() {
+        var machine = RemediationStateMachine.at("reportingCompliance")
+        let action = machine.complianceReportFailed(.policyEndPointNetworkFailure)
+        #expect(action == .persist(machine.snapshot))
+        #expect(machine.persisted() == .startWipe(alice, .remediationFailed))
+        let delivered = machine.wipeStarted()
+        #expect(delivered == .persist(machine.snapshot))
+        #expect(machine.persisted() == .deliverStatus(ComplianceStatusReport(account: alice, status: .networkFailure, enrollmentStatus: .policyEndPointNetworkFailure), tokens: nil))
+        #expect(machine.currentManagedAccount == nil)
+    }
+
+    @Test func retriedProtectionPolicyRequiredIsNotCompliantAndWipes() {
+        var machine = RemediationStateMachine.at("retryingTokenRequest")
+        let details = ProtectionPolicyRequired(serverError: serverError("unauthorized_client", suberror: "protection_policy_required"))
+        _ = machine.retriedTokenRequestCompleted(.failure(.protectionPolicyRequired(details)))
+        #expect(machine.persisted() == .startWipe(alice, .remediationFailed))
+    }
+
+    @Test func repeatCallsForTheSameAccountAreCoalesced() {
+        var machine = RemediationStateMachine.at("enrolling")
+        #expect(machine.remediate(account("ALICE@contoso.com"), silent: true) == .none)
+        #expect(machine.queuedAccounts.isEmpty)
+    }
+
+    @Test func otherAccountsQueueAndRunAfterTheStatus() {
+        var machine = RemediationStateMachine.at("retryingTokenRequest")
+        let queued = machine.remediate(bob, silent: false)
+        #expect(queued == .persist(machine.snapshot))
+        #expect(machine.persisted() == .none)
+        #expect(machine.queuedAccounts == [bob])
+        _ = machine.retriedTokenRequestCompleted(.failure(.networkFailure("reset")))
+        _ = machine.persisted()  // wipe first: alice held managed data
+        _ = machine.wipeStarted()
+        _ = machine.persisted()
+        // alice's failure freed the managed slot, so bob runs.
+        let next = machine.statusDelivered()
+        #expect(next == .persist(machine.snapshot))
+        #expect(machine.persisted() == .acquireMAMToken(bob, silent: false))
+    }
+
+    @Test func aSecondManagedAccountGets227() {
+        var machine = RemediationStateMachine.at("retryingTokenRequest")
+        _ = machine.remediate(bob, silent: true)
+        _ = machine.persisted()
+        _ = machine.retriedTokenRequestCompleted(.success(tokenSet()))
+        _ = machine.persisted()
+        _ = machine.takeEvents()
+        let report = ComplianceStatusReport(account: bob, status: .notCompliant, enrollmentStatus: .singleManagedAccountMode)
+        let next = machine.statusDelivered()
+        #expect(next == .persist(machine.snapshot))
+        #expect(machine.snapshot.json["queue"] == [])
+        #expect(machine.persisted() == .deliverStatus(report, tokens: nil))
+        #expect(report.message.contains("SingleManagedAccountMode 227"))
+        #expect(machine.takeEvents() == [.compliance(report)])
+        #expect(machine.statusDelivered() == .none)
+    }
+
+    @Test func accountRemovedEndsItsRemediationWithoutTokens() {
+        var machine = RemediationStateMachine.at("retryingTokenRequest")
+        let action = machine.accountRemoved(alice)
+        #expect(action == .persist(machine.snapshot))
+        guard case .deliverStatus(let report, nil) = machine.persisted() else { Issue.record("no status"); return }
+        #expect(report.status == .notCompliant)
+        #expect(machine.retriedTokenRequestCompleted(.success(tokenSet())) == .none)  // late
+        #expect(machine.currentManagedAccount == nil)
+    }
+
+    @Test func lateEventsWhenIdleAreIgnored() {
+        var machine = RemediationStateMachine()
+        #expect(machine.mamTokenAcquired() == .none)
+        #expect(machine.policyApplied() == .none)
+        #expect(machine.statusDelivered() == .none)
+    }
+
+    @Test(arguments: ["acquiringMAMToken", "enrolling", "awaitingPolicy", "applyingPolicy", "awaitingRestart", "reportingCompliance", "retryingTokenRequest"])
+    func snapshotsRoundTripAndResume(step: String) throws {
+        let machine = RemediationStateMachine.at(step)
+        let json = try JSONValue.parse(machine.snapshot.json.encodedString())
+        let snapshot = try RemediationStateMachine.Snapshot(json: json)
+        #expect(snapshot == machine.snapshot)
+        var rebuilt = RemediationStateMachine(restoring: snapshot)
+        let expected: RemediationStateMachine.Action = switch step {
+        case "acquiringMAMToken": .acquireMAMToken(alice, silent: true)
+        case "enrolling": .enroll(alice)
+        case "awaitingPolicy": .fetchPolicy(alice)
+        case "applyingPolicy": .applyPolicy(alice, policy())
+        case "retryingTokenRequest": .retryTokenRequest(alice)
+        default: .reportCompliance(alice)
+        }
+        #expect(rebuilt.resumed() == expected)
+    }
+
+    @Test func reportsCarryActionableText() {
+        for status in ComplianceStatus.allCases {
+            let report = ComplianceStatusReport(account: alice, status: status)
+            #expect(!report.title.isEmpty)
+            #expect(report.message.contains("alice@contoso.com"))
+        }
+    }
+}

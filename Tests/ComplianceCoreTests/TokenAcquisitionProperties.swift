@@ -1,0 +1,86 @@
+import JSON
+import PropertyBased
+import Testing
+@testable import ComplianceCore
+
+@Suite struct TokenAcquisitionProperties {
+    static let responses: [TokenResponse] = [
+        .success(tokenSet()),
+        .protectionPolicyRequired(ProtectionPolicyRequired(displayableID: "alice@contoso.com", serverError: serverError("unauthorized_client", suberror: "protection_policy_required"))),
+        .interactionRequired(InteractionRequired(reason: .basicAction, claimsChallenge: #"{"access_token":{"xms_cc":{"values":"x"},"acrs":{"value":"c1"}}}"#, serverError: serverError("invalid_grant", suberror: "basic_action"))),
+        .interactionRequired(InteractionRequired(reason: .invalidGrant, serverError: serverError("invalid_grant"))),
+        .badRefreshToken(BadRefreshToken(reason: .clientMismatch, serverError: serverError("invalid_grant", suberror: "client_mismatch"))),
+        .capabilityMissing(serverError("invalid_grant", codes: [53009])),
+        .serviceFailure(ServiceFailure(status: 503, retryAfter: .seconds(5))),
+        .requestRejected(serverError("invalid_client")),
+        .malformed(MalformedResponse(status: 502, message: "HTTP 502 response has an empty body")),
+    ]
+
+    @Test func everyGrantDeclaresProtappAndExactlyOneOutcomeIsDelivered() async {
+        await propertyCheck(count: 300, input: choiceLists) { list in
+            var choices = Choices(list)
+            let challenge = choices.pick([nil, #"{"access_token":{"nbf":{"essential":true}}}"#])
+            let interactive = choices.next(2) == 0
+            var machine = TokenAcquisitionStateMachine(request: .init(account: alice, scopes: ["s"], claimsChallenge: challenge, allowInteraction: interactive))
+            var violations = Violations(TokenAcquisitionStateMachine.documentedTransitions)
+            var outcomes = 0
+            var removed = false
+
+            func step(_ body: (inout TokenAcquisitionStateMachine) -> TokenAcquisitionStateMachine.Action) -> TokenAcquisitionStateMachine.Action {
+                let from = machine.stateName
+                let action = body(&machine)
+                violations.transition(from, machine.stateName)
+                switch action {
+                case .deliverTokens(let tokens, let store):
+                    outcomes += 1
+                    violations.check(!removed, "tokens delivered after the account was removed")
+                    if !store {
+                        violations.check(challenge == nil, "cache used despite a claims challenge")
+                        violations.check(tokens.expiresOn > t0.advanced(by: .minutes(5)), "token within the 5-minute skew served from cache")
+                    }
+                case .fail:
+                    outcomes += 1
+                case .requestToken(let grant, _, _, let claims):
+                    let parsed = claims.flatMap { try? JSONValue.parse($0) }
+                    violations.check(parsed.map { ClaimsRequest.declares("protapp", in: $0) } ?? false, "grant without protapp: \(claims ?? "nil")")
+                    violations.check(grant == .refreshToken || interactive, "interactive grant when interaction is not allowed")
+                default:
+                    break
+                }
+                return action
+            }
+
+            var action = step { $0.start() }
+            for _ in 0..<20 {
+                if choices.next(8) == 1 {
+                    removed = removed || !["finished", "failed"].contains(machine.stateName)
+                    _ = step { $0.accountRemoved() }
+                }
+                switch action {
+                case .readCache:
+                    let expiry = t0.advanced(by: .minutes(Int64(choices.next(12))))
+                    let entry = TokenAcquisitionStateMachine.CacheEntry(
+                        accessToken: choices.next(2) == 0 ? tokenSet(expiresOn: expiry) : nil, hasRefreshToken: choices.next(2) == 0)
+                    action = step { $0.cacheRead(entry, now: t0) }
+                case .requestToken(let grant, _, _, _):
+                    switch choices.next(10) {
+                    case 0: action = step { $0.transportFailed("reset") }
+                    case 1 where grant == .interactive: action = step { $0.userCancelled() }
+                    default:
+                        let response = choices.pick(Self.responses)
+                        action = step { $0.tokenResponseReceived(response) }
+                    }
+                case .removeRefreshToken:
+                    action = step { $0.refreshTokenRemoved() }
+                case .deliverTokens, .fail, .none:
+                    action = .none
+                }
+                if action == .none, ["finished", "failed"].contains(machine.stateName) { break }
+            }
+            #expect(violations.messages.isEmpty, "\(violations.messages)")
+            #expect(outcomes == 1, "\(outcomes) outcomes")
+            // Late answers after the outcome change nothing.
+            #expect(machine.tokenResponseReceived(.success(tokenSet())) == .none)
+        }
+    }
+}

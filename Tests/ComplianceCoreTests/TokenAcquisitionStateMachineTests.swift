@@ -1,0 +1,137 @@
+import Testing
+@testable import ComplianceCore
+
+@Suite struct TokenAcquisitionStateMachineTests {
+    let protapp = #"{"access_token":{"xms_cc":{"values":["protapp"]}}}"#
+
+    func machine(challenge: String? = nil, interactive: Bool = true) -> TokenAcquisitionStateMachine {
+        var machine = TokenAcquisitionStateMachine(request: .init(account: alice, scopes: ["user.read"], claimsChallenge: challenge, allowInteraction: interactive))
+        _ = machine.start()
+        return machine
+    }
+
+    func refreshing(interactive: Bool = true) -> TokenAcquisitionStateMachine {
+        var machine = machine(interactive: interactive)
+        _ = machine.cacheRead(.init(accessToken: nil, hasRefreshToken: true), now: t0)
+        return machine
+    }
+
+    @Test func startReadsTheCache() {
+        var machine = TokenAcquisitionStateMachine(request: .init(account: alice, scopes: ["user.read"], allowInteraction: false))
+        #expect(machine.start() == .readCache(alice, scopes: ["user.read"]))
+    }
+
+    @Test func freshCachedTokenIsDelivered() {
+        var machine = machine()
+        let cached = tokenSet(expiresOn: t0.advanced(by: .minutes(6)))
+        #expect(machine.cacheRead(.init(accessToken: cached, hasRefreshToken: true), now: t0) == .deliverTokens(cached, store: false))
+    }
+
+    @Test func tokenWithinFiveMinutesOfExpiryIsRefreshed() {
+        var machine = machine()
+        let cached = tokenSet(expiresOn: t0.advanced(by: .minutes(5)))
+        #expect(machine.cacheRead(.init(accessToken: cached, hasRefreshToken: true), now: t0)
+            == .requestToken(.refreshToken, alice, scopes: ["user.read"], claims: protapp))
+    }
+
+    @Test func claimsChallengeSkipsTheCache() {
+        let challenge = #"{"access_token":{"nbf":{"essential":true,"value":"1"}}}"#
+        var machine = machine(challenge: challenge)
+        let cached = tokenSet(expiresOn: t0.advanced(by: .hours(1)))
+        #expect(machine.cacheRead(.init(accessToken: cached, hasRefreshToken: true), now: t0)
+            == .requestToken(.refreshToken, alice, scopes: ["user.read"], claims: #"{"access_token":{"xms_cc":{"values":["protapp"]},"nbf":{"essential":true,"value":"1"}}}"#))
+    }
+
+    @Test func nothingCachedGoesInteractiveWhenAllowed() {
+        var machine = machine()
+        #expect(machine.cacheRead(.empty, now: t0) == .requestToken(.interactive, alice, scopes: ["user.read"], claims: protapp))
+    }
+
+    @Test func nothingCachedFailsWhenSilent() {
+        var machine = machine(interactive: false)
+        #expect(machine.cacheRead(.empty, now: t0) == .fail(.interactionRequired(nil)))
+        #expect(machine.stateName == "failed")
+    }
+
+    @Test func refreshSuccessIsStoredAndDelivered() {
+        var machine = refreshing()
+        let tokens = tokenSet()
+        #expect(machine.tokenResponseReceived(.success(tokens)) == .deliverTokens(tokens, store: true))
+        #expect(machine.tokenResponseReceived(.success(tokens)) == .none)  // late
+    }
+
+    @Test func protectionPolicyRequiredFails() {
+        var machine = refreshing()
+        let details = ProtectionPolicyRequired(displayableID: "alice@contoso.com", serverError: serverError("unauthorized_client", suberror: "protection_policy_required"))
+        #expect(machine.tokenResponseReceived(.protectionPolicyRequired(details)) == .fail(.protectionPolicyRequired(details)))
+    }
+
+    @Test func badRefreshTokenIsDroppedThenInteractive() {
+        var machine = refreshing()
+        let bad = BadRefreshToken(reason: .tokenExpired, serverError: serverError("invalid_grant", suberror: "token_expired"))
+        #expect(machine.tokenResponseReceived(.badRefreshToken(bad)) == .removeRefreshToken(alice))
+        #expect(machine.refreshTokenRemoved() == .requestToken(.interactive, alice, scopes: ["user.read"], claims: protapp))
+    }
+
+    @Test func badRefreshTokenWhenSilentFailsAfterDropping() {
+        var machine = refreshing(interactive: false)
+        let bad = BadRefreshToken(reason: .badToken, serverError: serverError("invalid_grant", suberror: "bad_token"))
+        #expect(machine.tokenResponseReceived(.badRefreshToken(bad)) == .removeRefreshToken(alice))
+        guard case .fail(.interactionRequired(let details?)) = machine.refreshTokenRemoved() else { Issue.record("expected interaction required"); return }
+        #expect(details.reason == .other("bad_token"))
+    }
+
+    @Test func interactionRequiredCarriesTheChallengeIntoTheInteractiveRequest() {
+        var machine = refreshing()
+        let challenge = #"{"access_token":{"acrs":{"essential":true,"value":"c1"}}}"#
+        let details = InteractionRequired(reason: .interactionRequired, claimsChallenge: challenge, serverError: serverError("interaction_required", claims: challenge))
+        #expect(machine.tokenResponseReceived(.interactionRequired(details))
+            == .requestToken(.interactive, alice, scopes: ["user.read"], claims: #"{"access_token":{"xms_cc":{"values":["protapp"]},"acrs":{"essential":true,"value":"c1"}}}"#))
+    }
+
+    @Test func serviceFailureFails() {
+        var machine = refreshing()
+        let failure = ServiceFailure(status: 503, retryAfter: .seconds(30))
+        #expect(machine.tokenResponseReceived(.serviceFailure(failure)) == .fail(.serviceFailure(failure)))
+        #expect(TokenAcquisitionFailure.serviceFailure(failure).complianceStatus == .serviceFailure)
+    }
+
+    @Test func transportFailureIsANetworkFailure() {
+        var machine = refreshing()
+        #expect(machine.transportFailed("connection refused") == .fail(.networkFailure("connection refused")))
+        #expect(machine.transportFailed("again") == .none)
+    }
+
+    @Test func userCancelledInteractiveSignIn() {
+        var machine = machine()
+        _ = machine.cacheRead(.empty, now: t0)
+        #expect(machine.userCancelled() == .fail(.userCancelled))
+    }
+
+    @Test func interactiveSuccessIsDelivered() {
+        var machine = machine()
+        _ = machine.cacheRead(.empty, now: t0)
+        let tokens = tokenSet()
+        #expect(machine.tokenResponseReceived(.success(tokens)) == .deliverTokens(tokens, store: true))
+    }
+
+    @Test func interactiveErrorFails() {
+        var machine = machine()
+        _ = machine.cacheRead(.empty, now: t0)
+        let error = serverError("invalid_grant", codes: [53009])
+        #expect(machine.tokenResponseReceived(.capabilityMissing(error)) == .fail(.capabilityMissing(error)))
+    }
+
+    @Test func accountRemovedDuringARequestDeliversNothing() {
+        var machine = refreshing()
+        #expect(machine.accountRemoved() == .fail(.accountRemoved))
+        #expect(machine.tokenResponseReceived(.success(tokenSet())) == .none)
+    }
+
+    @Test func anInvalidChallengeFailsClearly() {
+        var machine = machine(challenge: "[]")
+        guard case .fail(.invalidClaimsChallenge) = machine.cacheRead(.init(accessToken: nil, hasRefreshToken: true), now: t0) else {
+            Issue.record("expected invalid claims challenge"); return
+        }
+    }
+}
