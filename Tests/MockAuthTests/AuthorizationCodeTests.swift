@@ -127,4 +127,38 @@ struct AuthorizationCodeTests {
             #expect(badScope.status == .badRequest)
         }
     }
+
+    @Test("response_mode=form_post answers an auto-posting form with code and state")
+    func formPost() async throws {
+        try await TestSupport.withRouterApp { client, _ in
+            let browser = Browser(client: client)
+            let response = try await browser.signIn(
+                query: Browser.authorizeQuery(extra: [("response_mode", "form_post")]), login: "bob@contoso.com")
+            #expect(response.status == .ok)
+            let (forms, fields) = Browser.inputs(of: String(buffer: response.body))
+            #expect(forms == 1)
+            #expect(fields["state"] == "state-123")
+            #expect(fields["code"]?.hasPrefix("mock-code.") == true)
+        }
+    }
+
+    @Test("the device verification page completes a device-code sign-in")
+    func deviceVerificationPage() async throws {
+        try await TestSupport.withRouterApp { client, _ in
+            let (_, started) = try await client.postForm(
+                "/contoso.com/oauth2/v2.0/devicecode", [("client_id", "chatr"), ("scope", "openid api://contoso-chat/Chat.Read")])
+            let userCode = try #require(started["user_code"]?.stringValue)
+            #expect(started["verification_uri"] == "http://localhost/contoso.com/oauth2/v2.0/deviceauth")
+            let page = try await client.execute(
+                uri: "/contoso.com/oauth2/v2.0/deviceauth", method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: FormParameters.encode([("user_code", userCode), ("login", "bob@contoso.com"), ("passwd", "Passw0rd!")])))
+            #expect(String(buffer: page.body).contains("You have signed in"))
+            let (status, body) = try await client.postForm(
+                "/contoso.com/oauth2/v2.0/token",
+                [("grant_type", Issuer.deviceCodeGrantType), ("client_id", "chatr"), ("device_code", started["device_code"]?.stringValue ?? "")])
+            #expect(status == .ok)
+            #expect(body.jwtClaims("id_token")?["preferred_username"] == "bob@contoso.com")
+        }
+    }
 }

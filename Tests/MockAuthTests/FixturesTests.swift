@@ -77,3 +77,16 @@ struct FixturesTests {
         #expect(try FormParameters.parse(FormParameters.encode([("k", "a b&c=d/é")]))["k"] == "a b&c=d/é")
     }
 }
+
+@Suite("Unknown routes")
+struct UnknownRouteTests {
+    @Test("an unknown path answers 404 JSON and is logged")
+    func notFound() async throws {
+        try await TestSupport.withRouterApp { client, state in
+            let (status, body) = try await client.sendJSON("/nope/nothing", method: .get)
+            #expect(status == .notFound)
+            #expect(body["error"] == "not_found")
+            #expect(await state.requestLogEntries().last?.status == 404)
+        }
+    }
+}
