@@ -75,4 +75,16 @@ struct DiscoveryTests {
             #expect(bad["error"] == "invalid_instance")
         }
     }
+
+    @Test("user realm discovery: the tenant's domain is Managed, others Unknown")
+    func userRealm() async throws {
+        try await TestSupport.withRouterApp { client, _ in
+            let (status, managed) = try await client.sendJSON("/common/userrealm/Bob@Contoso.com?api-version=1.0", method: .get)
+            #expect(status == .ok)
+            #expect(managed["account_type"] == "Managed")
+            #expect(managed["domain_name"] == "contoso.com")
+            let (_, other) = try await client.sendJSON("/common/userrealm/x@fabrikam.com", method: .get)
+            #expect(other["account_type"] == "Unknown")
+        }
+    }
 }
