@@ -17,6 +17,8 @@ public struct FaultRule: Sendable, Hashable {
         case close
         /// Answer a complete body that is not JSON.
         case malformed
+        /// Answer `status` (default 500) with an empty body.
+        case empty
         /// Announce a Content-Length, send half of it, close.
         case truncated
     }
