@@ -145,4 +145,22 @@ struct AdminTests {
             #expect(try await poll().1["error"] == "invalid_grant")
         }
     }
+
+    @Test("revoked refresh tokens answer AADSTS50173 with suberror bad_token")
+    func revokeRefreshTokens() async throws {
+        try await TestSupport.withRouterApp { client, _ in
+            let (_, tokens) = try await client.passwordToken("bob@contoso.com")
+            let refreshToken = try #require(tokens["refresh_token"]?.stringValue)
+            let refresh = { try await client.postForm(
+                "/contoso.com/oauth2/v2.0/token",
+                [("grant_type", "refresh_token"), ("client_id", "chatr"), ("refresh_token", refreshToken), ("scope", "openid")]) }
+            #expect(try await refresh().0 == .ok)
+            let (_, revoked) = try await client.sendJSON("/_admin/users/bob@contoso.com/revoke-refresh-tokens", [:])
+            #expect(revoked["revoked"] == 1)  // the refresh asked no offline_access: no new refresh token
+            let (status, body) = try await refresh()
+            #expect(status == .badRequest)
+            #expect(body["error_codes"] == [50173])
+            #expect(body["suberror"] == "bad_token")
+        }
+    }
 }

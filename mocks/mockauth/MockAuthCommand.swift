@@ -33,7 +33,7 @@ extension MockAuthCommand {
                 """)
 
         @Option(name: .long, help: ArgumentHelp("Fixture file (tenant, apps, users, policy).", valueName: "file"))
-        var fixtures: String = "mocks/fixtures/contoso.json"
+        var fixtures: String = Serve.defaultFixtures
 
         @Option(name: .long, help: ArgumentHelp("Address to bind.", valueName: "host"))
         var host: String = "127.0.0.1"
@@ -55,6 +55,18 @@ extension MockAuthCommand {
         @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
         var logLevel: String = "info"
 
+        static let defaultFixtures = "mocks/fixtures/contoso.json"
+
+        /// The default fixture path is relative to the package; when it does not exist in the
+        /// working directory, use the one next to this source file (the package checkout).
+        static func resolveFixtures(_ path: String) -> String {
+            guard path == defaultFixtures, !FileManager.default.fileExists(atPath: path) else { return path }
+            let packaged = URL(fileURLWithPath: #filePath)
+                .deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("fixtures/contoso.json").path
+            return FileManager.default.fileExists(atPath: packaged) ? packaged : path
+        }
+
         func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be in 0...65535.") }
             if (tlsCertificate == nil) != (tlsKey == nil) {
@@ -75,7 +87,7 @@ extension MockAuthCommand {
             let logger = Logger(label: "mockauth")
             let loaded: Fixtures
             do {
-                loaded = try Fixtures.load(path: fixtures)
+                loaded = try Fixtures.load(path: Self.resolveFixtures(fixtures))
             } catch {
                 FileHandle.standardError.write(Data("mockauth: \(error)\n".utf8))
                 throw ExitCode(2)

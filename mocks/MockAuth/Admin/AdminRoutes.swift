@@ -31,6 +31,11 @@ struct AdminRoutes: Sendable {
             let was = await self.state.resetCompliance(account)
             return Response.json(["upn": .string(account.upn), "appId": .string(account.appId), "wasCompliant": .bool(was)])
         }
+        admin.post("users/:upn/revoke-refresh-tokens") { _, context in
+            let upn = try context.parameters.require("upn")
+            guard await self.state.directory.user(upn: upn) != nil else { throw AdminError.notFound("no user '\(upn)'.") }
+            return Response.json(["revoked": .int(Int64(await self.state.revokeRefreshTokens(upn: upn)))])
+        }
         admin.put("policy/allowed-accounts") { request, _ in
             var request = request
             let body = try await Self.object(&request)

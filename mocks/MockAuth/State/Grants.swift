@@ -40,6 +40,8 @@ struct RefreshTokenGrant: Sendable {
     /// The scopes of the request that issued it: the default for a refresh without `scope`.
     var scopes: ScopeRequest
     var expiresAt: Date
+    /// Set by `POST /_admin/users/{upn}/revoke-refresh-tokens`.
+    var revoked = false
 }
 
 /// A pending device-code sign-in.
