@@ -24,6 +24,13 @@ struct AdminTests {
             #expect(reset["wasCompliant"] == true)
             #expect(try await client.passwordToken("alice@contoso.com").0 == .badRequest)
 
+            _ = try await client.sendJSON("/_admin/ca-error-status", method: .put, ["status": 200])
+            let (okStatus, okBody) = try await client.passwordToken("alice@contoso.com", claims: TestSupport.protapp)
+            #expect(okStatus == .ok)
+            #expect(okBody["suberror"] == "protection_policy_required")
+            let (badCAStatus, _) = try await client.sendJSON("/_admin/ca-error-status", method: .put, ["status": 302])
+            #expect(badCAStatus == .badRequest)
+
             let (missing, _) = try await client.sendJSON("/_admin/users/zed@contoso.com/ca", ["targeted": true])
             #expect(missing == .notFound)
             let (bad, _) = try await client.sendJSON("/_admin/users/bob@contoso.com/ca", ["targeted": "yes"])

@@ -59,6 +59,15 @@ struct AdminRoutes: Sendable {
             }
             return Response.json(await self.state.updatePolicySettings(body).json)
         }
+        admin.put("ca-error-status") { request, _ in
+            var request = request
+            let body = try await Self.object(&request)
+            guard let status = body["status"]?.intValue, status == 400 || status == 200 else {
+                throw AdminError.badRequest("'status' must be 400 (Entra) or 200.")
+            }
+            await self.state.setCAErrorStatus(Int(status))
+            return Response.json(["status": .int(status)])
+        }
         admin.post("faults") { request, _ in
             var request = request
             let body = try await Self.object(&request)

@@ -22,6 +22,8 @@ public actor MockState {
     var enrollments: [String: Enrollment] = [:]
     /// Pending wipe commands per (user, app).
     var pendingWipes: Set<AccountApp> = []
+    /// HTTP status of CA answers: 400 like Entra, or 200 as some servers send (admin switch).
+    public internal(set) var caErrorStatus = 400
     var faults: [FaultRule] = []
     var requestLog: [RequestLogEntry] = []
     let requestLogLimit = 1000
@@ -45,6 +47,7 @@ public actor MockState {
     public func reset() {
         directory = fixtures
         clockOffset = 0
+        caErrorStatus = 400
         authorizationCodes = [:]
         refreshTokens = [:]
         deviceCodes = [:]
@@ -63,6 +66,11 @@ public actor MockState {
         }
         change(&directory.users[index])
         return directory.users[index]
+    }
+
+    /// Sets the HTTP status CA answers use (400 or 200).
+    public func setCAErrorStatus(_ status: Int) {
+        caErrorStatus = status
     }
 
     /// Replaces the policy's allowed accounts (`nil` = any) and bumps its version.
