@@ -17,7 +17,10 @@ struct GracefulShutdownTests {
                 continuation.finish()
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await application.run() }
+                group.addTask {
+                    defer { continuation.finish() }
+                    try await application.run()
+                }
                 var iterator = urls.makeAsyncIterator()
                 let url = try #require(await iterator.next())
                 let before = try await ChildProcess.run(
