@@ -65,6 +65,7 @@ def app(capabilities):
         authority=AUTHORITY,
         instance_discovery=False,
         verify=CERT,
+        timeout=10,
         client_capabilities=capabilities,
     )
 

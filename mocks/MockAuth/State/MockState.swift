@@ -28,6 +28,7 @@ public actor MockState {
     var requestLog: [RequestLogEntry] = []
     let requestLogLimit = 1000
 
+    /// Starts from `fixtures`: nothing enrolled, nothing compliant, no faults.
     public init(fixtures: Fixtures) {
         self.fixtures = fixtures
         self.directory = fixtures
