@@ -17,6 +17,8 @@ public actor MockState {
     var authorizationCodes: [String: AuthorizationCodeGrant] = [:]
     var refreshTokens: [String: RefreshTokenGrant] = [:]
     var deviceCodes: [String: DeviceCodeGrant] = [:]
+    /// Browser sessions of the sign-in page: cookie value → UPN.
+    var sessions: [String: String] = [:]
     /// (lowercased UPN, app id) pairs reported compliant.
     var compliant: Set<AccountApp> = []
     var enrollments: [String: Enrollment] = [:]
@@ -52,6 +54,7 @@ public actor MockState {
         authorizationCodes = [:]
         refreshTokens = [:]
         deviceCodes = [:]
+        sessions = [:]
         compliant = []
         enrollments = [:]
         pendingWipes = []
