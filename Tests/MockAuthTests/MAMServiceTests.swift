@@ -136,4 +136,20 @@ struct MAMServiceTests {
             #expect(expiredBody["error_description"]?.stringValue?.contains("expired") == true)
         }
     }
+
+    @Test("concurrent enrollments of one account create one enrollment")
+    func concurrentEnroll() async throws {
+        try await TestSupport.withRouterApp { client, state in
+            let token = try await Self.mamToken(client, "bob@contoso.com")
+            let statuses = try await withThrowingTaskGroup(of: JSONValue?.self) { group in
+                for _ in 0..<8 { group.addTask { try await client.sendJSON("/mam/v1/enroll", [:], bearer: token).1["status"] } }
+                var statuses: [JSONValue?] = []
+                for try await status in group { statuses.append(status) }
+                return statuses
+            }
+            #expect(statuses.filter { $0 == 100 }.count == 1)
+            #expect(statuses.filter { $0 == 208 }.count == 7)
+            #expect(await state.enrollments.count == 1)
+        }
+    }
 }
