@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import HummingbirdTesting
 import JSON
 import NIOCore
@@ -125,6 +126,69 @@ struct AuthorizationCodeTests {
             let badScope = try await client.execute(
                 uri: "/contoso.com/oauth2/v2.0/authorize?" + Browser.authorizeQuery(extra: [("scope", "x")]), method: .get)
             #expect(badScope.status == .badRequest)
+        }
+    }
+
+    @Test("response_mode=form_post answers an auto-posting form with code and state")
+    func formPost() async throws {
+        try await TestSupport.withRouterApp { client, _ in
+            let browser = Browser(client: client)
+            let response = try await browser.signIn(
+                query: Browser.authorizeQuery(extra: [("response_mode", "form_post")]), login: "bob@contoso.com")
+            #expect(response.status == .ok)
+            let (forms, fields) = Browser.inputs(of: String(buffer: response.body))
+            #expect(forms == 1)
+            #expect(fields["state"] == "state-123")
+            #expect(fields["code"]?.hasPrefix("mock-code.") == true)
+        }
+    }
+
+    @Test("the device verification page completes a device-code sign-in")
+    func deviceVerificationPage() async throws {
+        try await TestSupport.withRouterApp { client, _ in
+            let (_, started) = try await client.postForm(
+                "/contoso.com/oauth2/v2.0/devicecode", [("client_id", "chatr"), ("scope", "openid api://contoso-chat/Chat.Read")])
+            let userCode = try #require(started["user_code"]?.stringValue)
+            #expect(started["verification_uri"] == "http://localhost/contoso.com/oauth2/v2.0/deviceauth")
+            let page = try await client.execute(
+                uri: "/contoso.com/oauth2/v2.0/deviceauth", method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: FormParameters.encode([("user_code", userCode), ("login", "bob@contoso.com"), ("passwd", "Passw0rd!")])))
+            #expect(String(buffer: page.body).contains("You have signed in"))
+            let (status, body) = try await client.postForm(
+                "/contoso.com/oauth2/v2.0/token",
+                [("grant_type", Issuer.deviceCodeGrantType), ("client_id", "chatr"), ("device_code", started["device_code"]?.stringValue ?? "")])
+            #expect(status == .ok)
+            #expect(body.jwtClaims("id_token")?["preferred_username"] == "bob@contoso.com")
+        }
+    }
+
+    @Test("the sign-in sets a session cookie: SSO, prompt=none, prompt=login, other login_hint, logout")
+    func singleSignOn() async throws {
+        try await TestSupport.withRouterApp { client, _ in
+            let browser = Browser(client: client)
+            let signedIn = try await browser.signIn(query: Browser.authorizeQuery(), login: "alice@contoso.com")
+            let setCookie = try #require(signedIn.headers[.setCookie])
+            #expect(setCookie.hasPrefix("mockauth_session="))
+            #expect(setCookie.contains("HttpOnly"))
+            let cookie: HTTPFields = [.cookie: String(setCookie.split(separator: ";")[0])]
+            let get = { (extra: [(String, String)]) in
+                try await client.execute(
+                    uri: "/contoso.com/oauth2/v2.0/authorize?" + Browser.authorizeQuery(extra: extra), method: .get, headers: cookie)
+            }
+            let sso = try await get([])
+            #expect(sso.status == .found)
+            let code = try #require(try Browser.redirectParameters(sso)["code"])
+            #expect(try await browser.redeem(code).1["error_codes"] == [53009])  // alice, no protapp: CA still applies
+            #expect(try Browser.redirectParameters(try await get([("prompt", "none")]))["code"] != nil)
+            #expect(try await get([("prompt", "login")]).status == .ok)
+            #expect(try await get([("login_hint", "bob@contoso.com")]).status == .ok)
+
+            let logout = try await client.execute(
+                uri: "/contoso.com/oauth2/v2.0/logout?post_logout_redirect_uri=http%3A%2F%2Flocalhost%3A5555", method: .get, headers: cookie)
+            #expect(logout.status == .found)
+            #expect(logout.headers[.location] == "http://localhost:5555")
+            #expect(try Browser.redirectParameters(try await get([("prompt", "none")]))["error"] == "login_required")
         }
     }
 }

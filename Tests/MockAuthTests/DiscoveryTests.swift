@@ -1,3 +1,5 @@
+import Crypto
+import _CryptoExtras
 import Foundation
 import HummingbirdTesting
 import JSON
@@ -41,8 +43,19 @@ struct DiscoveryTests {
             #expect(key["kty"] == "RSA")
             #expect(key["e"] == "AQAB")
             let (_, body) = try await client.passwordToken("bob@contoso.com")
-            let header = try #require(body["access_token"]?.stringValue?.split(separator: ".").first.flatMap { Base64URL.decode($0) })
+            let token = try #require(body["access_token"]?.stringValue)
+            let parts = token.split(separator: ".")
+            let header = try #require(Base64URL.decode(parts[0]))
             #expect(try JSONValue.parse(header)["kid"] == key["kid"])
+            // Verify with a public key rebuilt from the published n and e only.
+            let n = try #require(key["n"]?.stringValue.flatMap(Base64URL.decode))
+            let e = try #require(key["e"]?.stringValue.flatMap(Base64URL.decode))
+            let publicKey = try _RSA.Signing.PublicKey(n: n, e: e)
+            let signature = _RSA.Signing.RSASignature(rawRepresentation: try #require(Base64URL.decode(parts[2])))
+            let signed = Array((parts[0] + "." + parts[1]).utf8)
+            #expect(publicKey.isValidSignature(signature, for: SHA256.hash(data: signed), padding: .insecurePKCS1v1_5))
+            let tampered = Array((parts[0] + "." + parts[1] + "x").utf8)
+            #expect(!publicKey.isValidSignature(signature, for: SHA256.hash(data: tampered), padding: .insecurePKCS1v1_5))
         }
     }
 
@@ -60,6 +73,18 @@ struct DiscoveryTests {
                 "/common/discovery/instance?authorization_endpoint=\(foreign)", method: .get)
             #expect(badStatus == .badRequest)
             #expect(bad["error"] == "invalid_instance")
+        }
+    }
+
+    @Test("user realm discovery: the tenant's domain is Managed, others Unknown")
+    func userRealm() async throws {
+        try await TestSupport.withRouterApp { client, _ in
+            let (status, managed) = try await client.sendJSON("/common/userrealm/Bob@Contoso.com?api-version=1.0", method: .get)
+            #expect(status == .ok)
+            #expect(managed["account_type"] == "Managed")
+            #expect(managed["domain_name"] == "contoso.com")
+            let (_, other) = try await client.sendJSON("/common/userrealm/x@fabrikam.com", method: .get)
+            #expect(other["account_type"] == "Unknown")
         }
     }
 }

@@ -26,7 +26,7 @@ struct MSALConformanceTests {
         return python
     }
 
-    @Test("auth code + PKCE, silent refresh, 53005 with protapp and 53009 without")
+    @Test("auth code + PKCE, silent refresh, password, device code, 53005 with protapp and 53009 without")
     func msalPython() async throws {
         let python = try await Self.python()
         // requests lets REQUESTS_CA_BUNDLE / CURL_CA_BUNDLE override MSAL's session-level
@@ -64,6 +64,16 @@ struct MSALConformanceTests {
         #expect(alice["suberror"] == "protection_policy_required")
         #expect(alice["error_codes"] == [53005])
         #expect(alice["error_description_head"] == "AADSTS53005: Application needs to enforce Intune protection policies.")
+
+        let password = try #require(report["bob_password"])
+        #expect(password["error"] == nil, "password: \(password)")
+        #expect(password["access_token_claims"]?["xms_cc"] == ["protapp"])
+
+        #expect(report["device_flow_keys"] == ["device_code", "message", "user_code", "verification_uri"])
+        #expect(report["device_approval_status"] == 200)
+        let device = try #require(report["bob_device_code"])
+        #expect(device["error"] == nil, "device code: \(device)")
+        #expect(device["access_token_claims"]?["upn"] == "bob@contoso.com")
 
         let plain = try #require(report["alice_without_capabilities"])
         #expect(plain["error"] == "invalid_grant")

@@ -35,12 +35,16 @@ struct TokenGrantTests {
         }
     }
 
-    @Test("without capabilities the access token has no xms_cc")
+    @Test("without capabilities the access token has no xms_cc; .default stands for the API's scopes")
     func noCapabilitiesNoXmsCc() async throws {
         try await TestSupport.withRouterApp { client, _ in
             let (status, body) = try await client.passwordToken("bob@contoso.com")
             #expect(status == .ok)
             #expect(body.jwtClaims("access_token")?["xms_cc"] == nil)
+            let (_, defaultBody) = try await client.passwordToken("bob@contoso.com", scope: "api://contoso-chat/.default offline_access")
+            #expect(defaultBody["scope"] == "api://contoso-chat/.default offline_access")
+            #expect(defaultBody.jwtClaims("access_token")?["scp"] == "Chat.Read")
+            #expect(defaultBody["id_token"] == nil)
         }
     }
 

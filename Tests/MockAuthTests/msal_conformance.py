@@ -65,6 +65,7 @@ def app(capabilities):
         authority=AUTHORITY,
         instance_discovery=False,
         verify=CERT,
+        timeout=10,
         client_capabilities=capabilities,
     )
 
@@ -109,5 +110,26 @@ report["alice_protapp"] = summary(alice)
 
 alice_plain, _, _ = auth_code(app(None), "alice@contoso.com")
 report["alice_without_capabilities"] = summary(alice_plain)
+
+# Resource-owner password and device code.
+# MSAL builds the user-realm URL from the host name without the port
+# (https://127.0.0.1/common/userrealm/...), so on a non-443 port it cannot reach
+# mockauth's /common/userrealm; mark the host as having no user realm discovery,
+# which sends MSAL straight to the managed (ROPC) path.
+msal.authority.Authority._domains_without_user_realm_discovery.add(
+    urllib.parse.urlparse(BASE).hostname)
+ropc_app = app(["protapp"])
+report["bob_password"] = summary(ropc_app.acquire_token_by_username_password(
+    "bob@contoso.com", "Passw0rd!", SCOPES))
+
+device_app = app(["protapp"])
+flow = device_app.initiate_device_flow(scopes=SCOPES)
+report["device_flow_keys"] = sorted(k for k in flow if k in ("user_code", "device_code", "verification_uri", "message"))
+approval = requests.post(
+    BASE + "/_admin/device-codes/%s/approve" % flow["user_code"],
+    json={"upn": "bob@contoso.com"}, verify=CERT, timeout=10)
+report["device_approval_status"] = approval.status_code
+flow["expires_at"] = min(flow.get("expires_at", 0), __import__("time").time() + 30)
+report["bob_device_code"] = summary(device_app.acquire_token_by_device_flow(flow))
 
 print(json.dumps(report))

@@ -26,31 +26,46 @@ extension MockAuthCommand {
                 Examples:
                   mockauth serve
                   mockauth serve --port 8443 --tls-self-signed /tmp/mockauth-tls
-                      (clients trust /tmp/mockauth-tls/cert.pem; authority https://127.0.0.1:8443/contoso.com)
-                  mockauth serve --fixtures mocks/fixtures/contoso.json --tls-cert cert.pem --tls-key key.pem
-                  curl -s http://127.0.0.1:PORT/contoso.com/v2.0/.well-known/openid-configuration
+                    clients trust /tmp/mockauth-tls/cert.pem;
+                    MSAL authority: https://127.0.0.1:8443/contoso.com
+                  mockauth serve --tls-cert cert.pem --tls-key key.pem
+                  mockauth serve --fixtures my-tenant.json --port 9000
                 """)
 
-        @Option(name: .long, help: "Fixture file (tenant, apps, users, policy).")
-        var fixtures: String = "mocks/fixtures/contoso.json"
+        @Option(name: .long, help: ArgumentHelp("Fixture file (tenant, apps, users, policy).", valueName: "file"))
+        var fixtures: String = Serve.defaultFixtures
 
-        @Option(name: .long, help: "Address to bind.")
+        @Option(name: .long, help: ArgumentHelp("Address to bind.", valueName: "host"))
         var host: String = "127.0.0.1"
 
-        @Option(name: .long, help: "Port to bind; 0 picks a free one.")
+        @Option(name: .long, help: ArgumentHelp("Port to bind; 0 picks a free one.", valueName: "port"))
         var port: Int = 0
 
-        @Option(name: .customLong("tls-cert"), help: "PEM certificate chain for https (with --tls-key).")
+        @Option(name: .customLong("tls-cert"), help: ArgumentHelp("PEM certificate chain for https (with --tls-key).", valueName: "pem"))
         var tlsCertificate: String?
 
-        @Option(name: .customLong("tls-key"), help: "PEM private key for https (with --tls-cert).")
+        @Option(name: .customLong("tls-key"), help: ArgumentHelp("PEM private key for https (with --tls-cert).", valueName: "pem"))
         var tlsKey: String?
 
-        @Option(name: .customLong("tls-self-signed"), help: "Generate a self-signed certificate for 127.0.0.1 and localhost; write DIR/cert.pem for clients to trust.")
+        @Option(
+            name: .customLong("tls-self-signed"),
+            help: ArgumentHelp("Generate a certificate for 127.0.0.1 and localhost; write DIR/cert.pem for clients to trust.", valueName: "dir"))
         var tlsSelfSigned: String?
 
-        @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+        @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
         var logLevel: String = "info"
+
+        static let defaultFixtures = "mocks/fixtures/contoso.json"
+
+        /// The default fixture path is relative to the package; when it does not exist in the
+        /// working directory, use the one next to this source file (the package checkout).
+        static func resolveFixtures(_ path: String) -> String {
+            guard path == defaultFixtures, !FileManager.default.fileExists(atPath: path) else { return path }
+            let packaged = URL(fileURLWithPath: #filePath)
+                .deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("fixtures/contoso.json").path
+            return FileManager.default.fileExists(atPath: packaged) ? packaged : path
+        }
 
         func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be in 0...65535.") }
@@ -72,7 +87,7 @@ extension MockAuthCommand {
             let logger = Logger(label: "mockauth")
             let loaded: Fixtures
             do {
-                loaded = try Fixtures.load(path: fixtures)
+                loaded = try Fixtures.load(path: Self.resolveFixtures(fixtures))
             } catch {
                 FileHandle.standardError.write(Data("mockauth: \(error)\n".utf8))
                 throw ExitCode(2)

@@ -38,11 +38,16 @@ enum LiveServer {
         let group = ServiceGroup(configuration: .init(services: [application], logger: TestSupport.logger))
         let certificate = certificatePath
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
+            tasks.addTask {
+                // A server that fails to start ends the stream, so the wait below cannot hang.
+                defer { continuation.finish() }
+                try await group.run()
+            }
             var iterator = urls.makeAsyncIterator()
             guard let url = await iterator.next() else {
                 await group.triggerGracefulShutdown()
-                throw CancellationError()
+                try await tasks.waitForAll()
+                throw TestFailure("the server stopped before listening")
             }
             do {
                 let value = try await body(Running(url: url, certificatePath: certificate, state: state))

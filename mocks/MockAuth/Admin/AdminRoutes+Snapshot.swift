@@ -40,6 +40,7 @@ extension AdminRoutes {
             "pendingWipes": .array(wipes),
             "faults": .array(await state.faultRules().map(\.json)),
             "clockOffsetSeconds": .double(await state.clockOffset),
+            "caErrorStatus": .int(Int64(await state.caErrorStatus)),
         ]
     }
 }

@@ -31,6 +31,11 @@ struct AdminRoutes: Sendable {
             let was = await self.state.resetCompliance(account)
             return Response.json(["upn": .string(account.upn), "appId": .string(account.appId), "wasCompliant": .bool(was)])
         }
+        admin.post("users/:upn/revoke-refresh-tokens") { _, context in
+            let upn = try context.parameters.require("upn")
+            guard await self.state.directory.user(upn: upn) != nil else { throw AdminError.notFound("no user '\(upn)'.") }
+            return Response.json(["revoked": .int(Int64(await self.state.revokeRefreshTokens(upn: upn)))])
+        }
         admin.put("policy/allowed-accounts") { request, _ in
             var request = request
             let body = try await Self.object(&request)
@@ -53,6 +58,15 @@ struct AdminRoutes: Sendable {
                 if let problem = MAMPolicy.problem(setting: name, value: value) { throw AdminError.badRequest(problem) }
             }
             return Response.json(await self.state.updatePolicySettings(body).json)
+        }
+        admin.put("ca-error-status") { request, _ in
+            var request = request
+            let body = try await Self.object(&request)
+            guard let status = body["status"]?.intValue, status == 400 || status == 200 else {
+                throw AdminError.badRequest("'status' must be 400 (Entra) or 200.")
+            }
+            await self.state.setCAErrorStatus(Int(status))
+            return Response.json(["status": .int(status)])
         }
         admin.post("faults") { request, _ in
             var request = request

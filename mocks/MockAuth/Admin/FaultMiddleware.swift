@@ -46,6 +46,10 @@ struct FaultMiddleware: RouterMiddleware {
             return Response(
                 status: status, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(string: "<!DOCTYPE html><html><body>mockauth: injected malformed body</body></html>")))
+        case .empty:
+            var headers: HTTPFields = [:]
+            if let retryAfter = rule.retryAfter { headers[.retryAfter] = String(retryAfter) }
+            return Response(status: HTTPResponse.Status(code: rule.status ?? 500), headers: headers, body: .init())
         case .truncated:
             let full = ByteBuffer(string: #"{"token_type":"Bearer","expires_in":3600,"access_token":"eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.truncated"}"#)
             let half = full.getSlice(at: 0, length: full.readableBytes / 2) ?? full

@@ -17,6 +17,8 @@ public struct FaultRule: Sendable, Hashable {
         case close
         /// Answer a complete body that is not JSON.
         case malformed
+        /// Answer `status` (default 500) with an empty body.
+        case empty
         /// Announce a Content-Length, send half of it, close.
         case truncated
     }
@@ -78,7 +80,7 @@ public struct FaultRule: Sendable, Hashable {
 /// Names of the routes faults and the request log refer to.
 public enum RouteName {
     public static let all = [
-        "openid-configuration", "instance-discovery", "keys", "authorize", "token", "devicecode", "deviceauth",
+        "openid-configuration", "instance-discovery", "userrealm", "keys", "authorize", "token", "devicecode", "deviceauth", "logout",
         "mam.enroll", "mam.checkin", "mam.unenroll", "mam.report-compliance",
     ]
 
@@ -87,6 +89,7 @@ public enum RouteName {
         let segments = path.split(separator: "/").map(String.init)
         if segments.first == "_admin" { return nil }
         if segments == ["common", "discovery", "instance"] { return "instance-discovery" }
+        if segments.count == 3, segments[0] == "common", segments[1] == "userrealm" { return "userrealm" }
         if segments.count == 3, segments[0] == "mam", segments[1] == "v1", all.contains("mam." + segments[2]) {
             return "mam." + segments[2]
         }
@@ -98,6 +101,7 @@ public enum RouteName {
         case "oauth2/v2.0/token": return "token"
         case "oauth2/v2.0/devicecode": return "devicecode"
         case "oauth2/v2.0/deviceauth": return "deviceauth"
+        case "oauth2/v2.0/logout": return "logout"
         default: return nil
         }
     }

@@ -35,6 +35,7 @@ extension MockState {
     /// The request log, oldest first.
     public func requestLogEntries() -> [RequestLogEntry] { requestLog }
 
+    /// Empties the request log.
     public func clearRequestLog() { requestLog = [] }
 
     func addFault(_ body: JSONObject) throws(AdminError) -> FaultRule {
@@ -52,7 +53,9 @@ extension MockState {
         return rule
     }
 
+    /// Faults still waiting to fire, in the order they match.
     public func faultRules() -> [FaultRule] { faults }
 
+    /// Removes every pending fault.
     public func clearFaults() { faults = [] }
 }

@@ -69,6 +69,7 @@ public struct Fixtures: Sendable, Hashable {
         return users.first { $0.upn.lowercased() == wanted }
     }
 
+    /// The registered app with this client id (case-sensitive, as Entra compares GUIDs).
     public func client(id: String) -> ClientApp? {
         clients.first { $0.clientId == id }
     }

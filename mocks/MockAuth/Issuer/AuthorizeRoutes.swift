@@ -42,10 +42,21 @@ extension Issuer {
                 ("error_description", "AADSTS65004: User declined to consent to access the app."),
             ]))
         }
-        if !isSubmission, parameters["prompt"] == "none" {
-            return deliver(authorize.respond(with: errorPairs(OAuthError(
-                error: "login_required", aadsts: 50058,
-                message: "A silent sign-in request was sent but no user is signed in."))))
+        if !isSubmission {
+            // Single sign-on: a session cookie answers at once unless the app asked for a prompt
+            // or hinted at another account.
+            let prompt = parameters["prompt"]
+            if prompt != "login", prompt != "select_account", let user = await sessionUser(request, directory),
+                parameters.nonEmpty("login_hint").map({ $0.lowercased() == user.upn.lowercased() }) ?? true
+            {
+                context.noteRequest(user: user.upn)
+                return await complete(authorize, user: user, scopes: scopes, capabilities: capabilities, directory: directory)
+            }
+            if prompt == "none" {
+                return deliver(authorize.respond(with: errorPairs(OAuthError(
+                    error: "login_required", aadsts: 50058,
+                    message: "A silent sign-in request was sent but no user is signed in."))))
+            }
         }
         let hidden = AuthorizeRequest.carriedParameters.compactMap { name in parameters[name].map { (name, $0) } }
         let action = "\(request.baseURL(scheme: scheme))/\(segment)/oauth2/v2.0/authorize"
@@ -67,6 +78,25 @@ extension Issuer {
             return page(login, message)
         }
         context.noteRequest(user: user.upn)
+        var response = await complete(authorize, user: user, scopes: scopes, capabilities: capabilities, directory: directory)
+        let session = await state.startSession(upn: user.upn)
+        response.headers[.setCookie] = "\(Self.sessionCookie)=\(session); Path=/; HttpOnly; SameSite=Lax\(scheme == "https" ? "; Secure" : "")"
+        return response
+    }
+
+    static let sessionCookie = "mockauth_session"
+
+    /// The user of the request's session cookie, if it names a live session of a known user.
+    func sessionUser(_ request: Request, _ directory: Fixtures) async -> Fixtures.User? {
+        guard let id = request.cookies[Self.sessionCookie]?.value, let upn = await state.sessionUser(id) else { return nil }
+        return directory.user(upn: upn)
+    }
+
+    /// Issues the code and hands it to the client with `client_info`.
+    private func complete(
+        _ authorize: AuthorizeRequest, user: Fixtures.User, scopes: ScopeRequest, capabilities: [String], directory: Fixtures
+    ) async -> Response {
+        let parameters = authorize.parameters
         let now = await state.now()
         let code = await state.issueAuthorizationCode(AuthorizationCodeGrant(
             clientId: authorize.client.clientId, redirectURI: authorize.redirectURI, upn: user.upn, scopes: scopes,

@@ -13,12 +13,15 @@ enum ConditionalAccess {
     ) async throws(OAuthError) {
         guard user.caTargeted, !scopes.isMAMService else { return }
         if await state.isCompliant(AccountApp(upn: user.upn, appId: clientId)) { return }
+        var error: OAuthError
         if capabilities.contains("protapp") {
-            var error = OAuthError.unauthorizedClient(code: 53005, message)
+            error = .unauthorizedClient(code: 53005, message)
             error.suberror = "protection_policy_required"
             error.extra = ["adi": user.upn.lowercased()]
-            throw error
+        } else {
+            error = .invalidGrant(code: 53009, message)
         }
-        throw OAuthError.invalidGrant(code: 53009, message)
+        error.status = .init(code: await state.caErrorStatus)
+        throw error
     }
 }

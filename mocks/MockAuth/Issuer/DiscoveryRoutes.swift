@@ -14,6 +14,13 @@ extension Issuer {
             }
             return try self.instanceDiscovery(request: request)
         }
+        router.get("/:tenant/userrealm/:username") { request, context in
+            guard try context.parameters.require("tenant").lowercased() == "common" else {
+                throw OAuthError(status: .notFound, error: "not_found", aadsts: nil, message: "User realm discovery lives at /common/userrealm/{username}.")
+            }
+            let username = try context.parameters.require("username")
+            return Response.json(await self.userRealm(username: username))
+        }
         router.get("/:tenant/v2.0/.well-known/openid-configuration") { request, context in
             let segment = try context.parameters.require("tenant")
             let directory = try await self.directory(forTenant: segment)
@@ -95,5 +102,20 @@ extension Issuer {
                 ]
             ],
         ])
+    }
+
+    /// MSAL's user realm discovery: every account of the tenant's domain is `Managed`
+    /// (password grant goes straight to the token endpoint); other domains are `Unknown`.
+    func userRealm(username: String) async -> JSONValue {
+        let directory = await state.directory
+        let domain = username.split(separator: "@").last.map { $0.lowercased() } ?? ""
+        let managed = domain == directory.tenant.domain.lowercased()
+        return [
+            "ver": "1.0",
+            "account_type": managed ? "Managed" : "Unknown",
+            "domain_name": .string(managed ? directory.tenant.domain : domain),
+            "cloud_instance_name": "mockauth.local",
+            "cloud_audience_urn": "urn:federation:MicrosoftOnline",
+        ]
     }
 }

@@ -30,6 +30,7 @@ enum ScopeParser {
             }
             request.resource = api.resource
             request.isMAMService = api.isMAMService
+            request.defaultScopes = api.scopes
             if !request.resourceScopes.contains(name) { request.resourceScopes.append(name) }
         }
         if request.resourceScopes.contains(".default"), request.resourceScopes.count > 1 {

@@ -29,7 +29,7 @@ struct TokenMinter {
         claims["name"] = .string(user.displayName)
         claims["oid"] = .string(user.objectId)
         claims["preferred_username"] = .string(user.upn)
-        let scp = scopes.resource == nil ? scopes.oidcScopes.sorted() : scopes.resourceScopes
+        let scp = scopes.resource == nil ? scopes.oidcScopes.sorted() : scopes.grantedScopes
         claims["scp"] = .string(scp.joined(separator: " "))
         claims["sub"] = .string(Self.subject(objectId: user.objectId, clientId: clientId))
         claims["tid"] = .string(tenantId)

@@ -54,6 +54,9 @@ extension Issuer {
             throw OAuthError.invalidGrant(code: 700082, "The refresh token has expired due to inactivity.", suberror: "token_expired")
         case .failure(.wrongClient):
             throw OAuthError.invalidGrant(code: 70000, "The refresh token was issued to a different client.", suberror: "client_mismatch")
+        case .failure(.revoked):
+            throw OAuthError.invalidGrant(
+                code: 50173, "The provided grant has expired due to it being revoked, a fresh auth token is needed.", suberror: "bad_token")
         case .failure:
             throw OAuthError.invalidGrant(code: 9002313, "Invalid request. Request is malformed or invalid.", suberror: "bad_token")
         }

@@ -68,12 +68,10 @@ struct MAMService: Sendable {
         let who: [(String, JSONValue)] = [("upn", .string(account.upn)), ("appId", .string(account.appId))]
         guard user.licensed else { return Self.reply(.accountNotLicensed, who) }
         guard targeted(account, directory) else { return Self.reply(.licensedNotTargeted, who + [("policy", .null)]) }
-        if let existing = await state.enrollment(for: account) {
-            await state.recordDelivered(policyVersion: directory.mamPolicy.version, enrollmentId: existing.id)
-            return Self.reply(.alreadyEnrolled, [("enrollmentId", .string(existing.id))] + who + policyDetails(account, directory))
-        }
-        let enrollment = await state.addEnrollment(for: account, policyVersion: directory.mamPolicy.version)
-        return Self.reply(.newPoliciesReceived, [("enrollmentId", .string(enrollment.id))] + who + policyDetails(account, directory))
+        let (enrollment, isNew) = await state.enrollOrExisting(account, policyVersion: directory.mamPolicy.version)
+        return Self.reply(
+            isNew ? .newPoliciesReceived : .alreadyEnrolled,
+            [("enrollmentId", .string(enrollment.id))] + who + policyDetails(account, directory))
     }
 
     /// `POST /mam/v1/checkin` `{"enrollmentId", "policyVersion"?}` → 102 (wipe, dequeued), 103, 101 or 100.

@@ -8,6 +8,7 @@ public struct FormParameters: Sendable, Hashable {
     /// Names in the order they first appeared.
     public private(set) var names: [String]
 
+    /// Pairs in order; a repeated name keeps its first value.
     public init(_ pairs: [(String, String)] = []) {
         values = [:]
         names = []

@@ -20,6 +20,7 @@ public struct MockAuthConfiguration: Sendable {
     /// The token signing key; generated at start when `nil`.
     public var signingKey: SigningKey?
 
+    /// Loopback, free port, plain http and a fresh signing key unless told otherwise.
     public init(host: String = "127.0.0.1", port: Int = 0, fixtures: Fixtures, tls: TLS? = nil, signingKey: SigningKey? = nil) {
         self.host = host
         self.port = port

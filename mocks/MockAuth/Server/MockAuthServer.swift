@@ -50,6 +50,7 @@ func buildRouter(issuer: Issuer, logger: Logger) -> Router<MockRequestContext> {
     issuer.addAuthorizeRoutes(to: router)
     issuer.addTokenRoutes(to: router)
     issuer.addDeviceVerificationRoutes(to: router)
+    issuer.addLogoutRoutes(to: router)
     MAMService(issuer: issuer, logger: logger).addRoutes(to: router)
     AdminRoutes(state: issuer.state).addRoutes(to: router)
     return router

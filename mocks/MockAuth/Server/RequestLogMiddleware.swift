@@ -14,6 +14,12 @@ struct RequestLogMiddleware: RouterMiddleware {
         let response: Response
         do {
             response = try await next(request, context)
+        } catch let error as HTTPError {
+            // The router's own errors (no such route, method) answer JSON like every other error.
+            let name = error.status == .notFound ? "not_found" : "invalid_request"
+            response = .json(
+                ["error": .string(name), "error_description": .string("\(error.status.reasonPhrase): \(request.method.rawValue) \(request.uri.path)")],
+                status: error.status)
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         } catch {

@@ -10,6 +10,13 @@ public struct ScopeRequest: Sendable, Hashable {
     public var oidcScopes: Set<String>
     /// True when the resource is the MAM service (never behind app-protection CA).
     public var isMAMService: Bool
+    /// The resource's scopes a `.default` request stands for (the access token's `scp`).
+    public var defaultScopes: [String] = []
+
+    /// The access token's `scp`: requested scopes, `.default` expanded.
+    public var grantedScopes: [String] {
+        resourceScopes == [".default"] && !defaultScopes.isEmpty ? defaultScopes : resourceScopes
+    }
 
     /// The space-separated `scope` of a token response.
     public var responseScope: String {
@@ -40,6 +47,8 @@ struct RefreshTokenGrant: Sendable {
     /// The scopes of the request that issued it: the default for a refresh without `scope`.
     var scopes: ScopeRequest
     var expiresAt: Date
+    /// Set by `POST /_admin/users/{upn}/revoke-refresh-tokens`.
+    var revoked = false
 }
 
 /// A pending device-code sign-in.

@@ -9,6 +9,7 @@ extension MockState {
         case wrongClient
         case authorizationPending
         case denied
+        case revoked
     }
 
     /// Stores a new authorization code and returns it.
@@ -42,13 +43,16 @@ extension MockState {
     func refreshTokenGrant(_ token: String, clientId: String) -> Result<RefreshTokenGrant, RedemptionFailure> {
         guard let grant = refreshTokens[token] else { return .failure(.unknown) }
         guard grant.clientId == clientId else { return .failure(.wrongClient) }
+        guard !grant.revoked else { return .failure(.revoked) }
         guard grant.expiresAt > now() else { return .failure(.expired) }
         return .success(grant)
     }
 
-    /// Revokes every refresh token of a user (admin compliance reset and wipes keep them; this is for tests).
-    public func revokeRefreshTokens(upn: String) {
-        refreshTokens = refreshTokens.filter { $0.value.upn != upn.lowercased() }
+    /// Revokes every refresh token of a user, as an admin "revoke sessions" does; returns how many.
+    public func revokeRefreshTokens(upn: String) -> Int {
+        let keys = refreshTokens.filter { $0.value.upn == upn.lowercased() && !$0.value.revoked }.map(\.key)
+        for key in keys { refreshTokens[key]?.revoked = true }
+        return keys.count
     }
 
     /// Starts a device-code flow; returns (device_code, user_code).

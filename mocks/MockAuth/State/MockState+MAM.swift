@@ -38,7 +38,18 @@ extension MockState {
         enrollments[id]
     }
 
-    func addEnrollment(for account: AccountApp, policyVersion: Int?) -> Enrollment {
+    /// The account's enrollment, created when missing — one actor step, so concurrent
+    /// enroll calls for one account cannot create two. Records the delivered policy version.
+    func enrollOrExisting(_ account: AccountApp, policyVersion: Int?) -> (enrollment: Enrollment, isNew: Bool) {
+        if var existing = enrollment(for: account) {
+            existing.deliveredPolicyVersion = policyVersion
+            enrollments[existing.id] = existing
+            return (existing, false)
+        }
+        return (addEnrollment(for: account, policyVersion: policyVersion), true)
+    }
+
+    private func addEnrollment(for account: AccountApp, policyVersion: Int?) -> Enrollment {
         let enrollment = Enrollment(
             id: UUID().uuidString.lowercased(), account: account,
             deliveredPolicyVersion: policyVersion, enrolledAt: now())

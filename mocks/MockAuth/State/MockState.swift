@@ -17,15 +17,20 @@ public actor MockState {
     var authorizationCodes: [String: AuthorizationCodeGrant] = [:]
     var refreshTokens: [String: RefreshTokenGrant] = [:]
     var deviceCodes: [String: DeviceCodeGrant] = [:]
+    /// Browser sessions of the sign-in page: cookie value → UPN.
+    var sessions: [String: String] = [:]
     /// (lowercased UPN, app id) pairs reported compliant.
     var compliant: Set<AccountApp> = []
     var enrollments: [String: Enrollment] = [:]
     /// Pending wipe commands per (user, app).
     var pendingWipes: Set<AccountApp> = []
+    /// HTTP status of CA answers: 400 like Entra, or 200 as some servers send (admin switch).
+    public internal(set) var caErrorStatus = 400
     var faults: [FaultRule] = []
     var requestLog: [RequestLogEntry] = []
     let requestLogLimit = 1000
 
+    /// Starts from `fixtures`: nothing enrolled, nothing compliant, no faults.
     public init(fixtures: Fixtures) {
         self.fixtures = fixtures
         self.directory = fixtures
@@ -45,9 +50,11 @@ public actor MockState {
     public func reset() {
         directory = fixtures
         clockOffset = 0
+        caErrorStatus = 400
         authorizationCodes = [:]
         refreshTokens = [:]
         deviceCodes = [:]
+        sessions = [:]
         compliant = []
         enrollments = [:]
         pendingWipes = []
@@ -63,6 +70,11 @@ public actor MockState {
         }
         change(&directory.users[index])
         return directory.users[index]
+    }
+
+    /// Sets the HTTP status CA answers use (400 or 200).
+    public func setCAErrorStatus(_ status: Int) {
+        caErrorStatus = status
     }
 
     /// Replaces the policy's allowed accounts (`nil` = any) and bumps its version.

@@ -1,0 +1,38 @@
+import Foundation
+import ServiceLifecycle
+import ServiceLifecycleTestKit
+import Testing
+
+@testable import MockAuth
+
+@Suite("Service lifecycle")
+struct GracefulShutdownTests {
+    @Test("graceful shutdown stops the server and frees its port")
+    func gracefulShutdown() async throws {
+        try await testGracefulShutdown { trigger in
+            let (urls, continuation) = AsyncStream.makeStream(of: String.self)
+            let configuration = MockAuthConfiguration(fixtures: try TestSupport.fixtures(), signingKey: TestSupport.key)
+            let (application, _) = try buildApplication(configuration, logger: TestSupport.logger) { url in
+                continuation.yield(url)
+                continuation.finish()
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    defer { continuation.finish() }
+                    try await application.run()
+                }
+                var iterator = urls.makeAsyncIterator()
+                let url = try #require(await iterator.next())
+                let before = try await ChildProcess.run(
+                    "/usr/bin/curl", ["-sS", "--max-time", "5", "-o", "/dev/null", "-w", "%{http_code}", url + "/contoso.com/discovery/v2.0/keys"],
+                    timeout: .seconds(10))
+                #expect(before.stdout == "200")
+                trigger.triggerGracefulShutdown()
+                try await group.waitForAll()
+                let after = try await ChildProcess.run(
+                    "/usr/bin/curl", ["-sS", "--max-time", "5", url + "/contoso.com/discovery/v2.0/keys"], timeout: .seconds(10))
+                #expect(after.status == 7)  // curl: failed to connect
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import JSON
+import Testing
+
+@testable import MockAuth
+
+/// Connection-level faults need a real socket: curl reports each as its own failure.
+@Suite("Live connection faults")
+struct LiveFaultTests {
+    static func curl(_ url: String) async throws -> ChildProcess.Result {
+        try await ChildProcess.run(
+            "/usr/bin/curl", ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", url], timeout: .seconds(20))
+    }
+
+    @Test("reset, close and truncated faults break the connection as announced; the next request succeeds")
+    func connectionFaults() async throws {
+        let results = try await LiveServer.run(https: false) { server in
+            let keys = server.url + "/contoso.com/discovery/v2.0/keys"
+            var results: [String: ChildProcess.Result] = [:]
+            for action in ["reset", "close", "truncated"] {
+                await server.state.clearFaults()
+                _ = try await server.state.addFault(JSONObject([("route", "keys"), ("action", .string(action))]))
+                results[action] = try await Self.curl(keys)
+            }
+            results["after"] = try await Self.curl(keys)
+            let log = await server.state.requestLogEntries()
+            #expect(log.filter { $0.fault != nil }.count == 3)
+            return results
+        }
+        // curl: 56 = failure receiving (reset), 52 = empty reply (close), 18 = partial file (truncated).
+        #expect(results["reset"]?.status == 56, "reset: \(results["reset"]?.stderr ?? "")")
+        #expect(results["close"]?.status == 52, "close: \(results["close"]?.stderr ?? "")")
+        #expect(results["truncated"]?.status == 18, "truncated: \(results["truncated"]?.stderr ?? "")")
+        #expect(results["after"]?.status == 0)
+        #expect(results["after"]?.stdout == "200")
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+extension MockState {
+    /// Starts a browser session for `upn` (the sign-in page's cookie); returns its id.
+    func startSession(upn: String) -> String {
+        let id = Base64URL.randomToken()
+        sessions[id] = upn.lowercased()
+        return id
+    }
+
+    /// The UPN signed in under session `id`.
+    func sessionUser(_ id: String) -> String? {
+        sessions[id]
+    }
+
+    /// Ends a browser session (logout).
+    func endSession(_ id: String) {
+        sessions[id] = nil
+    }
+}
