@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ComplianceCore", targets: ["ComplianceCore"]),
         .library(name: "HTTPClient", targets: ["HTTPClient"]),
         .library(name: "Orchestrator", targets: ["Orchestrator"]),
+        .library(name: "AppProfile", targets: ["AppProfile"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -86,6 +87,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+
+        // An app's Info.plist and entitlements: read, lint and fix them as IntuneMAMConfigurator does.
+        .target(name: "AppProfile", dependencies: ["ComplianceCore", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "AppProfileTests",
+            dependencies: ["AppProfile", "ComplianceCore", "JSON", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
     ]
