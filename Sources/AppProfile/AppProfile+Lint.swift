@@ -26,6 +26,11 @@ extension AppProfile {
             problems.append(.init(.autoEnrollOnLaunchOff, .error, .infoPlist, path + "AutoEnrollOnLaunch",
                 "MAMPolicyRequired is YES but AutoEnrollOnLaunch is not", fix: "set AutoEnrollOnLaunch to YES"))
         }
+        if flag("MAMPolicyRequired") {
+            problems.append(.init(.mamPolicyRequiredBlocksAppStore, .warning, .infoPlist, path + "MAMPolicyRequired",
+                "apps can't be submitted to the App Store with MAMPolicyRequired set to YES",
+                fix: "set it only in builds distributed outside the App Store (line-of-business builds)"))
+        }
         for key in ProfileKeys.colorSettings {
             guard let color = intuneSettings[key]?.stringValue, !Self.isColor(color) else { continue }
             problems.append(.init(.invalidColor, .error, .infoPlist, path + key, "\"\(color)\" is not a hexadecimal RGB colour",

@@ -1,5 +1,3 @@
-import ComplianceCore
-
 /// An app as iOS developers describe it: its Info.plist and, optionally, its entitlements.
 ///
 /// Every key the profile knows (``ProfileKeys``) has been checked for its type, so the
@@ -77,16 +75,6 @@ public struct AppProfile: Sendable, Hashable {
 
     /// `keychain-access-groups` from the entitlements, empty when absent.
     public var keychainAccessGroups: [String] { entitlements?[ProfileKeys.keychainAccessGroups]?.stringArrayValue ?? [] }
-
-    /// What the web-content decisions need: `WKAppBoundDomains` and the web-browser entitlement.
-    /// Throws when the list is longer than WebKit allows.
-    public func appBoundSettings() throws(WebContentError) -> AppBoundSettings {
-        let domains = try info[ProfileKeys.appBoundDomains]?.stringArrayValue.map { (list) throws(WebContentError) in
-            try AppBoundDomains(list)
-        }
-        let browser = entitlements?[ProfileKeys.webBrowserEntitlement]?.boolValue ?? false
-        return AppBoundSettings(appBoundDomains: domains, hasWebBrowserEntitlement: browser)
-    }
 
     // MARK: Changing (keeps the types right)
 

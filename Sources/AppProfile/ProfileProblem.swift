@@ -9,7 +9,8 @@ public struct ProfileProblem: Sendable, Hashable, CustomStringConvertible {
 
     /// What kind of problem: a stable name for tools (`kind.rawValue` in the JSON form).
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        case clientIdMissing, redirectMissing, autoEnrollOnLaunchOff, invalidColor, invalidFileProtectionLevel
+        case clientIdMissing, redirectMissing, autoEnrollOnLaunchOff, mamPolicyRequiredBlocksAppStore
+        case invalidColor, invalidFileProtectionLevel
         case tooManyAppBoundDomains, querySchemeTwinMissing, requiredQuerySchemesMissing, outlookQuerySchemeMissing
         case bundleIdentifierMissing, keychainGroupMissing, keychainGroupNotFirst, keychainGroupWithoutPrefix
         case appGroupIdentifiersIncomplete, faceIDUsageDescriptionMissing, safariViewControllerBlockedOverride
@@ -21,7 +22,7 @@ public struct ProfileProblem: Sendable, Hashable, CustomStringConvertible {
                 .keychainGroupMissing, .keychainGroupNotFirst, .keychainGroupWithoutPrefix, .appGroupIdentifiersIncomplete,
                 .faceIDUsageDescriptionMissing:
                 true
-            case .clientIdMissing, .redirectMissing, .invalidColor, .invalidFileProtectionLevel, .tooManyAppBoundDomains,
+            case .clientIdMissing, .redirectMissing, .mamPolicyRequiredBlocksAppStore, .invalidColor, .invalidFileProtectionLevel, .tooManyAppBoundDomains,
                 .bundleIdentifierMissing, .safariViewControllerBlockedOverride:
                 false
             }

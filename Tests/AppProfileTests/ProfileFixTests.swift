@@ -8,7 +8,7 @@ import Testing
         let fixed = broken.fixed()
         #expect(Set(fixed.lint().map(\.kind)) == [
             .clientIdMissing, .redirectMissing, .invalidColor, .invalidFileProtectionLevel, .tooManyAppBoundDomains,
-            .safariViewControllerBlockedOverride,
+            .mamPolicyRequiredBlocksAppStore, .safariViewControllerBlockedOverride,
         ])
         #expect(fixed.queriesSchemes == ["mailto", "msauthv2", "https-intunemam", "mailto-intunemam", "msauthv2-intunemam"]
             + ProfileKeys.requiredQuerySchemes.filter { $0 != "https-intunemam" } + ["ms-outlook-intunemam"])

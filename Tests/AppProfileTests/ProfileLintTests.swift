@@ -35,9 +35,8 @@ import ComplianceCore
             "missing \"com.microsoft.adalcache\"",
             "the app's bundle id group \"com.contoso.broken\" is not the first group",
         ])
-        let warning = try #require(problems.first { $0.severity == .warning })
-        #expect(warning.kind == .safariViewControllerBlockedOverride)
-        #expect(warning.keyPath == "IntuneMAMSettings.SafariViewControllerBlockedOverride")
+        #expect(problems.filter { $0.severity == .warning }.map(\.keyPath)
+            == ["IntuneMAMSettings.MAMPolicyRequired", "IntuneMAMSettings.SafariViewControllerBlockedOverride"])
     }
 
     @Test func eachRuleOnItsOwn() throws {
@@ -64,7 +63,9 @@ import ComplianceCore
         for level in ProfileKeys.fileProtectionLevels {
             #expect(try kinds(setting("MaxFileProtectionLevel", .string(level))) == [])
         }
-        #expect(try kinds(setting("AutoEnrollOnLaunch", .bool(false))) == [.autoEnrollOnLaunchOff])
+        #expect(try kinds(setting("MAMPolicyRequired", .bool(true))) == [.mamPolicyRequiredBlocksAppStore])
+        #expect(try kinds { info, e in setting("MAMPolicyRequired", .bool(true))(&info, &e); setting("AutoEnrollOnLaunch", nil)(&info, &e) }
+            == [.autoEnrollOnLaunchOff, .mamPolicyRequiredBlocksAppStore])
         #expect(try kinds { info, _ in info["NSFaceIDUsageDescription"] = nil } == [.faceIDUsageDescriptionMissing])
         #expect(try kinds { info, _ in info["CFBundleIdentifier"] = nil } == [.bundleIdentifierMissing])
         #expect(try kinds { info, _ in info["WKAppBoundDomains"] = .strings((1...10).map { "d\($0).example" }) } == [])
@@ -80,6 +81,21 @@ import ComplianceCore
         } == [])
     }
 
+    @Test func profileFeedsTheWebContentDecisions() throws {
+        let chatr = try AppProfile.load(infoPlist: Fixtures.path("chatr-Info.plist"), entitlements: Fixtures.path("chatr.entitlements"))
+        var views = chatr.webViewHierarchy()
+        try views.add("help", .wkWebView)
+        #expect(try views.dataIdentity(of: "help", uiIdentity: .managed(account: "a@contoso.com")) == .unmanaged)
+        #expect(try AuthBrowserSelection.decide(.default, on: .iOS(17), intune: chatr.intuneAuthContext(appInitiated: true)).findings
+            == [.requiresSafariViewControllerBlockedOverride(.asWebAuthenticationSession)])
+        let broken = try AppProfile.load(infoPlist: Fixtures.path("broken-Info.plist"))
+        #expect(broken.intuneAuthContext(appInitiated: true).safariViewControllerBlockedOverride)
+        #expect(!broken.webViewHierarchy().treatAllWebViewsAsUnmanaged)
+        #expect(throws: WebContentError.self) { try broken.appBoundSettings() }
+        let browser = try AppProfile(info: [:], entitlements: ["com.apple.developer.web-browser": .bool(true)])
+        #expect(try browser.appBoundSettings() == AppBoundSettings(appBoundDomains: nil, hasWebBrowserEntitlement: true))
+    }
+
     @Test func withoutEntitlementsKeychainIsNotChecked() throws {
         let profile = try AppProfile.load(infoPlist: Fixtures.path("broken-Info.plist"))
         #expect(!profile.lint().contains { $0.file == .entitlements })
@@ -88,16 +104,16 @@ import ComplianceCore
 
     @Test func reportLinesAndJSON() throws {
         let report = try ProfileCommands.lint(infoPlist: Fixtures.path("broken-Info.plist"), entitlements: Fixtures.path("broken.entitlements"))
-        #expect(report.warningCount == 1)
-        #expect(report.errorCount == report.problems.count - 1)
-        #expect(report.humanLines.last == "\(report.errorCount) errors, 1 warning")
+        #expect(report.warningCount == 2)
+        #expect(report.errorCount == report.problems.count - 2)
+        #expect(report.humanLines.last == "\(report.errorCount) errors, 2 warnings")
         #expect(report.exitStatus == 1)
         let first = try #require(report.json["problems"]?[0])
         #expect(first["keyPath"]?.stringValue == "IntuneMAMSettings.ADALClientId")
         #expect(first["severity"]?.stringValue == "error")
         #expect(first["kind"]?.stringValue == "clientIdMissing")
         #expect(first["fixable"]?.boolValue == false)
-        #expect(report.json["warnings"]?.intValue == 1)
+        #expect(report.json["warnings"]?.intValue == 2)
         let clean = try ProfileCommands.lint(infoPlist: Fixtures.path("chatr-Info.plist"), entitlements: Fixtures.path("chatr.entitlements"))
         #expect(clean.humanLines == ["0 errors, 0 warnings"])
         #expect(clean.exitStatus == 0)
