@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ComplianceCore", targets: ["ComplianceCore"]),
         .library(name: "HTTPClient", targets: ["HTTPClient"]),
         .library(name: "Orchestrator", targets: ["Orchestrator"]),
+        .library(name: "AppProfile", targets: ["AppProfile"]),
         .library(name: "MockAuth", targets: ["MockAuth"]),
         .executable(name: "mockauth", targets: ["mockauth"]),
     ],
@@ -46,7 +47,7 @@ let package = Package(
             providers: [.apt(["libjansson-dev"])]
         ),
         .target(name: "JSON", dependencies: ["CJansson"], swiftSettings: swiftSettings),
-        .target(name: "ComplianceCore", dependencies: ["JSON"], swiftSettings: swiftSettings),
+        .target(name: "ComplianceCore", dependencies: ["JSON"], exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         // Runs the machines: issuer and MAM clients, the SQLite store, the per-account vault.
         .target(
@@ -148,6 +149,14 @@ let package = Package(
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
             exclude: ["msal_conformance.py"],
+            swiftSettings: swiftSettings
+        ),
+
+        // An app's Info.plist and entitlements: read, lint and fix them as IntuneMAMConfigurator does.
+        .target(name: "AppProfile", dependencies: ["ComplianceCore", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "AppProfileTests",
+            dependencies: ["AppProfile", "ComplianceCore", "JSON", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,0 +1,87 @@
+import ComplianceCore
+
+extension AppProfile {
+    /// Every problem in the profile, in a stable order: Intune settings, Info.plist keys,
+    /// entitlements. Keychain groups are checked only when the profile has entitlements.
+    public func lint() -> [ProfileProblem] {
+        settingsProblems() + infoProblems() + entitlementProblems()
+    }
+
+    /// Whether `lint()` finds an error (warnings alone do not count).
+    public var hasErrors: Bool { lint().contains { $0.severity == .error } }
+
+    private func settingsProblems() -> [ProfileProblem] {
+        let path = ProfileKeys.intuneMAMSettings + "."
+        var problems: [ProfileProblem] = []
+        if setting("ADALClientId") == nil {
+            problems.append(.init(.clientIdMissing, .error, .infoPlist, path + "ADALClientId", "missing",
+                fix: "set it to your app's Entra client id"))
+        }
+        if setting("ADALRedirectUri") == nil, setting("ADALRedirectScheme") == nil {
+            problems.append(.init(.redirectMissing, .error, .infoPlist, path + "ADALRedirectUri",
+                "neither ADALRedirectUri nor ADALRedirectScheme is set",
+                fix: "set ADALRedirectUri to your app's redirect URI (msauth.<bundle id>://auth), or ADALRedirectScheme"))
+        }
+        if flag("MAMPolicyRequired"), !flag("AutoEnrollOnLaunch") {
+            problems.append(.init(.autoEnrollOnLaunchOff, .error, .infoPlist, path + "AutoEnrollOnLaunch",
+                "MAMPolicyRequired is YES but AutoEnrollOnLaunch is not", fix: "set AutoEnrollOnLaunch to YES"))
+        }
+        if flag("MAMPolicyRequired") {
+            problems.append(.init(.mamPolicyRequiredBlocksAppStore, .warning, .infoPlist, path + "MAMPolicyRequired",
+                "apps can't be submitted to the App Store with MAMPolicyRequired set to YES",
+                fix: "set it only in builds distributed outside the App Store (line-of-business builds)"))
+        }
+        for key in ProfileKeys.colorSettings {
+            guard let color = intuneSettings[key]?.stringValue, !Self.isColor(color) else { continue }
+            problems.append(.init(.invalidColor, .error, .infoPlist, path + key, "\"\(color)\" is not a hexadecimal RGB colour",
+                fix: "write it as #RRGGBB with hexadecimal digits, for example #0078D4"))
+        }
+        if let level = intuneSettings["MaxFileProtectionLevel"]?.stringValue, !ProfileKeys.fileProtectionLevels.contains(level) {
+            problems.append(.init(.invalidFileProtectionLevel, .error, .infoPlist, path + "MaxFileProtectionLevel",
+                "\"\(level)\" is not a file protection level",
+                fix: "use one of \(ProfileKeys.fileProtectionLevels.joined(separator: ", "))"))
+        }
+        if flag("SafariViewControllerBlockedOverride") {
+            problems.append(.init(.safariViewControllerBlockedOverride, .warning, .infoPlist,
+                path + "SafariViewControllerBlockedOverride",
+                "turns off Intune's SafariViewController hooks: corporate data shown in SFSafariViewController, SFAuthenticationSession or ASWebAuthenticationSession can leak",
+                fix: "use WKWebView for app-initiated MSAL sign-in and remove the override, unless a system browser is unavoidable"))
+        }
+        return problems
+    }
+
+    private func infoProblems() -> [ProfileProblem] {
+        var problems: [ProfileProblem] = []
+        if case .failure(let error) = Result(catching: { () throws(WebContentError) in try appBoundSettings() }) {
+            problems.append(.init(.tooManyAppBoundDomains, .error, .infoPlist, ProfileKeys.appBoundDomains, error.context,
+                fix: "keep at most \(AppBoundDomains.maximumCount) domains; local files, data URLs and HTML strings need no entry"))
+        }
+        let schemes = QuerySchemeRules(queriesSchemes)
+        for (scheme, twin) in schemes.missingTwins {
+            problems.append(.init(.querySchemeTwinMissing, .error, .infoPlist, ProfileKeys.queriesSchemes,
+                "\"\(scheme)\" has no \"\(twin)\" twin", fix: "add \"\(twin)\""))
+        }
+        if !schemes.missingRequired.isEmpty {
+            let list = schemes.missingRequired.map { "\"\($0)\"" }.joined(separator: ", ")
+            problems.append(.init(.requiredQuerySchemesMissing, .error, .infoPlist, ProfileKeys.queriesSchemes,
+                "missing the schemes the Intune SDK queries: \(list)", fix: "add \(list)"))
+        }
+        if schemes.outlookMissing {
+            problems.append(.init(.outlookQuerySchemeMissing, .error, .infoPlist, ProfileKeys.queriesSchemes,
+                "the app uses mailto: but \"\(ProfileKeys.outlookQueryScheme)\" is missing",
+                fix: "add \"\(ProfileKeys.outlookQueryScheme)\""))
+        }
+        if (info[ProfileKeys.faceIDUsageDescription]?.stringValue ?? "").isEmpty {
+            problems.append(.init(.faceIDUsageDescriptionMissing, .error, .infoPlist, ProfileKeys.faceIDUsageDescription,
+                "missing: app protection policy can require Face ID to open the app",
+                fix: "set a purpose string, for example \"\(ProfileKeys.defaultFaceIDUsageDescription)\""))
+        }
+        return problems
+    }
+
+    /// `#RRGGBB` or `RRGGBB` (the guide: "The pound sign might be omitted"), hexadecimal digits.
+    static func isColor(_ text: String) -> Bool {
+        let digits = text.hasPrefix("#") ? text.dropFirst() : Substring(text)
+        return digits.count == 6 && digits.allSatisfy(\.isHexDigit)
+    }
+}

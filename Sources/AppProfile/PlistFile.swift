@@ -1,0 +1,68 @@
+import Foundation
+
+/// Reads and writes XML property lists whose root is a dictionary.
+public enum PlistFile {
+    /// Reads `path`; refuses anything but an XML plist with a dictionary at its root.
+    public static func read(_ path: String) throws(AppProfileError) -> [String: PlistValue] {
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw AppProfileError(code: .unreadable, file: path, message: "cannot read the file (\(error.localizedDescription))")
+        }
+        return try parse(bytes, file: path)
+    }
+
+    /// Parses plist bytes; `file` names them in errors.
+    public static func parse(_ bytes: Data, file: String) throws(AppProfileError) -> [String: PlistValue] {
+        var format = PropertyListSerialization.PropertyListFormat.xml
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: bytes, options: [], format: &format)
+        } catch {
+            throw AppProfileError(code: .notXMLPropertyList, file: file, message: "not an XML property list")
+        }
+        guard format == .xml else {
+            let kind = format == .binary ? "a binary" : "an OpenStep"
+            throw AppProfileError(code: .notXMLPropertyList, file: file, message: "\(kind) property list; only XML plists are read")
+        }
+        guard let value = PlistValue(foundation: object), case .dictionary(let root) = value else {
+            let found = PlistValue(foundation: object)?.typeName ?? "an unknown type"
+            throw AppProfileError(code: .wrongRootType, file: file, message: "the root is \(found), expected a dictionary")
+        }
+        return root
+    }
+
+    /// The XML plist bytes for `root`, keys sorted.
+    public static func encode(_ root: [String: PlistValue], file: String) throws(AppProfileError) -> Data {
+        do {
+            return try PropertyListSerialization.data(
+                fromPropertyList: PlistValue.dictionary(root).foundationObject, format: .xml, options: 0)
+        } catch {
+            throw AppProfileError(code: .unwritable, file: file, message: "cannot encode the property list (\(error.localizedDescription))")
+        }
+    }
+
+    /// Writes `root` to `path` atomically: a temporary file in the same folder, then a rename
+    /// over `path`. A file already at `path` keeps its permissions.
+    public static func write(_ root: [String: PlistValue], to path: String) throws(AppProfileError) {
+        let bytes = try encode(root, file: path)
+        let target = URL(fileURLWithPath: path)
+        let temporary = target.deletingLastPathComponent()
+            .appendingPathComponent(".\(target.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        do {
+            try bytes.write(to: temporary)
+            if let mode = try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] {
+                try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: temporary.path)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw AppProfileError(code: .unwritable, file: path, message: "cannot write (\(error.localizedDescription))")
+        }
+        guard rename(temporary.path, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw AppProfileError(code: .unwritable, file: path, message: "cannot replace the file (\(reason))")
+        }
+    }
+}

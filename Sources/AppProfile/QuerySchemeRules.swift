@@ -1,0 +1,46 @@
+/// The `LSApplicationQueriesSchemes` rules: an `-intunemam` twin for each scheme the app queries,
+/// the managed-browser and Mobile Threat Defense schemes, and Outlook's when `mailto` is used.
+struct QuerySchemeRules {
+    let schemes: [String]
+    private let present: Set<String>
+
+    init(_ schemes: [String]) {
+        self.schemes = schemes
+        self.present = Set(schemes.map { $0.lowercased() })
+    }
+
+    /// The app's own schemes: neither twins nor the SDK's required schemes.
+    var appSchemes: [String] {
+        let required = Set(ProfileKeys.requiredQuerySchemes)
+        return schemes.filter {
+            let scheme = $0.lowercased()
+            return !scheme.hasSuffix(ProfileKeys.twinSuffix) && !required.contains(scheme)
+        }
+    }
+
+    /// `(scheme, twin)` for each app scheme whose twin is missing, in list order, once each.
+    var missingTwins: [(scheme: String, twin: String)] {
+        var seen = Set<String>()
+        return appSchemes.compactMap { scheme in
+            let twin = scheme + ProfileKeys.twinSuffix
+            guard !present.contains(twin.lowercased()), seen.insert(twin.lowercased()).inserted else { return nil }
+            return (scheme, twin)
+        }
+    }
+
+    /// The required schemes not in the list, in the guide's order.
+    var missingRequired: [String] { ProfileKeys.requiredQuerySchemes.filter { !present.contains($0) } }
+
+    /// Whether the app uses `mailto:`: it queries the scheme.
+    var usesMailto: Bool { present.contains("mailto") }
+
+    /// Whether Outlook's twin is needed and missing.
+    var outlookMissing: Bool { usesMailto && !present.contains(ProfileKeys.outlookQueryScheme) }
+
+    /// The list with everything missing appended: twins, required schemes, Outlook's.
+    var fixed: [String] {
+        var result = schemes + missingTwins.map(\.twin) + missingRequired
+        if outlookMissing { result.append(ProfileKeys.outlookQueryScheme) }
+        return result
+    }
+}

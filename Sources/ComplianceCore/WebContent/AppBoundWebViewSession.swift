@@ -1,0 +1,110 @@
+/// One WKWebView under WebKit's App-Bound Domains, fed one event at a time.
+///
+/// Rules (WebKit's App-Bound Domains article):
+/// - Without `WKAppBoundDomains`, or with the `com.apple.developer.web-browser` entitlement,
+///   nothing is restricted.
+/// - With the key, restricted APIs (``RestrictedWebAPI``) are denied unless the view has
+///   `limitsNavigationsToAppBoundDomains` and its top frame shows app-bound content.
+/// - A view with that flag fails any top-frame navigation to other content with
+///   "App-bound domain failure"; iframes are never checked.
+/// - Order matters: a restricted API used before any navigation binds the view as if it had
+///   the flag (a later foreign navigation fails); after a foreign navigation the API call fails.
+///   Before any navigation the view shows nothing of anybody's, so that first call is allowed.
+public struct AppBoundWebViewSession: Sendable {
+    /// What the web view does with a navigation.
+    public enum NavigationAction: Sendable, Hashable {
+        /// The content loads.
+        case load
+        /// The navigation fails with ``AppBoundWebViewSession/appBoundDomainFailure``;
+        /// the top frame keeps what it showed.
+        case failAppBoundDomain
+    }
+
+    /// What happens to a restricted API call.
+    public enum APIAction: Sendable, Hashable {
+        /// The call runs.
+        case allow
+        /// The call fails: the top frame is not on app-bound content.
+        case denyNotAppBound
+        /// The call fails: the view lacks `limitsNavigationsToAppBoundDomains`.
+        case denyNavigationsNotLimited
+    }
+
+    /// The error WebKit reports for a refused top-frame navigation.
+    public static let appBoundDomainFailure = "App-bound domain failure"
+
+    private enum State: Sendable {
+        /// No `WKAppBoundDomains`, or the web-browser entitlement. Every event leaves it here.
+        case unrestricted
+        /// Nothing loaded in the top frame yet.
+        /// → `.appBound` on an app-bound top-frame load; → `.foreign` on another top-frame load
+        /// when navigations are not limited; stays on a restricted API call (which limits them).
+        case blank
+        /// The top frame shows app-bound content.
+        /// → `.foreign` on a foreign top-frame load when navigations are not limited.
+        case appBound(WebContent)
+        /// The top frame shows content outside the app-bound set.
+        /// → `.appBound` on an app-bound top-frame load.
+        case foreign(WebContent)
+    }
+
+    private var state: State
+    private var navigationsLimited: Bool
+    /// `nil` exactly when the state is `.unrestricted`.
+    private let domains: AppBoundDomains?
+
+    /// A new web view.
+    /// - Parameters:
+    ///   - settings: the app's `WKAppBoundDomains` and browser entitlement.
+    ///   - limitsNavigationsToAppBoundDomains: the view's `WKWebViewConfiguration` flag.
+    public init(settings: AppBoundSettings, limitsNavigationsToAppBoundDomains: Bool) {
+        if let domains = settings.appBoundDomains, !settings.hasWebBrowserEntitlement {
+            self.state = .blank
+            self.domains = domains
+        } else {
+            self.state = .unrestricted
+            self.domains = nil
+        }
+        self.navigationsLimited = limitsNavigationsToAppBoundDomains
+    }
+
+    /// The content the top frame shows, `nil` before the first load (or when unrestricted).
+    public var topFrame: WebContent? {
+        switch state {
+        case .unrestricted, .blank: nil
+        case .appBound(let content), .foreign(let content): content
+        }
+    }
+
+    /// The web view was asked to load `content` in a frame.
+    public mutating func navigationRequested(_ content: WebContent, frame: WebFrame = .top) -> NavigationAction {
+        guard case .top = frame else { return .load }
+        switch state {
+        case .unrestricted:
+            return .load
+        case .blank, .appBound, .foreign:
+            if domains?.isAppBound(content) ?? true {
+                state = .appBound(content)
+                return .load
+            }
+            guard !navigationsLimited else { return .failAppBoundDomain }
+            state = .foreign(content)
+            return .load
+        }
+    }
+
+    /// The app called a restricted API on this web view.
+    public mutating func restrictedAPICalled(_ api: RestrictedWebAPI) -> APIAction {
+        switch state {
+        case .unrestricted:
+            return .allow
+        case .blank:
+            navigationsLimited = true
+            return .allow
+        case .appBound:
+            return navigationsLimited ? .allow : .denyNavigationsNotLimited
+        case .foreign:
+            return .denyNotAppBound
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// Where links that leave the organization's web content may open (the app protection
+/// policy's "restrict web content transfer" setting, reduced to what a web view needs).
+public enum WebLinkPolicy: String, Sendable, Hashable, CaseIterable {
+    /// No restriction: external pages load in the view.
+    case anyApp
+    /// External pages open in the managed browser (Microsoft Edge) instead of the view.
+    case managedBrowser
+}
+
+/// Which frame a navigation is for.
+public enum WebFrame: Sendable, Hashable {
+    /// The top-level frame: a new page.
+    case top
+    /// An iframe inside the current page.
+    case iframe
+}
+
+/// What happens to one navigation in a web view.
+public enum NavigationDecision: Sendable, Hashable {
+    /// The page loads in the web view.
+    case loadInView
+    /// The page opens in the managed browser instead, at this URL
+    /// (`https://x` becomes `microsoft-edge-https://x`).
+    case openInManagedBrowser(String)
+    /// An external link the managed browser cannot open (not http or https) is not followed.
+    case blocked
+
+    /// Decides one navigation.
+    ///
+    /// The delegate is asked "each time the web view navigates to a new page", so iframes load
+    /// in the view. An external page is sent to the managed browser only when the view holds
+    /// managed data (its ``DataIdentity`` is managed: the policy "applies if there is a managed
+    /// user") and the policy asks for the managed browser.
+    public static func decide(
+        url: WebURL,
+        frame: WebFrame,
+        rule: ExternalURLRule?,
+        dataIdentity: DataIdentity,
+        linkPolicy: WebLinkPolicy
+    ) -> NavigationDecision {
+        guard frame == .top, let rule, rule.isExternal(url), dataIdentity.isManaged, linkPolicy == .managedBrowser else {
+            return .loadInView
+        }
+        guard let edge = ManagedBrowser.url(opening: url) else { return .blocked }
+        return .openInManagedBrowser(edge)
+    }
+}
+
+/// The managed browser's URL schemes.
+public enum ManagedBrowser {
+    /// The prefix Microsoft Edge's schemes put before `http` and `https`.
+    public static let schemePrefix = "microsoft-edge-"
+
+    /// `https://x` → `microsoft-edge-https://x`, `http://x` → `microsoft-edge-http://x`;
+    /// `nil` for any other scheme.
+    public static func url(opening url: WebURL) -> String? {
+        guard url.isWeb else { return nil }
+        return schemePrefix + url.scheme + url.string.dropFirst(url.scheme.count)
+    }
+}

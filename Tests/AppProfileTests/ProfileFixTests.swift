@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import AppProfile
+
+@Suite struct ProfileFixTests {
+    @Test func fixRepairsEverythingMechanicalAndNothingElse() throws {
+        let broken = try AppProfile.load(infoPlist: Fixtures.path("broken-Info.plist"), entitlements: Fixtures.path("broken.entitlements"))
+        let fixed = broken.fixed()
+        #expect(Set(fixed.lint().map(\.kind)) == [
+            .clientIdMissing, .redirectMissing, .invalidColor, .invalidFileProtectionLevel, .tooManyAppBoundDomains,
+            .mamPolicyRequiredBlocksAppStore, .safariViewControllerBlockedOverride,
+        ])
+        #expect(fixed.queriesSchemes == ["mailto", "msauthv2", "https-intunemam", "mailto-intunemam", "msauthv2-intunemam"]
+            + ProfileKeys.requiredQuerySchemes.filter { $0 != "https-intunemam" } + ["ms-outlook-intunemam"])
+        #expect(fixed.keychainAccessGroups == [
+            "$(AppIdentifierPrefix)com.contoso.broken", "$(AppIdentifierPrefix)com.microsoft.intune.mam",
+            "$(AppIdentifierPrefix)com.microsoft.adalcache",
+        ])
+        #expect(fixed.flag("AutoEnrollOnLaunch"))
+        #expect(fixed.info["NSFaceIDUsageDescription"] == .string(ProfileKeys.defaultFaceIDUsageDescription))
+        #expect(fixed.intuneSettings["AppGroupIdentifiers"] == .strings(["group.com.contoso.broken"]))
+        // Untouched: what a person must decide.
+        #expect(fixed.intuneSettings["AccentColor"] == broken.intuneSettings["AccentColor"])
+        #expect(fixed.info["WKAppBoundDomains"] == broken.info["WKAppBoundDomains"])
+        #expect(fixed.setting("ADALAuthority") == "https://login.microsoftonline.com/contoso.com")
+        #expect(fixed.fixed() == fixed)
+        #expect(broken.fixableProblems().count == broken.lint().count - fixed.lint().count)
+    }
+
+    @Test func cleanProfileIsUnchanged() throws {
+        let chatr = try AppProfile.load(infoPlist: Fixtures.path("chatr-Info.plist"), entitlements: Fixtures.path("chatr.entitlements"))
+        #expect(chatr.fixed() == chatr)
+    }
+
+    @Test func emptyInfoPlistGetsSchemesAndFaceIDButNoKeychainWithoutEntitlements() throws {
+        let fixed = try AppProfile(info: [:]).fixed()
+        #expect(fixed.queriesSchemes == ProfileKeys.requiredQuerySchemes)
+        #expect(fixed.entitlements == nil)
+        #expect(fixed.lint().map(\.kind) == [.clientIdMissing, .redirectMissing])
+        // With entitlements but no bundle id, the two SDK groups are still added.
+        let withEntitlements = try AppProfile(info: [:], entitlements: [:]).fixed()
+        #expect(withEntitlements.keychainAccessGroups == [
+            "$(AppIdentifierPrefix)com.microsoft.intune.mam", "$(AppIdentifierPrefix)com.microsoft.adalcache",
+        ])
+    }
+}

@@ -1,0 +1,121 @@
+import Testing
+import ComplianceCore
+@testable import AppProfile
+
+@Suite struct ProfileLintTests {
+    @Test func chatrIsClean() throws {
+        let profile = try AppProfile.load(infoPlist: Fixtures.path("chatr-Info.plist"), entitlements: Fixtures.path("chatr.entitlements"))
+        #expect(profile.lint() == [])
+        #expect(profile.setting("ADALClientId") == "chatr")
+        #expect(profile.setting("ADALRedirectUri") == "msauth.com.contoso.chatr://auth")
+        #expect(profile.setting("ADALAuthority") == "https://login.microsoftonline.com/contoso.com")
+        #expect(profile.flag("TreatAllWebViewsAsUnmanaged"))
+        #expect(try profile.appBoundSettings() == AppBoundSettings(appBoundDomains: try AppBoundDomains(["chatr.contoso.com", "cdn.contoso.com"])))
+    }
+
+    @Test func brokenHasEveryProblem() throws {
+        let profile = try AppProfile.load(infoPlist: Fixtures.path("broken-Info.plist"), entitlements: Fixtures.path("broken.entitlements"))
+        let problems = profile.lint()
+        let kinds = Set(problems.map(\.kind))
+        #expect(kinds == Set(ProfileProblem.Kind.allCases).subtracting([.bundleIdentifierMissing]))
+        let lines = problems.map(\.description)
+        #expect(lines.contains("error: IntuneMAMSettings.ADALClientId: missing — fix: set it to your app's Entra client id"))
+        #expect(lines.contains { $0.hasPrefix("error: IntuneMAMSettings.ADALRedirectUri: neither ADALRedirectUri nor ADALRedirectScheme is set") })
+        #expect(lines.contains("error: IntuneMAMSettings.AutoEnrollOnLaunch: MAMPolicyRequired is YES but AutoEnrollOnLaunch is not — fix: set AutoEnrollOnLaunch to YES"))
+        #expect(problems.filter { $0.kind == .invalidColor }.map(\.keyPath)
+            == ["IntuneMAMSettings.BackgroundColor", "IntuneMAMSettings.ForegroundColor", "IntuneMAMSettings.AccentColor"])
+        #expect(lines.contains { $0.hasPrefix("error: WKAppBoundDomains: 11 domains listed, at most 10 allowed — fix:") })
+        #expect(problems.filter { $0.kind == .querySchemeTwinMissing }.map(\.message)
+            == ["\"mailto\" has no \"mailto-intunemam\" twin", "\"msauthv2\" has no \"msauthv2-intunemam\" twin"])
+        let required = try #require(problems.first { $0.kind == .requiredQuerySchemesMissing })
+        #expect(!required.message.contains("\"https-intunemam\""))
+        #expect(required.message.contains("\"http-intunemam\"") && required.message.contains("\"scmx\""))
+        #expect(problems.filter { $0.file == .entitlements }.map(\.message) == [
+            "\"com.microsoft.intune.mam\" has no team id prefix",
+            "missing \"com.microsoft.adalcache\"",
+            "the app's bundle id group \"com.contoso.broken\" is not the first group",
+        ])
+        #expect(problems.filter { $0.severity == .warning }.map(\.keyPath)
+            == ["IntuneMAMSettings.MAMPolicyRequired", "IntuneMAMSettings.SafariViewControllerBlockedOverride"])
+    }
+
+    @Test func eachRuleOnItsOwn() throws {
+        let base = try AppProfile.load(infoPlist: Fixtures.path("chatr-Info.plist"), entitlements: Fixtures.path("chatr.entitlements"))
+        func kinds(_ change: (inout [String: PlistValue], inout [String: PlistValue]) -> Void) throws -> [ProfileProblem.Kind] {
+            var info = base.info
+            var entitlements = base.entitlements ?? [:]
+            change(&info, &entitlements)
+            return try AppProfile(info: info, entitlements: entitlements).lint().map(\.kind)
+        }
+        func setting(_ key: String, _ value: PlistValue?) -> (inout [String: PlistValue], inout [String: PlistValue]) -> Void {
+            { info, _ in
+                var settings = info["IntuneMAMSettings"]?.dictionaryValue ?? [:]
+                settings[key] = value
+                info["IntuneMAMSettings"] = .dictionary(settings)
+            }
+        }
+        // ADALRedirectScheme alone is enough.
+        #expect(try kinds { info, e in setting("ADALRedirectUri", nil)(&info, &e); setting("ADALRedirectScheme", .string("msauth"))(&info, &e) } == [])
+        #expect(try kinds(setting("ADALClientId", .string(""))) == [.clientIdMissing])
+        // "The pound sign might be omitted."
+        #expect(try kinds(setting("SecondaryBackgroundColor", .string("00FF7f"))) == [])
+        #expect(try kinds(setting("SecondaryForegroundColor", .string("#00FF7"))) == [.invalidColor])
+        for level in ProfileKeys.fileProtectionLevels {
+            #expect(try kinds(setting("MaxFileProtectionLevel", .string(level))) == [])
+        }
+        #expect(try kinds(setting("MAMPolicyRequired", .bool(true))) == [.mamPolicyRequiredBlocksAppStore])
+        #expect(try kinds { info, e in setting("MAMPolicyRequired", .bool(true))(&info, &e); setting("AutoEnrollOnLaunch", nil)(&info, &e) }
+            == [.autoEnrollOnLaunchOff, .mamPolicyRequiredBlocksAppStore])
+        #expect(try kinds { info, _ in info["NSFaceIDUsageDescription"] = nil } == [.faceIDUsageDescriptionMissing])
+        #expect(try kinds { info, _ in info["CFBundleIdentifier"] = nil } == [.bundleIdentifierMissing])
+        #expect(try kinds { info, _ in info["WKAppBoundDomains"] = .strings((1...10).map { "d\($0).example" }) } == [])
+        // A custom MSAL cache group replaces com.microsoft.adalcache.
+        #expect(try kinds(setting("ADALCacheKeychainGroupOverride", .string("com.contoso.cache"))) == [.keychainGroupMissing])
+        // A literal team id prefix counts as a prefix.
+        #expect(try kinds { _, e in
+            e["keychain-access-groups"] = .strings(["ABCDE12345.com.contoso.chatr", "ABCDE12345.com.microsoft.intune.mam", "ABCDE12345.com.microsoft.adalcache"])
+        } == [])
+        // Without mailto, Outlook's scheme is not needed.
+        #expect(try kinds { info, _ in
+            info["LSApplicationQueriesSchemes"] = .strings(ProfileKeys.requiredQuerySchemes)
+        } == [])
+    }
+
+    @Test func profileFeedsTheWebContentDecisions() throws {
+        let chatr = try AppProfile.load(infoPlist: Fixtures.path("chatr-Info.plist"), entitlements: Fixtures.path("chatr.entitlements"))
+        var views = chatr.webViewHierarchy()
+        try views.add("help", .wkWebView)
+        #expect(try views.dataIdentity(of: "help", uiIdentity: .managed(account: "a@contoso.com")) == .unmanaged)
+        #expect(try AuthBrowserSelection.decide(.default, on: .iOS(17), intune: chatr.intuneAuthContext(appInitiated: true)).findings
+            == [.requiresSafariViewControllerBlockedOverride(.asWebAuthenticationSession)])
+        let broken = try AppProfile.load(infoPlist: Fixtures.path("broken-Info.plist"))
+        #expect(broken.intuneAuthContext(appInitiated: true).safariViewControllerBlockedOverride)
+        #expect(!broken.webViewHierarchy().treatAllWebViewsAsUnmanaged)
+        #expect(throws: WebContentError.self) { try broken.appBoundSettings() }
+        let browser = try AppProfile(info: [:], entitlements: ["com.apple.developer.web-browser": .bool(true)])
+        #expect(try browser.appBoundSettings() == AppBoundSettings(appBoundDomains: nil, hasWebBrowserEntitlement: true))
+    }
+
+    @Test func withoutEntitlementsKeychainIsNotChecked() throws {
+        let profile = try AppProfile.load(infoPlist: Fixtures.path("broken-Info.plist"))
+        #expect(!profile.lint().contains { $0.file == .entitlements })
+        #expect(!profile.lint().contains { $0.kind == .appGroupIdentifiersIncomplete })
+    }
+
+    @Test func reportLinesAndJSON() throws {
+        let report = try ProfileCommands.lint(infoPlist: Fixtures.path("broken-Info.plist"), entitlements: Fixtures.path("broken.entitlements"))
+        #expect(report.warningCount == 2)
+        #expect(report.errorCount == report.problems.count - 2)
+        #expect(report.humanLines.last == "\(report.errorCount) errors, 2 warnings")
+        #expect(report.exitStatus == 1)
+        let first = try #require(report.json["problems"]?[0])
+        #expect(first["keyPath"]?.stringValue == "IntuneMAMSettings.ADALClientId")
+        #expect(first["severity"]?.stringValue == "error")
+        #expect(first["kind"]?.stringValue == "clientIdMissing")
+        #expect(first["fixable"]?.boolValue == false)
+        #expect(report.json["warnings"]?.intValue == 2)
+        let clean = try ProfileCommands.lint(infoPlist: Fixtures.path("chatr-Info.plist"), entitlements: Fixtures.path("chatr.entitlements"))
+        #expect(clean.humanLines == ["0 errors, 0 warnings"])
+        #expect(clean.exitStatus == 0)
+    }
+}
