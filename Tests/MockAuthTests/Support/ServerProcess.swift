@@ -20,7 +20,7 @@ final class ServerProcess {
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mockauth-proc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         stdoutURL = scratch.appendingPathComponent("stdout")
-        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = arguments
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
