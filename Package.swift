@@ -98,7 +98,11 @@ let package = Package(
 
         .executableTarget(
             name: "compliance-bench",
-            dependencies: ["HTTPClient", "CCurl", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "HTTPClient", "CCurl", "JSON", "MockAuth",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
 

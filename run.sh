@@ -14,7 +14,7 @@ APT_PACKAGES=(pkg-config libcurl4-openssl-dev libjansson-dev libsqlite3-dev pyth
 
 setup() {
     local missing=()
-    for package in "${APT_PACKAGES[@]}"; do
+    for package in "${APT_PACKAGES[@]}" "$@"; do
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
     done
     if [ ${#missing[@]} -gt 0 ]; then
@@ -54,7 +54,7 @@ case "${1:-}" in
         swift test --skip-build
         ;;
     bench)
-        setup
+        setup wrk  # the load generator of the issuance benchmark
         shift
         swift run -c release compliance-bench "$@"
         ;;
