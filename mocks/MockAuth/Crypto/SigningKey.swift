@@ -45,8 +45,8 @@ public struct SigningKey: Sendable {
         ]
     }
 
-    /// RSASSA-PKCS1-v1_5 with SHA-256 over `data`.
-    func sign(_ data: [UInt8]) throws -> [UInt8] {
+    /// RSASSA-PKCS1-v1_5 with SHA-256 over `data` (public for the issuance benchmark's floor).
+    public func sign(_ data: [UInt8]) throws -> [UInt8] {
         let signature = try privateKey.signature(for: SHA256.hash(data: data), padding: .insecurePKCS1v1_5)
         return Array(signature.rawRepresentation)
     }
