@@ -116,7 +116,6 @@ let package = Package(
             dependencies: [
                 "HTTPClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
