@@ -55,6 +55,7 @@ let package = Package(
             dependencies: [
                 "JSON",
                 "HTTPClient",
+                "ComplianceCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

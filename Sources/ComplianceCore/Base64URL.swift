@@ -3,8 +3,8 @@
 /// Accepts the URL-safe alphabet and, leniently like MSAL, the standard `+` `/`
 /// alphabet too; padding is optional. Returns `nil` on any other character or an
 /// impossible length.
-enum Base64URL {
-    static func decode(_ text: String) -> [UInt8]? {
+public enum Base64URL {
+    public static func decode(_ text: String) -> [UInt8]? {
         var sextets: [UInt8] = []
         sextets.reserveCapacity(text.utf8.count)
         var paddingSeen = 0
@@ -45,8 +45,8 @@ enum Base64URL {
         }
     }
 
-    /// Encodes without padding (used by tests and for building fixtures).
-    static func encode(_ bytes: [UInt8]) -> String {
+    /// Encodes without padding.
+    public static func encode(_ bytes: [UInt8]) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         var output: [UInt8] = []
         var index = 0

@@ -1,4 +1,5 @@
 import CCurl
+import Foundation
 import Synchronization
 
 /// The mutable state of one transfer, reached from libcurl's C callbacks through the
@@ -21,31 +22,12 @@ final class CurlTransfer {
         var headers = HTTPClientHeaders()
         for line in headerLines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            headers.add(name: String(name), value: String(value))
+            let name = line[..<colon].trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            headers.add(name: name, value: value)
         }
         return headers
     }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: Set<Character>) -> Substring {
-        self[...].trimmingCharacters(in: set)
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters(in set: Set<Character>) -> Substring {
-        var slice = self
-        while let first = slice.first, set.contains(first) { slice.removeFirst() }
-        while let last = slice.last, set.contains(last) { slice.removeLast() }
-        return slice
-    }
-}
-
-extension Set where Element == Character {
-    fileprivate static let whitespaces: Set<Character> = [" ", "\t", "\r", "\n", "\r\n"]
 }
 
 /// A flag the cancellation handler sets and the transfer thread reads.

@@ -7,11 +7,7 @@ extension JSONValue {
     /// NUL in keys, integers beyond `Int64`, trailing text, input over `limits.maxBytes`, nesting
     /// over `limits.maxDepth`. NUL inside string values is kept.
     public static func parse(_ bytes: some Collection<UInt8>, limits: JSONLimits = .default) throws(JSONParseError) -> JSONValue {
-        guard bytes.count <= limits.maxBytes else {
-            throw JSONParseError(
-                code: .tooLarge, line: 0, column: 0, offset: limits.maxBytes,
-                message: "input is \(bytes.count) bytes, more than the limit of \(limits.maxBytes)")
-        }
+        guard bytes.count <= limits.maxBytes else { throw .tooLarge(bytes.count, limits: limits) }
         let result: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
             parseBuffer(UnsafeRawBufferPointer(buffer), limits: limits)
         }
@@ -28,11 +24,7 @@ extension JSONValue {
     }
 
     private static func parseBuffer(_ buffer: UnsafeRawBufferPointer, limits: JSONLimits) -> Result<JSONValue, JSONParseError> {
-        if buffer.count > limits.maxBytes {
-            return .failure(JSONParseError(
-                code: .tooLarge, line: 0, column: 0, offset: limits.maxBytes,
-                message: "input is \(buffer.count) bytes, more than the limit of \(limits.maxBytes)"))
-        }
+        if buffer.count > limits.maxBytes { return .failure(.tooLarge(buffer.count, limits: limits)) }
         var error = json_error_t()
         let flags = Int(JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL)
         let base = buffer.baseAddress?.assumingMemoryBound(to: CChar.self) ?? UnsafePointer(bitPattern: 1)
@@ -97,6 +89,13 @@ private struct JanssonReader {
 }
 
 extension JSONParseError {
+    /// Input over ``JSONLimits/maxBytes``, refused before parsing.
+    static func tooLarge(_ count: Int, limits: JSONLimits) -> JSONParseError {
+        JSONParseError(
+            code: .tooLarge, line: 0, column: 0, offset: limits.maxBytes,
+            message: "input is \(count) bytes, more than the limit of \(limits.maxBytes)")
+    }
+
     /// Maps jansson's error report; jansson counts lines from 1 and columns in characters.
     init(jansson error: json_error_t, buffer: UnsafeRawBufferPointer) {
         let rawCode = withUnsafeBytes(of: error.text) { $0[Int(JSON_ERROR_TEXT_LENGTH) - 1] }

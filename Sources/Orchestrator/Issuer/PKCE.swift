@@ -1,5 +1,5 @@
+import ComplianceCore
 import Crypto
-import Foundation
 
 /// Proof Key for Code Exchange (RFC 7636), S256 only.
 public struct PKCE: Sendable, Hashable, CustomStringConvertible {
@@ -24,18 +24,11 @@ public struct PKCE: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "PKCE(S256, verifier: <redacted>)" }
 }
 
-/// Base64url without padding (RFC 4648 §5).
-public enum Base64URL {
-    public static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// Random URL-safe text (state, nonce), from `byteCount` random bytes.
-    public static func random(byteCount: Int = 16) -> String {
+/// Random URL-safe text for OAuth's `state` and `nonce`.
+public enum RandomToken {
+    /// `byteCount` random bytes, base64url-encoded without padding.
+    public static func make(byteCount: Int = 16) -> String {
         var generator = SystemRandomNumberGenerator()
-        return encode((0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        return Base64URL.encode((0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 }

@@ -19,8 +19,8 @@ import Testing
     /// Interactive sign-in through the scripted user, then the code's redemption.
     func signIn(_ issuer: IssuerClient, _ choice: ScriptedUser.Choice, scopes: [String], claims: String?) async throws -> (AuthorizationRedirect, TokenEndpointReply?) {
         let pkce = PKCE()
-        let state = Base64URL.random()
-        let url = try await issuer.authorizeURL(scopes: scopes, state: state, nonce: Base64URL.random(), pkce: pkce, claims: claims, loginHint: nil)
+        let state = RandomToken.make()
+        let url = try await issuer.authorizeURL(scopes: scopes, state: state, nonce: RandomToken.make(), pkce: pkce, claims: claims, loginHint: nil)
         let location = try await ScriptedUser(choice, http: http).authorize(url: url, redirectURI: issuer.configuration.redirectURI)
         let redirect = try AuthorizationRedirect.parse(location, redirectURI: issuer.configuration.redirectURI, expectedState: state)
         guard case .code(let code, _) = redirect else { return (redirect, nil) }
