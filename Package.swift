@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "AppProfile", targets: ["AppProfile"]),
         .library(name: "MockAuth", targets: ["MockAuth"]),
         .executable(name: "mockauth", targets: ["mockauth"]),
+        .library(name: "Daemon", targets: ["Daemon"]),
+        .executable(name: "complianced", targets: ["complianced"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -94,6 +96,31 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "mocks/mockauth",
+            swiftSettings: swiftSettings
+        ),
+
+        // The daemon: control API over the engine (library, tested in-process) and its executable.
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "Orchestrator", "ComplianceCore", "JSON", "HTTPClient", "AppProfile",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "complianced",
+            dependencies: [
+                "Daemon", "Orchestrator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
 

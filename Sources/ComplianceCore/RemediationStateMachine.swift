@@ -220,10 +220,10 @@ public struct RemediationStateMachine: Sendable {
     }
 
     /// The enrollment failed with `status`.
-    public mutating func enrollmentFailed(_ status: EnrollmentStatus) -> Action {
+    public mutating func enrollmentFailed(_ status: EnrollmentStatus, detail: String? = nil) -> Action {
         checkNotAwaitingPersist()
         guard case .enrolling(let run) = state else { return lateOrMisuse("enrollmentFailed()") }
-        return finish(run, ComplianceStatusReport(account: run.account, status: Self.complianceStatus(for: status), enrollmentStatus: status))
+        return finish(run, ComplianceStatusReport(account: run.account, status: Self.complianceStatus(for: status), enrollmentStatus: status, detail: detail))
     }
 
     /// Policy arrived. The allowed-accounts list is checked before anything is applied.
@@ -241,10 +241,10 @@ public struct RemediationStateMachine: Sendable {
     }
 
     /// No policy could be fetched (103 NoPolicyReceived, 212 network, …).
-    public mutating func policyFetchFailed(_ status: EnrollmentStatus) -> Action {
+    public mutating func policyFetchFailed(_ status: EnrollmentStatus, detail: String? = nil) -> Action {
         checkNotAwaitingPersist()
         guard case .awaitingPolicy(let run) = state else { return lateOrMisuse("policyFetchFailed()") }
-        return finish(run, ComplianceStatusReport(account: run.account, status: Self.complianceStatus(for: status), enrollmentStatus: status))
+        return finish(run, ComplianceStatusReport(account: run.account, status: Self.complianceStatus(for: status), enrollmentStatus: status, detail: detail))
     }
 
     /// The policy is applied; the account now holds managed data.
@@ -278,10 +278,10 @@ public struct RemediationStateMachine: Sendable {
     }
 
     /// The compliance report failed.
-    public mutating func complianceReportFailed(_ status: EnrollmentStatus) -> Action {
+    public mutating func complianceReportFailed(_ status: EnrollmentStatus, detail: String? = nil) -> Action {
         checkNotAwaitingPersist()
         guard case .reportingCompliance(let run) = state else { return lateOrMisuse("complianceReportFailed()") }
-        return finish(run, ComplianceStatusReport(account: run.account, status: Self.complianceStatus(for: status), enrollmentStatus: status))
+        return finish(run, ComplianceStatusReport(account: run.account, status: Self.complianceStatus(for: status), enrollmentStatus: status, detail: detail))
     }
 
     /// The retried token request ended: tokens mean Compliant, anything else maps to its status.

@@ -146,6 +146,13 @@ public struct InteractionRequired: Sendable, Hashable, CustomStringConvertible {
     /// The server's claims challenge JSON text; must be merged into the next request.
     public var claimsChallenge: String?
     public var serverError: ServerError
+
+    public init(reason: InteractionReason, claimsChallenge: String? = nil, serverError: ServerError) {
+        self.reason = reason
+        self.claimsChallenge = claimsChallenge
+        self.serverError = serverError
+    }
+
     public var description: String { "\(reason) \(serverError)\(claimsChallenge == nil ? "" : " with claims challenge")" }
 }
 
@@ -172,6 +179,13 @@ public struct ServiceFailure: Sendable, Hashable, CustomStringConvertible {
     public var retryAfter: TimeSpan?
     /// The OAuth error, when the body carried one.
     public var serverError: ServerError?
+
+    public init(status: Int, retryAfter: TimeSpan? = nil, serverError: ServerError? = nil) {
+        self.status = status
+        self.retryAfter = retryAfter
+        self.serverError = serverError
+    }
+
     public var description: String {
         "HTTP \(status)\(retryAfter.map { ", retry after \($0.milliseconds / 1000) s" } ?? "")\(serverError.map { ", \($0)" } ?? "")"
     }
@@ -184,5 +198,12 @@ public struct MalformedResponse: Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// The JSON parser's report, when the body was not JSON.
     public var parseError: JSONParseError?
+
+    public init(status: Int, message: String, parseError: JSONParseError? = nil) {
+        self.status = status
+        self.message = message
+        self.parseError = parseError
+    }
+
     public var description: String { message }
 }

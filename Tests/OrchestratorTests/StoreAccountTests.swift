@@ -1,3 +1,4 @@
+import ComplianceCore
 import Foundation
 import GRDB
 import JSON
@@ -12,7 +13,7 @@ import Testing
             let created = try await store.upsertAccount(alice, homeAccountID: "oid-a.tid-1", signedIn: true, managed: false)
             #expect(created.createdAt == clock.now && created.updatedAt == clock.now)
             clock.advance(by: 1000)
-            let updated = try await store.upsertAccount(AccountID("ALICE@contoso.com"), signedIn: false, managed: true)
+            let updated = try await store.upsertAccount(try! AccountID("ALICE@contoso.com"), signedIn: false, managed: true)
             #expect(updated.id.key == "alice@contoso.com")
             #expect(updated.id.upn == "ALICE@contoso.com")
             #expect(updated.homeAccountID == "oid-a.tid-1", "a nil home account id keeps the stored one")
@@ -20,7 +21,7 @@ import Testing
             #expect(updated.createdAt == created.createdAt && updated.updatedAt == created.createdAt + 1000)
             try await store.upsertAccount(bob, signedIn: true, managed: false)
             #expect(try await store.accounts().map(\.id.key) == ["alice@contoso.com", "bob@contoso.com"])
-            #expect(try await store.account(AccountID("nobody@contoso.com")) == nil)
+            #expect(try await store.account(try! AccountID("nobody@contoso.com")) == nil)
         }
     }
 

@@ -1,3 +1,4 @@
+import ComplianceCore
 import JSON
 import Testing
 @testable import Orchestrator
@@ -12,7 +13,7 @@ import Testing
                 clock.advance(by: 10)
                 let first = try await store.saveJournal(for: alice, kind: .wipe, step: "vault", state: ["done": []])
                 clock.advance(by: 10)
-                let second = try await store.saveJournal(for: AccountID("ALICE@contoso.com"), kind: .wipe, step: "tokens", state: ["done": ["vault"]])
+                let second = try await store.saveJournal(for: try! AccountID("ALICE@contoso.com"), kind: .wipe, step: "tokens", state: ["done": ["vault"]])
                 #expect(second.createdAt == first.createdAt && second.updatedAt == first.updatedAt + 10)
                 // Simulated kill -9: the store is dropped without any shutdown step.
             }
@@ -90,7 +91,7 @@ import Testing
             try await store.savePolicy(.account(alice), version: "4", policy: ["fileEncryptionRequired": true], allowedAccounts: nil)
             let app = try #require(try await store.policy(for: .app("com.contoso.app")))
             #expect(app.allowedAccounts == ["Alice@Contoso.com"] && app.version == "3")
-            let own = try #require(try await store.policy(for: .account(AccountID("alice@CONTOSO.com"))))
+            let own = try #require(try await store.policy(for: .account(try! AccountID("alice@CONTOSO.com"))))
             #expect(own.allowedAccounts == nil && own.policy == ["fileEncryptionRequired": true])
             #expect(own.scope == .account(alice))
             #expect(try await store.deletePolicy(for: .app("com.contoso.app")))

@@ -1,3 +1,4 @@
+import ComplianceCore
 import Foundation
 import Logging
 @testable import Orchestrator
@@ -38,5 +39,5 @@ func permissions(_ path: String) throws -> Int {
     return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
 }
 
-let alice = AccountID("Alice@Contoso.com")
-let bob = AccountID("bob@contoso.com")
+let alice = try! AccountID("Alice@Contoso.com")
+let bob = try! AccountID("bob@contoso.com")

@@ -1,3 +1,4 @@
+import ComplianceCore
 import Foundation
 import Testing
 @testable import Orchestrator
@@ -11,7 +12,7 @@ import Testing
             try await vault.put(alice, name: "notes.txt", bytes: plain, encrypt: false)
             try await vault.put(alice, name: "report.pdf", bytes: secret, encrypt: true)
             #expect(try await vault.get(alice, name: "notes.txt") == plain)
-            #expect(try await vault.get(AccountID("alice@CONTOSO.com"), name: "report.pdf") == secret)
+            #expect(try await vault.get(try! AccountID("alice@CONTOSO.com"), name: "report.pdf") == secret)
             #expect(try await vault.list(alice) == ["notes.txt", "report.pdf"])
 
             let directory = vault.directory(for: alice)

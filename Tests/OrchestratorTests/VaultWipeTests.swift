@@ -1,3 +1,4 @@
+import ComplianceCore
 import Foundation
 import Testing
 @testable import Orchestrator
@@ -62,7 +63,7 @@ import Testing
     @Test func concurrentPutsForManyAccountsAllLand() async throws {
         try await withTemporaryDirectory { root in
             let vault = try Vault(stateDirectory: root, logger: quietLogger)
-            let accounts = (0..<8).map { AccountID("User\($0)@Contoso.com") }
+            let accounts = (0..<8).map { try! AccountID("User\($0)@Contoso.com") }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, account) in accounts.enumerated() {
                     for file in 0..<6 {

@@ -1,3 +1,4 @@
+import ComplianceCore
 import Foundation
 import GRDB
 import JSON
@@ -158,7 +159,21 @@ public final class OrchestratorStore: Sendable {
         }
     }
 
-    private func readSync<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+    /// Runs `body` in one write transaction on the calling thread and waits for the commit.
+    ///
+    /// For callers that must not suspend between a state change and its commit (the engine
+    /// persists a machine snapshot and its events before the side effect the snapshot protects).
+    public func writeSync<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        let now = clock()
+        do {
+            return try pool.write { db in try body(StoreTransaction(db: db, now: now, notifier: notifier, path: path)) }
+        } catch where Self.isStoreInternal(error) {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    /// Runs `body` on a consistent read-only snapshot on the calling thread.
+    public func readSync<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         do {
             return try pool.read { db in try body(StoreTransaction(db: db, now: clock(), notifier: notifier, path: path)) }
         } catch {

@@ -1,3 +1,4 @@
+import ComplianceCore
 import GRDB
 
 /// A signed-in or known account.
@@ -56,7 +57,7 @@ extension StoreTransaction {
 
     static func accountRecord(_ row: Row) throws -> AccountRecord {
         AccountRecord(
-            id: AccountID(key: try row.decode(forColumn: "key"), upn: try row.decode(forColumn: "upn")),
+            id: try AccountID(try row.decode(forColumn: "upn")),
             homeAccountID: try row.decode(forColumn: "home_account_id"),
             signedIn: try row.decode(forColumn: "signed_in"),
             managed: try row.decode(forColumn: "managed"),

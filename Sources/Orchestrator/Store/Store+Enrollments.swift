@@ -1,3 +1,4 @@
+import ComplianceCore
 import GRDB
 import JSON
 
@@ -51,7 +52,7 @@ extension StoreTransaction {
     private func enrollmentRecord(_ row: Row) throws -> EnrollmentRecord {
         let key: String = try row.decode(forColumn: "account")
         return EnrollmentRecord(
-            account: AccountID(key: key, upn: try row.decode(forColumn: "upn")),
+            account: try AccountID(try row.decode(forColumn: "upn")),
             state: try json(row, "state", account: key),
             lastStatus: try row.decode(forColumn: "last_status"),
             nextDueAt: try row.decode(forColumn: "next_due_ms"),

@@ -1,3 +1,4 @@
+import ComplianceCore
 import GRDB
 import JSON
 
@@ -41,7 +42,7 @@ extension StoreTransaction {
     private func storedEvent(_ row: Row) throws -> StoredEvent {
         let key: String? = try row.decode(forColumn: "account")
         var account: AccountID?
-        if let key { account = AccountID(key: key, upn: try row.decode(String?.self, forColumn: "upn") ?? key) }
+        if let key { account = try AccountID(try row.decode(String?.self, forColumn: "upn") ?? key) }
         return StoredEvent(
             seq: try row.decode(forColumn: "seq"),
             time: try row.decode(forColumn: "time_ms"),

@@ -1,3 +1,4 @@
+import ComplianceCore
 import GRDB
 import JSON
 
@@ -66,7 +67,7 @@ extension StoreTransaction {
     private func journal(_ row: Row) throws -> Journal {
         let key: String = try row.decode(forColumn: "account")
         return Journal(
-            account: AccountID(key: key, upn: try row.decode(forColumn: "upn")),
+            account: try AccountID(try row.decode(forColumn: "upn")),
             kind: JournalKind(try row.decode(String.self, forColumn: "kind")),
             step: try row.decode(forColumn: "step"),
             state: try json(row, "state", account: key),

@@ -1,3 +1,4 @@
+import ComplianceCore
 import GRDB
 import JSON
 
@@ -66,7 +67,7 @@ extension StoreTransaction {
         var storedScope = scope
         if case .account = scope {
             let key: String = try row.decode(forColumn: "account")
-            storedScope = .account(AccountID(key: key, upn: try row.decode(forColumn: "upn")))
+            storedScope = .account(try AccountID(try row.decode(forColumn: "upn")))
             account = key
         }
         var allowedAccounts: [String]?

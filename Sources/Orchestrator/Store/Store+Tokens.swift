@@ -1,3 +1,4 @@
+import ComplianceCore
 import GRDB
 
 /// A set of OAuth scopes, compared case-insensitively and regardless of order.
@@ -87,7 +88,7 @@ extension StoreTransaction {
         guard access != nil || refresh != nil else { return nil }
         let upn = try String.fetchOne(db, sql: "SELECT upn FROM account WHERE key = ?", arguments: [account.key])
         return CachedTokens(
-            account: AccountID(key: account.key, upn: upn ?? account.upn), clientID: clientID, scopes: scopes,
+            account: try AccountID(upn ?? account.upn), clientID: clientID, scopes: scopes,
             accessToken: try access?.decode(forColumn: "token"),
             expiresAt: try access?.decode(forColumn: "expires_ms"),
             idToken: try access.flatMap { try $0.decode(forColumn: "id_token") },

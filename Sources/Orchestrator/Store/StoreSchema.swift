@@ -5,7 +5,7 @@ import GRDB
 /// written by a newer program and is refused (``StoreError/Code/newerSchema``).
 enum StoreSchema {
     /// The identifiers in order; the last one is the current version.
-    static let versions = ["v1", "v2", "v3"]
+    static let versions = ["v1", "v2", "v3", "v4"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -99,6 +99,22 @@ enum StoreSchema {
                     upn TEXT,
                     kind TEXT NOT NULL,
                     payload TEXT NOT NULL                   -- JSON
+                ) STRICT;
+                """)
+        }
+        // v4: the engine's app-wide machines and each account's MAM registration.
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: """
+                CREATE TABLE app_state (
+                    name TEXT PRIMARY KEY NOT NULL,         -- e.g. 'remediation', 'allowedAccounts', 'clock'
+                    value TEXT NOT NULL,                    -- JSON
+                    updated_ms INTEGER NOT NULL
+                ) STRICT;
+                CREATE TABLE mam_registration (
+                    account TEXT PRIMARY KEY NOT NULL REFERENCES account(key) ON DELETE CASCADE,
+                    enrollment_id TEXT NOT NULL,
+                    policy TEXT,                            -- JSON, the last policy the service sent
+                    updated_ms INTEGER NOT NULL
                 ) STRICT;
                 """)
         }

@@ -1,3 +1,4 @@
+import ComplianceCore
 import Crypto
 
 /// The on-disk format of vault files and of the per-account key file.

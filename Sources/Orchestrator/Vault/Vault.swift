@@ -1,3 +1,4 @@
+import ComplianceCore
 import Crypto
 import Foundation
 import Logging

@@ -1,3 +1,4 @@
+import ComplianceCore
 import JSON
 
 /// The ownership record of one account's vault directory (`.manifest`, JSON):
@@ -41,6 +42,7 @@ public struct VaultManifest: Sendable, Hashable {
             else { return nil }
             files[name] = FileEntry(encrypted: encrypted, size: Int(size), updatedAt: updated)
         }
-        self.init(account: AccountID(key: key, upn: upn), files: files)
+        guard let account = try? AccountID(upn), account.key == key else { return nil }
+        self.init(account: account, files: files)
     }
 }

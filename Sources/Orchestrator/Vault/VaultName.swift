@@ -1,3 +1,4 @@
+import ComplianceCore
 /// The rules for file names in the vault: a name is one plain path component.
 enum VaultName {
     static let maxBytes = 255

@@ -1,3 +1,4 @@
+import ComplianceCore
 import Foundation
 import Logging
 

@@ -1,0 +1,52 @@
+import AppProfile
+import ComplianceCore
+
+/// What the daemon reads from the app's Info.plist: `IntuneMAMSettings` `ADALClientId`,
+/// `ADALAuthority`, `ADALRedirectUri` (or `ADALRedirectScheme`), and the top-level
+/// `MSALClientCapabilities` (absent: `["protapp"]`, as an app with the Intune SDK declares).
+public struct AppSettings: Sendable, Hashable {
+    public var clientID: String
+    public var authority: String?
+    public var redirectURI: String
+    public var capabilities: [String]
+
+    public init(clientID: String, authority: String?, redirectURI: String, capabilities: [String]) {
+        self.clientID = clientID
+        self.authority = authority
+        self.redirectURI = redirectURI
+        self.capabilities = capabilities
+    }
+
+    /// The key the capabilities are read from.
+    public static let capabilitiesKey = "MSALClientCapabilities"
+
+    /// Reads the profile; a missing client id or redirect is an error naming the key.
+    public static func load(infoPlist path: String) throws -> AppSettings {
+        let profile = try AppProfile.load(infoPlist: path)
+        guard let clientID = profile.setting("ADALClientId"), !clientID.isEmpty else {
+            throw AppSettingsError("\(path): IntuneMAMSettings.ADALClientId is missing; the daemon needs the app's client id")
+        }
+        let redirect: String
+        if let uri = profile.setting("ADALRedirectUri"), !uri.isEmpty {
+            redirect = uri
+        } else if let scheme = profile.setting("ADALRedirectScheme"), !scheme.isEmpty {
+            redirect = "\(scheme)://auth"
+        } else {
+            throw AppSettingsError("\(path): IntuneMAMSettings has neither ADALRedirectUri nor ADALRedirectScheme")
+        }
+        var capabilities = [ComplianceCore.protectionCapability]
+        if let declared = profile.info[capabilitiesKey] {
+            guard let list = declared.stringArrayValue else {
+                throw AppSettingsError("\(path): \(capabilitiesKey) must be an array of strings, got \(declared.typeName)")
+            }
+            capabilities = list
+        }
+        return AppSettings(clientID: clientID, authority: profile.setting("ADALAuthority"), redirectURI: redirect, capabilities: capabilities)
+    }
+}
+
+/// A profile the daemon cannot run with.
+public struct AppSettingsError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,32 @@
+import HTTPTypes
+import Orchestrator
+
+/// An error the control API answers with: `{"error": {"code", "message"}}` and a status.
+public struct ControlError: Error, Sendable, CustomStringConvertible {
+    public let status: HTTPResponse.Status
+    public let code: String
+    public let message: String
+
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public static func badRequest(_ message: String) -> ControlError { ControlError(.badRequest, "bad_request", message) }
+    public static func notFound(_ message: String) -> ControlError { ControlError(.notFound, "not_found", message) }
+
+    /// The engine's error with the status its code calls for.
+    public init(_ error: EngineError) {
+        let status: HTTPResponse.Status = switch error.code {
+        case .invalidAccount, .badRequest: .badRequest
+        case .unknownAccount, .notFound: .notFound
+        case .signInRefused: .forbidden
+        case .conflict, .clockNotVirtual: .conflict
+        default: .internalServerError
+        }
+        self.init(status, error.code.description, error.message)
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,57 @@
+import ComplianceCore
+import JSON
+import Orchestrator
+
+/// The control API's answer shapes (Sources/complianced/README.md).
+enum ControlJSON {
+    static func token(_ tokens: TokenSet) -> JSONValue {
+        let access = tokens.accessToken.reveal()
+        return [
+            "scopes": .array(tokens.scopes.map { .string($0) }),
+            "expiresAt": .int(tokens.expiresOn.millisecondsSinceEpoch),
+            "accessToken": .string(access),
+            "claims": JWTClaims.payload(of: access).map { JSONValue.object($0) } ?? .null,
+        ]
+    }
+
+    static func tokenOutcome(_ outcome: TokenOutcome) -> JSONObject {
+        var object: JSONObject = [
+            "account": .string(outcome.account.key), "status": EngineJSON.status(outcome.status),
+            "remediated": .bool(outcome.remediated),
+        ]
+        if let report = outcome.report { object["report"] = EngineJSON.report(report) }
+        if let tokens = outcome.tokens { object["token"] = token(tokens) }
+        if let failure = outcome.failure { object["failure"] = .object(EngineJSON.failure(failure)) }
+        return object
+    }
+
+    static func account(_ summary: AccountSummary) -> JSONValue {
+        [
+            "account": .string(summary.account.key),
+            "signedIn": .bool(summary.signedIn),
+            "managed": .bool(summary.managed),
+            "homeAccountId": summary.homeAccountID.map { .string($0) } ?? .null,
+            "enrollment": [
+                "state": .string(summary.enrollmentState),
+                "lastStatus": summary.lastEnrollmentStatus.map { EngineJSON.status($0) } ?? .null,
+                "nextDueAt": summary.nextDueAt.map { .int($0) } ?? .null,
+            ],
+            "compliance": summary.compliance.map { EngineJSON.status($0) } ?? .null,
+            "remediation": .string(summary.remediation),
+            "wipe": .string(summary.wipe),
+            "dataFiles": .int(Int64(summary.dataFiles)),
+        ]
+    }
+
+    static func event(_ event: StoredEvent) -> JSONValue {
+        [
+            "seq": .int(event.seq), "time": .int(event.time),
+            "account": event.account.map { .string($0.key) } ?? .null,
+            "kind": .string(event.kind), "payload": event.payload,
+        ]
+    }
+
+    static func file(_ file: Engine.DataFile) -> JSONValue {
+        ["name": .string(file.name), "size": .int(Int64(file.size)), "encrypted": .bool(file.encrypted)]
+    }
+}

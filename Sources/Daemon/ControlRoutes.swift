@@ -1,0 +1,243 @@
+import ComplianceCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import JSON
+import Logging
+import NIOCore
+import Orchestrator
+
+/// The daemon's control API over the engine: JSON over HTTP (Sources/complianced/README.md).
+public struct ControlRoutes: Sendable {
+    let engine: Engine
+    let store: OrchestratorStore
+    let testHooks: Bool
+    let logger: Logger
+
+    public init(engine: Engine, store: OrchestratorStore, testHooks: Bool, logger: Logger) {
+        self.engine = engine
+        self.store = store
+        self.testHooks = testHooks
+        self.logger = logger
+    }
+
+    /// A router with every route.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: JSONErrorMiddleware())
+        router.get("/v1/health") { _, _ in try await handle { try await health() } }
+        router.get("/v1/accounts") { _, _ in try await handle { try await accounts() } }
+        router.get("/v1/accounts/:upn") { _, context in try await handle { try await account(context) } }
+        router.post("/v1/sign-in") { request, _ in try await handle { try await signIn(request) } }
+        router.post("/v1/token") { request, _ in try await handle { try await token(request) } }
+        router.post("/v1/remediate") { request, _ in try await handle { try await remediate(request) } }
+        router.post("/v1/deregister") { request, _ in try await handle { try await deregister(request) } }
+        router.get("/v1/accounts/:upn/data") { _, context in try await handle { try await listData(context) } }
+        router.put("/v1/accounts/:upn/data/:name") { request, context in try await handle { try await putData(request, context) } }
+        router.get("/v1/accounts/:upn/data/:name") { _, context in try await handle { try await getData(context) } }
+        router.delete("/v1/accounts/:upn/data/:name") { _, context in try await handle { try await removeData(context) } }
+        router.get("/v1/events") { request, _ in try await handle { try await events(request) } }
+        router.get("/v1/clock") { _, _ in try await handle { clock() } }
+        router.post("/v1/clock/advance") { request, _ in try await handle { try await advance(request) } }
+        if testHooks {
+            router.post("/v1/test/crash-after") { request, _ in try await handle { try await crashAfter(request) } }
+            router.get("/v1/test/crash-points") { _, _ in
+                try await handle { .json(["points": .array(Engine.crashPoints.map { .string($0) })]) }
+            }
+        }
+        return router
+    }
+
+    // MARK: - Handlers
+
+    private func health() async throws -> Response {
+        let last = try await store.lastEventSeq()
+        return .json([
+            "status": "ok", "pid": .int(Int64(getpid())), "clock": .string(engine.clock.mode.rawValue),
+            "now": .int(engine.clock.milliseconds), "app": .string(engine.clientID), "lastEventSeq": .int(last),
+        ])
+    }
+
+    private func accounts() async throws -> Response {
+        let summaries = try await engineCall { try await engine.accounts() }
+        return .json(["accounts": .array(summaries.map(ControlJSON.account))])
+    }
+
+    private func account(_ context: BasicRequestContext) async throws -> Response {
+        let upn = try parameter("upn", context)
+        return .json(ControlJSON.account(try await engineCall { try await engine.account(upn) }))
+    }
+
+    private func signIn(_ request: Request) async throws -> Response {
+        let body = try await jsonBody(request, route: "POST /v1/sign-in", known: ["account", "silent", "scopes", "user"])
+        let upn = try body.string("account")
+        let silent = try body.bool("silent", default: false)
+        let scopes = try body.scopes()
+        let user = try body.user()
+        let outcome = try await engineCall { try await engine.signIn(upn, scopes: scopes, silent: silent, user: user) }
+        var object: JSONObject = ["account": .string(outcome.account.key), "signedIn": .bool(outcome.signedIn)]
+        let token = ControlJSON.tokenOutcome(outcome.token)
+        object["status"] = token["status"]
+        for key in ["report", "token", "failure"] { if let value = token[key] { object[key] = value } }
+        return .json(.object(object))
+    }
+
+    private func token(_ request: Request) async throws -> Response {
+        let body = try await jsonBody(request, route: "POST /v1/token", known: ["account", "scopes", "silent", "remediate", "user"])
+        let upn = try body.string("account")
+        guard let scopes = try body.scopes() else { throw ControlError.badRequest("POST /v1/token: field 'scopes' is required") }
+        let silent = try body.bool("silent", default: true)
+        let remediate = try body.bool("remediate", default: true)
+        let user = try body.user()
+        let outcome = try await engineCall {
+            try await engine.acquireToken(upn, scopes: scopes, silent: silent, remediate: remediate, user: user)
+        }
+        return .json(.object(ControlJSON.tokenOutcome(outcome)))
+    }
+
+    private func remediate(_ request: Request) async throws -> Response {
+        let body = try await jsonBody(request, route: "POST /v1/remediate", known: ["account", "silent", "user"])
+        let upn = try body.string("account")
+        let silent = try body.bool("silent", default: false)
+        let user = try body.user()
+        let outcome = try await engineCall { try await engine.remediate(upn, silent: silent, user: user) }
+        var object: JSONObject = ["report": EngineJSON.report(outcome.report)]
+        if let tokens = outcome.tokens { object["token"] = ControlJSON.token(tokens) }
+        return .json(.object(object))
+    }
+
+    private func deregister(_ request: Request) async throws -> Response {
+        let body = try await jsonBody(request, route: "POST /v1/deregister", known: ["account", "wipe"])
+        let upn = try body.string("account")
+        let wipe = try body.bool("wipe", default: false)
+        let outcome = try await engineCall { try await engine.deregister(upn, wipe: wipe) }
+        return .json([
+            "account": .string(outcome.account.key),
+            "enrollmentStatus": outcome.enrollmentStatus.map { EngineJSON.status($0) } ?? .null,
+            "wiped": .bool(outcome.wiped),
+        ])
+    }
+
+    private func listData(_ context: BasicRequestContext) async throws -> Response {
+        let upn = try parameter("upn", context)
+        let files = try await engineCall { try await engine.listData(upn) }
+        return .json(["account": .string(upn.lowercased()), "files": .array(files.map(ControlJSON.file))])
+    }
+
+    private func putData(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let upn = try parameter("upn", context)
+        let name = try parameter("name", context)
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try await request.body.collect(upTo: ControlLimits.maxDataBytes).readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw ControlError(.contentTooLarge, "payload_too_large", "a vault file holds at most \(ControlLimits.maxDataBytes) bytes")
+        }
+        let file = try await engineCall { try await engine.putData(upn, name: name, bytes: bytes) }
+        var object = ControlJSON.file(file).objectValue ?? JSONObject()
+        object["account"] = .string(upn.lowercased())
+        return .json(.object(object), status: .created)
+    }
+
+    private func getData(_ context: BasicRequestContext) async throws -> Response {
+        let upn = try parameter("upn", context)
+        let name = try parameter("name", context)
+        let bytes = try await engineCall { try await engine.getData(upn, name: name) }
+        return Response(
+            status: .ok, headers: [.contentType: "application/octet-stream", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    private func removeData(_ context: BasicRequestContext) async throws -> Response {
+        let upn = try parameter("upn", context)
+        let name = try parameter("name", context)
+        let removed = try await engineCall { try await engine.removeData(upn, name: name) }
+        return .json(["removed": .bool(removed)])
+    }
+
+    private func events(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        func number(_ name: String, _ fallback: Int64, _ range: ClosedRange<Int64>) throws(ControlError) -> Int64 {
+            guard let text = query[name[...]] else { return fallback }
+            guard let value = Int64(String(text)), range.contains(value) else {
+                throw .badRequest("GET /v1/events: '\(name)' must be an integer in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+            }
+            return value
+        }
+        let since = try number("since", 0, 0...Int64.max)
+        let wait = try number("wait", 0, 0...60_000)
+        let limit = try number("limit", 1000, 1...10_000)
+        let found = try await store.waitForEvents(since: since, limit: Int(limit), timeout: .milliseconds(wait))
+        let last = try await store.lastEventSeq()
+        return .json(["events": .array(found.map(ControlJSON.event)), "lastSeq": .int(last)])
+    }
+
+    private func clock() -> Response {
+        .json(["clock": .string(engine.clock.mode.rawValue), "now": .int(engine.clock.milliseconds)])
+    }
+
+    private func advance(_ request: Request) async throws -> Response {
+        let body = try await jsonBody(request, route: "POST /v1/clock/advance", known: ["seconds"])
+        let seconds = try body.int("seconds")
+        let result = try await engineCall { try await engine.advanceClock(seconds: seconds) }
+        let fired: [JSONValue] = result.fired.map {
+            ["timer": .string($0.timer), "account": $0.account.map { .string($0.key) } ?? .null, "dueAt": .int($0.dueAt)]
+        }
+        return .json(["from": .int(result.from), "now": .int(result.now), "fired": .array(fired)])
+    }
+
+    private func crashAfter(_ request: Request) async throws -> Response {
+        let body = try await jsonBody(request, route: "POST /v1/test/crash-after", known: ["point", "occurrence"])
+        let point = try body.string("point")
+        let occurrence = try body.optionalInt("occurrence") ?? 1
+        try await engineCall { try await engine.armCrash(at: point, occurrence: Int(clamping: occurrence)) }
+        return .json(["armed": .string(point), "occurrence": .int(occurrence)])
+    }
+
+    // MARK: - Helpers
+
+    private func jsonBody(_ request: Request, route: String, known: Set<String>) async throws -> ControlBody {
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try await request.body.collect(upTo: ControlLimits.maxJSONBytes).readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw ControlError(.contentTooLarge, "payload_too_large", "\(route): JSON bodies are at most \(ControlLimits.maxJSONBytes) bytes")
+        }
+        return try ControlBody(bytes, route: route, known: known)
+    }
+
+    private func parameter(_ name: String, _ context: BasicRequestContext) throws(ControlError) -> String {
+        guard let value = context.parameters.get(name) else { throw .badRequest("missing path parameter \(name)") }
+        return value.removingPercentEncoding ?? value
+    }
+
+    private func engineCall<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as EngineError {
+            throw ControlError(error)
+        }
+    }
+
+    /// Runs a handler; every error becomes a JSON error answer (never a crash, never HTML).
+    private func handle(_ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let error as ControlError {
+            if error.status.code >= 500 { logger.error("control request failed", metadata: ["error.message": "\(error)"]) }
+            return .json(["error": ["code": .string(error.code), "message": .string(error.message)]], status: error.status)
+        } catch {
+            logger.error("control request failed", metadata: ["error.message": "\(error)"])
+            return .json(["error": ["code": "internal", "message": .string("\(error)")]], status: .internalServerError)
+        }
+    }
+}
+
+extension Response {
+    /// A JSON answer, never cached.
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: value.encoded())))
+    }
+}

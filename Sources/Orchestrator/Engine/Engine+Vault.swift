@@ -1,0 +1,73 @@
+import ComplianceCore
+
+/// Managed data of signed-in accounts (the vault), encrypted when the policy requires it.
+extension Engine {
+    /// A vault file as listed.
+    public struct DataFile: Sendable, Hashable {
+        public var name: String
+        public var size: Int
+        public var encrypted: Bool
+    }
+
+    /// Stores `bytes` as `name` for `upn` (encrypted when the app's policy says
+    /// `fileEncryptionRequired`). The account must be signed in and not being wiped.
+    public func putData(_ upn: String, name: String, bytes: [UInt8]) async throws(EngineError) -> DataFile {
+        let account = try knownAccount(upn)
+        guard !wipesRunning.contains(account) else { throw EngineError(.conflict, "\(account.upn) is being wiped") }
+        let record = (try? store.readSync { try $0.account(account) }) ?? nil
+        guard record?.signedIn == true else {
+            throw EngineError(.conflict, "\(account.upn) is not signed in; only a signed-in account stores managed data")
+        }
+        let encrypt = fileEncryptionRequired()
+        do {
+            try await vault.put(account, name: name, bytes: bytes, encrypt: encrypt)
+        } catch {
+            throw Self.engineError(error)
+        }
+        return DataFile(name: name, size: bytes.count, encrypted: encrypt)
+    }
+
+    /// The content of `name` for `upn`.
+    public func getData(_ upn: String, name: String) async throws(EngineError) -> [UInt8] {
+        let account = try knownAccount(upn)
+        do {
+            return try await vault.get(account, name: name)
+        } catch {
+            throw Self.engineError(error)
+        }
+    }
+
+    /// `upn`'s files, by name.
+    public func listData(_ upn: String) async throws(EngineError) -> [DataFile] {
+        let account = try knownAccount(upn)
+        do {
+            let names = try await vault.list(account)
+            let manifest = try await vault.manifest(for: account)
+            return names.map { name in
+                let entry = manifest?.files[name]
+                return DataFile(name: name, size: entry?.size ?? 0, encrypted: entry?.encrypted ?? false)
+            }
+        } catch {
+            throw Self.engineError(error)
+        }
+    }
+
+    /// Removes `name` for `upn`; returns whether it existed.
+    public func removeData(_ upn: String, name: String) async throws(EngineError) -> Bool {
+        let account = try knownAccount(upn)
+        do {
+            return try await vault.remove(account, name: name)
+        } catch {
+            throw Self.engineError(error)
+        }
+    }
+
+    private static func engineError(_ error: any Error) -> EngineError {
+        guard let error = error as? VaultError else { return EngineError(.internalError, "\(error)") }
+        switch error.code {
+        case .invalidName: return EngineError(.badRequest, error.message)
+        case .notFound: return EngineError(.notFound, error.description)
+        default: return EngineError(.internalError, error.description)
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import ComplianceCore
+
+/// What the engine needs to know about the app it acts for and the services it talks to.
+public struct EngineConfiguration: Sendable {
+    /// The app's client id at the issuer (`ADALClientId`); also the MAM service's app id.
+    public var clientID: String
+    /// The capabilities every token request declares (`["protapp"]` for an app with the SDK).
+    public var capabilities: [String]
+    /// Scopes a sign-in requests when the caller names none.
+    public var defaultSignInScopes: [String]
+    /// Scopes added to every grant (as MSAL does): `openid profile offline_access`.
+    public var reservedScopes: [String]
+    /// Runs on every selective wipe, when configured.
+    public var wipeHook: WipeHook?
+
+    public init(
+        clientID: String, capabilities: [String] = [ComplianceCore.protectionCapability],
+        defaultSignInScopes: [String] = ["openid", "profile", "offline_access"],
+        reservedScopes: [String] = ["openid", "profile", "offline_access"], wipeHook: WipeHook? = nil
+    ) {
+        self.clientID = clientID
+        self.capabilities = capabilities
+        self.defaultSignInScopes = defaultSignInScopes
+        self.reservedScopes = reservedScopes
+        self.wipeHook = wipeHook
+    }
+}

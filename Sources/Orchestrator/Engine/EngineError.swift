@@ -1,0 +1,42 @@
+/// Why an engine request was refused or failed. ``code`` is stable (the control API sends it
+/// as `error.code`); ``message`` says what was wrong and where.
+public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable, Hashable {
+            case invalidAccount = "invalid_account", unknownAccount = "unknown_account", signInRefused = "sign_in_refused"
+            case conflict, notFound = "not_found", badRequest = "bad_request", clockNotVirtual = "clock_not_virtual"
+            case internalError = "internal"
+        }
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// Not a UPN.
+        public static let invalidAccount = Code(.invalidAccount)
+        /// The engine has never seen the account.
+        public static let unknownAccount = Code(.unknownAccount)
+        /// The policy's allowed accounts do not include the account, or it is being removed.
+        public static let signInRefused = Code(.signInRefused)
+        /// The request conflicts with work in progress (e.g. the account is being wiped).
+        public static let conflict = Code(.conflict)
+        /// A vault file that does not exist.
+        public static let notFound = Code(.notFound)
+        /// A request the engine cannot act on (bad vault name, …).
+        public static let badRequest = Code(.badRequest)
+        /// Clock advance asked of a real clock.
+        public static let clockNotVirtual = Code(.clockNotVirtual)
+        /// The store or the vault failed.
+        public static let internalError = Code(.internalError)
+
+        public var description: String { base.rawValue }
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

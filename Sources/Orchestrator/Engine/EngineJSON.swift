@@ -1,0 +1,83 @@
+import ComplianceCore
+import JSON
+
+/// The JSON shapes the engine stores in its event log and the control API answers with.
+public enum EngineJSON {
+    /// `{"code": 0, "name": "Compliant"}`.
+    public static func status(_ status: ComplianceStatus) -> JSONValue {
+        ["code": .int(Int64(status.rawValue)), "name": .string(name(of: status))]
+    }
+
+    /// `{"code": 100, "name": "NewPoliciesReceived"}`.
+    public static func status(_ status: EnrollmentStatus) -> JSONValue {
+        ["code": .int(Int64(status.rawValue)), "name": .string(status.name)]
+    }
+
+    /// The SDK's name of a compliance status (`Compliant`, `NotCompliant`, …).
+    public static func name(of status: ComplianceStatus) -> String {
+        switch status {
+        case .compliant: "Compliant"
+        case .notCompliant: "NotCompliant"
+        case .serviceFailure: "ServiceFailure"
+        case .networkFailure: "NetworkFailure"
+        case .interactionRequired: "InteractionRequired"
+        case .userCancelled: "UserCancelled"
+        }
+    }
+
+    /// `{"account", "status", "enrollmentStatus", "title", "message"}`.
+    public static func report(_ report: ComplianceStatusReport) -> JSONValue {
+        [
+            "account": .string(report.account.key), "status": status(report.status),
+            "enrollmentStatus": report.enrollmentStatus.map { status($0) } ?? .null,
+            "title": .string(report.title), "message": .string(report.message),
+        ]
+    }
+
+    /// A log entry for an observer event: its kind, account and payload.
+    static func event(_ event: ComplianceEvent) -> (kind: String, account: AccountID?, payload: JSONValue) {
+        switch event {
+        case .enrollment(let report):
+            ("enrollment", report.account, ["status": .int(Int64(report.status.rawValue)), "statusName": .string(report.status.name)])
+        case .policy(let report):
+            ("policy", report.account, ["status": .int(Int64(report.status.rawValue)), "statusName": .string(report.status.name)])
+        case .unenroll(let report):
+            ("unenroll", report.account, ["status": .int(Int64(report.status.rawValue)), "statusName": .string(report.status.name)])
+        case .compliance(let compliance):
+            ("compliance", compliance.account, ["report": Self.report(compliance)])
+        case .allowedAccountsChanged(let old, let new, let removed):
+            ("allowedAccountsChanged", nil, ["old": old.json, "new": new.json, "removed": .array(removed.map { .string($0.key) })])
+        case .wipeStarted(let account, let reason):
+            ("wipeStarted", account, ["reason": .string(reason.rawValue)])
+        case .wipeFinished(let account):
+            ("wipeFinished", account, [:])
+        case .restartRequired(let account):
+            ("restartRequired", account, [:])
+        }
+    }
+}
+
+extension EngineJSON {
+    /// `{"kind", "message", "errorCodes", "suberror"}` for a failed token request.
+    public static func failure(_ failure: TokenAcquisitionFailure) -> JSONObject {
+        var server: ServerError?
+        let kind: String
+        switch failure {
+        case .protectionPolicyRequired(let details): kind = "protectionPolicyRequired"; server = details.serverError
+        case .interactionRequired(let details): kind = "interactionRequired"; server = details?.serverError
+        case .capabilityMissing(let error): kind = "capabilityMissing"; server = error
+        case .serviceFailure(let details): kind = "serviceFailure"; server = details.serverError
+        case .networkFailure: kind = "networkFailure"
+        case .userCancelled: kind = "userCancelled"
+        case .requestRejected(let error): kind = "requestRejected"; server = error
+        case .malformedResponse: kind = "malformedResponse"
+        case .invalidClaimsChallenge: kind = "invalidClaimsChallenge"
+        case .accountRemoved: kind = "accountRemoved"
+        }
+        return [
+            "kind": .string(kind), "message": .string(failure.message),
+            "errorCodes": .array((server?.errorCodes ?? []).map { .int($0) }),
+            "suberror": server?.suberror.map { .string($0) } ?? .null,
+        ]
+    }
+}

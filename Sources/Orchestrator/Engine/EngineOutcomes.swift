@@ -1,0 +1,76 @@
+import ComplianceCore
+
+/// Who plays the browser when a request needs interaction (flows script it).
+public enum InteractiveUser: Sendable, Hashable, CustomStringConvertible {
+    /// Signs in as the request's account with this password.
+    case signIn(password: String)
+    /// Presses cancel on the sign-in page.
+    case cancel
+
+    /// Never prints the password.
+    public var description: String {
+        switch self {
+        case .signIn: "signIn(<redacted>)"
+        case .cancel: "cancel"
+        }
+    }
+}
+
+/// The end of a token request.
+public struct TokenOutcome: Sendable {
+    public var account: AccountID
+    public var scopes: [String]
+    /// Compliant when tokens came back; otherwise the status the failure maps to.
+    public var status: ComplianceStatus
+    public var tokens: TokenSet?
+    /// Why no token came back (nil on success).
+    public var failure: TokenAcquisitionFailure?
+    /// The remediation's report, when the request needed one.
+    public var report: ComplianceStatusReport?
+    public var remediated: Bool
+}
+
+/// The end of a sign-in.
+public struct SignInOutcome: Sendable {
+    public var account: AccountID
+    public var signedIn: Bool
+    public var token: TokenOutcome
+}
+
+/// The end of a remediation: exactly one report, and tokens when Compliant.
+public struct RemediationOutcome: Sendable {
+    public var report: ComplianceStatusReport
+    public var tokens: TokenSet?
+}
+
+/// The end of a deregistration.
+public struct DeregisterOutcome: Sendable {
+    public var account: AccountID
+    /// 104 UnenrollmentSuccess, or why the service could not be told (203 AuthRequired, …).
+    public var enrollmentStatus: EnrollmentStatus?
+    public var wiped: Bool
+}
+
+/// What the engine knows about one account.
+public struct AccountSummary: Sendable {
+    public var account: AccountID
+    public var homeAccountID: String?
+    public var signedIn: Bool
+    public var managed: Bool
+    public var enrollmentState: String
+    public var lastEnrollmentStatus: EnrollmentStatus?
+    public var nextDueAt: EpochMillis?
+    public var compliance: ComplianceStatus?
+    /// `idle`, the running step's name, or `queued`.
+    public var remediation: String
+    /// `idle`, the wipe's step, or `done`.
+    public var wipe: String
+    public var dataFiles: Int
+}
+
+/// A timer that fired during a clock advance.
+public struct FiredTimer: Sendable, Hashable {
+    public var timer: String
+    public var account: AccountID?
+    public var dueAt: EpochMillis
+}

@@ -1,0 +1,161 @@
+import ArgumentParser
+import Daemon
+import Foundation
+import Hummingbird
+import Logging
+import Orchestrator
+import ServiceLifecycle
+
+/// `complianced`: runs the compliance machines for one app and serves the control API.
+@main
+struct Complianced: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "complianced",
+        abstract: "The compliance daemon: app-protection CA remediation, enrollment, allowed accounts and selective wipe for one app.",
+        discussion: """
+            Serves the control API (JSON over HTTP) on STATE_DIR/control.sock (mode 0600); see
+            Sources/complianced/README.md. When ready it prints one line on stdout:
+            `listening on unix:PATH` (plus ` http://127.0.0.1:PORT` with --listen).
+            SIGTERM or SIGINT stop it gracefully. Exit status: 0 after a clean stop, 2 for a bad
+            configuration or a state directory in use, 1 for other failures.
+
+            Example:
+              complianced --state-dir /tmp/cd --app mocks/fixtures/apps/chatr-Info.plist \\
+                --authority http://127.0.0.1:8080/contoso.com --clock virtual
+            """)
+
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp("Directory for the store, the vault and the control socket (created 0700).", valueName: "dir"))
+    var stateDirectory: String
+
+    @Option(name: .customLong("app"), help: ArgumentHelp("The app's Info.plist (IntuneMAMSettings: ADALClientId, ADALAuthority, ADALRedirectUri; MSALClientCapabilities).", valueName: "plist"))
+    var appProfile: String
+
+    @Option(name: .long, help: ArgumentHelp("Issuer authority, e.g. http://127.0.0.1:8080/contoso.com (overrides ADALAuthority).", valueName: "url"))
+    var authority: String?
+
+    @Option(name: .customLong("mam-url"), help: ArgumentHelp("MAM service base URL (default: the authority's origin + /mam/v1).", valueName: "url"))
+    var mamURL: String?
+
+    @Option(name: .customLong("scope"), help: ArgumentHelp("A scope sign-ins request when the request names none (repeatable).", valueName: "scope"))
+    var scopes: [String] = []
+
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp("PEM file of CAs to trust for https (verification is never disabled).", valueName: "pem"))
+    var caFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("real, or virtual (time moves only through POST /v1/clock/advance).", valueName: "mode"))
+    var clock: String = "real"
+
+    @Option(name: .customLong("wipe-hook"), help: ArgumentHelp("Command run by /bin/sh on every selective wipe, with COMPLIANCE_WIPE_ACCOUNT set.", valueName: "cmd"))
+    var wipeHook: String?
+
+    @Option(name: .customLong("wipe-hook-timeout"), help: ArgumentHelp("Seconds the wipe hook may run before it is killed.", valueName: "seconds"))
+    var wipeHookTimeout: Int = 10
+
+    @Option(name: .customLong("http-timeout"), help: ArgumentHelp("Seconds an outgoing request may take.", valueName: "seconds"))
+    var httpTimeout: Int = 10
+
+    @Option(name: .long, help: ArgumentHelp("Also serve the control API on loopback TCP, e.g. 127.0.0.1:0.", valueName: "host:port"))
+    var listen: String?
+
+    @Flag(name: .customLong("test-hooks"), help: "Enable the test routes (/v1/test/crash-after). Never in production.")
+    var testHooks = false
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard EngineClock.Mode(rawValue: clock) != nil else { throw ValidationError("--clock must be real or virtual, got '\(clock)'.") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'.") }
+        guard (1...3600).contains(wipeHookTimeout) else { throw ValidationError("--wipe-hook-timeout must be 1...3600 seconds.") }
+        guard (1...600).contains(httpTimeout) else { throw ValidationError("--http-timeout must be 1...600 seconds.") }
+        if let listen { _ = try Self.loopbackAddress(listen) }
+    }
+
+    /// `127.0.0.1:PORT` only: the control API never listens beyond loopback.
+    static func loopbackAddress(_ text: String) throws -> (host: String, port: Int) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == "127.0.0.1", let port = Int(parts[1]), (0...65_535).contains(port) else {
+            throw ValidationError("--listen must be 127.0.0.1:PORT (loopback only), got '\(text)'.")
+        }
+        return ("127.0.0.1", port)
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "complianced")
+        umask(0o077)  // every file and the socket: owner only
+        let configuration: DaemonConfiguration
+        let lock: StateDirectoryLock
+        let parts: DaemonParts
+        do {
+            try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let app = try AppSettings.load(infoPlist: appProfile)
+            configuration = try DaemonConfiguration(
+                stateDirectory: stateDirectory, app: app, authority: authority, mamURL: mamURL,
+                signInScopes: scopes.isEmpty ? ["openid", "profile", "offline_access"] : scopes, caFile: caFile,
+                clock: EngineClock.Mode(rawValue: clock) ?? .real,
+                wipeHook: wipeHook.map { WipeHook(command: $0, timeout: .seconds(wipeHookTimeout)) },
+                httpTimeout: .seconds(httpTimeout), testHooks: testHooks)
+            lock = try StateDirectoryLock(stateDirectory: stateDirectory)
+            parts = try DaemonParts(configuration, logger: logger)
+        } catch {
+            FileHandle.standardError.write(Data("complianced: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        let resumed = try await parts.engine.start()
+        logger.info("engine started", metadata: ["engine.resumed": "\(resumed)", "engine.clock": "\(clock)", "app.clientId": "\(configuration.app.clientID)"])
+
+        let socketPath = (configuration.socketPath as NSString).standardizingPath
+        unlink(socketPath)  // a stale socket from a killed daemon; the lock proves none is alive
+        let ready = ReadyLine(expected: listen == nil ? 1 : 2, socketPath: socketPath)
+        var services: [any Service] = []
+        services.append(Application(
+            router: parts.routes.router(),
+            configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "complianced"),
+            onServerRunning: { _ in
+                chmod(socketPath, 0o600)
+                await ready.report(nil)
+            },
+            logger: logger))
+        if let listen {
+            let address = try Self.loopbackAddress(listen)
+            services.append(Application(
+                router: parts.routes.router(),
+                configuration: .init(address: .hostname(address.host, port: address.port), serverName: "complianced"),
+                onServerRunning: { channel in await ready.report("http://127.0.0.1:\(channel.localAddress?.port ?? address.port)") },
+                logger: logger))
+        }
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+        await parts.engine.shutdown()
+        unlink(socketPath)
+        withExtendedLifetime(lock) {}
+        logger.info("stopped")
+    }
+}
+
+/// Prints the ready line once every listener runs.
+actor ReadyLine {
+    private let expected: Int
+    private let socketPath: String
+    private var reported = 0
+    private var tcp: String?
+
+    init(expected: Int, socketPath: String) {
+        self.expected = expected
+        self.socketPath = socketPath
+    }
+
+    func report(_ url: String?) {
+        if let url { tcp = url }
+        reported += 1
+        guard reported == expected else { return }
+        let line = "listening on unix:\(socketPath)" + (tcp.map { " \($0)" } ?? "") + "\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+    }
+}
