@@ -152,10 +152,31 @@ let package = Package(
             dependencies: ["ComplianceCore", "JSON", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
+        // Shared by test targets: an in-process mockauth and child-process servers.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "MockAuth",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: [
+                "Daemon", "Orchestrator", "ComplianceCore", "JSON", "HTTPClient", "MockAuth", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "OrchestratorTests",
             dependencies: [
-                "Orchestrator",
+                "Orchestrator", "TestSupport",
                 "JSON",
                 "HTTPClient",
                 "MockAuth",

@@ -12,6 +12,17 @@ extension Engine {
     ///     uses the sign-in scopes.
     func remediateAndWait(_ account: AccountID, silent: Bool, user: InteractiveUser?, retryScopes: [String]?) async -> RemediationOutcome {
         ensureAccountRow(account)
+        if remediation.currentManagedAccount == nil, let other = managedAccount(besides: account) {
+            // Enrolled through registration rather than a remediation: the machine does not know
+            // it, so the one-managed-account rule is applied here, with the machine's report.
+            let report = ComplianceStatusReport(
+                account: account, status: .notCompliant, enrollmentStatus: .singleManagedAccountMode,
+                detail: "\(other.upn) is the managed account of this app.")
+            pendingEvents.append(.compliance(report))
+            flushEvents()
+            lastCompliance[account] = report.status
+            return RemediationOutcome(report: report, tokens: nil)
+        }
         if !silent, let user { remediationUsers[account] = user }
         if let retryScopes, retryRequests[account] != retryScopes {
             retryRequests[account] = retryScopes

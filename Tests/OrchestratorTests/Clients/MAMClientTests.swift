@@ -1,3 +1,4 @@
+import TestSupport
 import HTTPClient
 import JSON
 import Logging

@@ -4,24 +4,26 @@ import MockAuth
 import ServiceLifecycle
 
 /// A real mockauth (issuer + MAM service) on 127.0.0.1, port 0, in-process for `body`.
-enum InProcessMockAuth {
-    struct Running: Sendable {
+public enum InProcessMockAuth {
+    public struct Running: Sendable {
         /// e.g. `http://127.0.0.1:40123`
-        let url: String
-        let state: MockState
-        var authority: String { "\(url)/contoso.com" }
-        var mamURL: String { "\(url)/mam/v1" }
+        public let url: String
+        public let state: MockState
+        public var authority: String { "\(url)/contoso.com" }
+        public var mamURL: String { "\(url)/mam/v1" }
     }
 
-    static let signingKey: SigningKey = {
+    public static let signingKey: SigningKey = {
         do { return try SigningKey.generate() } catch { fatalError("cannot generate a signing key: \(error)") }
     }()
 
-    static let fixturesPath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("mocks/fixtures/contoso.json").path
+    /// The package's root directory.
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func run<Value: Sendable>(_ body: @Sendable (Running) async throws -> Value) async throws -> Value {
+    public static let fixturesPath = packageRoot.appendingPathComponent("mocks/fixtures/contoso.json").path
+
+    public static func run<Value: Sendable>(_ body: @Sendable (Running) async throws -> Value) async throws -> Value {
         var logger = Logger(label: "mockauth.in-process")
         logger.logLevel = .error
         let (urls, continuation) = AsyncStream.makeStream(of: String.self)

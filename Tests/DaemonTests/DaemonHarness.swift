@@ -1,0 +1,78 @@
+import ComplianceCore
+import Daemon
+import Foundation
+import HTTPClient
+import JSON
+import Logging
+import Orchestrator
+import TestSupport
+
+/// An engine started in a temporary state directory against an in-process mockauth, with a
+/// virtual clock. Admin calls go to the mock over HTTP.
+struct DaemonHarness: Sendable {
+    let mock: InProcessMockAuth.Running
+    let parts: DaemonParts
+    let directory: String
+    var engine: Engine { parts.engine }
+
+    static let chatRead = ["api://contoso-chat/Chat.Read"]
+    static let password = InteractiveUser.signIn(password: "Passw0rd!")
+    static let appsDirectory = InProcessMockAuth.packageRoot.appendingPathComponent("mocks/fixtures/apps").path
+
+    /// Runs `body` with a started engine; `authority` overrides the mock's (e.g. an
+    /// unreachable one), `app` is the Info.plist path.
+    static func run<T: Sendable>(
+        app: String = appsDirectory + "/chatr-Info.plist", authority: String? = nil,
+        _ body: @Sendable (DaemonHarness) async throws -> T
+    ) async throws -> T {
+        try await InProcessMockAuth.run { mock in
+            let directory = NSTemporaryDirectory() + "daemon-tests-" + UUID().uuidString
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let configuration = try DaemonConfiguration(
+                stateDirectory: directory, app: try AppSettings.load(infoPlist: app), authority: authority ?? mock.authority,
+                mamURL: mock.mamURL, clock: .virtual, httpTimeout: .seconds(5))
+            let parts = try DaemonParts(configuration, logger: quietLogger)
+            try await parts.engine.start()
+            return try await body(DaemonHarness(mock: mock, parts: parts, directory: directory))
+        }
+    }
+
+    /// A JSON request to the mock's admin API; returns the answer's JSON.
+    @discardableResult
+    func admin(_ method: HTTPClientMethod, _ path: String, _ body: JSONValue? = nil) async throws -> JSONValue {
+        let url = mock.url + "/_admin/" + path
+        var request = body.map { HTTPClientRequest.json(url: url, body: $0.encoded()) } ?? HTTPClientRequest(url: url)
+        request.method = method
+        let response = try await DaemonHarness.http.execute(request)
+        guard (200..<300).contains(response.status) else {
+            throw HarnessError("admin \(method) \(path) answered HTTP \(response.status): \(response.bodyText)")
+        }
+        return response.body.isEmpty ? .null : try JSONValue.parse(response.body)
+    }
+
+    /// The engine's event log (kind, account key, payload), oldest first.
+    func events() async throws -> [(kind: String, account: String?, payload: JSONValue)] {
+        try await parts.store.events(since: 0, limit: 10_000).map { ($0.kind, $0.account?.key, $0.payload) }
+    }
+
+    /// Signs `upn` in interactively with the right password.
+    @discardableResult
+    func signIn(_ upn: String, scopes: [String]? = DaemonHarness.chatRead) async throws -> SignInOutcome {
+        try await engine.signIn(upn, scopes: scopes, silent: false, user: Self.password)
+    }
+
+    /// Moves the virtual clock by `hours`.
+    func advance(hours: Int64) async throws {
+        _ = try await engine.advanceClock(seconds: hours * 3600)
+    }
+
+    static let http = HTTPClient()
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Logs nothing: tests assert on values, not on log lines.
+let quietLogger = Logger(label: "daemon-tests", factory: { _ in SwiftLogNoOpLogHandler() })

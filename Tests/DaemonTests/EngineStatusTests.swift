@@ -1,0 +1,137 @@
+import ComplianceCore
+import Foundation
+import JSON
+import Orchestrator
+import Testing
+
+/// The engine against a real (in-process) mockauth: every compliance status is reachable and
+/// each is the one the SDK would report.
+@Suite struct EngineStatusTests {
+    @Test func aliceSignInGets53005RemediatesAndIsCompliant() async throws {
+        try await DaemonHarness.run { harness in
+            let outcome = try await harness.signIn("alice@contoso.com")
+            #expect(outcome.signedIn)
+            #expect(outcome.token.status == .compliant)
+            #expect(outcome.token.remediated)
+            let tokens = try #require(outcome.token.tokens)
+            let claims = try #require(JWTClaims.payload(of: tokens.accessToken.reveal()))
+            #expect(claims["xms_cc"] == ["protapp"])
+            #expect(claims["upn"] == "alice@contoso.com")
+
+            let kinds = try await harness.events().map(\.kind)
+            let expected = ["tokenFailed", "remediationStarted", "enrollment", "restartRequired", "appRestarted", "tokenAcquired", "compliance", "signedIn"]
+            #expect(kinds.filter(expected.contains) == expected)
+            let failed = try #require(try await harness.events().first { $0.kind == "tokenFailed" })
+            #expect(failed.payload["errorCodes"] == [53005])
+            #expect(failed.payload["suberror"] == "protection_policy_required")
+
+            let summary = try await harness.engine.account("ALICE@contoso.com")
+            #expect(summary.managed && summary.enrollmentState == "enrolled" && summary.compliance == .compliant)
+
+            let again = try await harness.engine.acquireToken("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: nil)
+            #expect(again.status == .compliant && !again.remediated)
+        }
+    }
+
+    @Test func carolIsNeverCompliantAndGetsNoToken() async throws {
+        try await DaemonHarness.run { harness in
+            let outcome = try await harness.signIn("carol@contoso.com")
+            #expect(!outcome.signedIn)
+            #expect(outcome.token.status == .notCompliant)
+            #expect(outcome.token.tokens == nil)
+            #expect(outcome.token.report?.enrollmentStatus == .licensedNotTargeted)
+            let silent = try await harness.engine.acquireToken("carol@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: nil)
+            #expect(silent.tokens == nil)
+        }
+    }
+
+    @Test func daveIsRefusedOnceThePolicyIsKnownAndCaseVariantsAreAlice() async throws {
+        try await DaemonHarness.run { harness in
+            let bob = try await harness.signIn("bob@contoso.com")
+            #expect(bob.signedIn && bob.token.status == .compliant && !bob.token.remediated)
+            await #expect(throws: EngineError.self) { try await harness.signIn("dave@contoso.com") }
+            do {
+                try await harness.signIn("dave@contoso.com")
+            } catch let error as EngineError {
+                #expect(error.code == .signInRefused)
+                #expect(error.message.contains("dave@contoso.com"))
+            }
+            let variant = try await harness.engine.signIn("ALICE@Contoso.com", scopes: DaemonHarness.chatRead, silent: false, user: DaemonHarness.password)
+            #expect(variant.account.key == "alice@contoso.com")
+            #expect(variant.token.status == .notCompliant)  // bob is the managed account: 227
+            #expect(variant.token.report?.enrollmentStatus == .singleManagedAccountMode)
+            let accounts = try await harness.engine.accounts().map(\.account.key)
+            #expect(accounts.filter { $0 == "alice@contoso.com" }.count == 1)
+            if accounts.contains("dave@contoso.com") {
+                let dave = try await harness.engine.account("dave@contoso.com")
+                #expect(!dave.signedIn)
+            }
+        }
+    }
+
+    @Test func anUnreachableIssuerIsANetworkFailure() async throws {
+        try await DaemonHarness.run(authority: "http://127.0.0.1:9/contoso.com") { harness in
+            let outcome = try await harness.signIn("alice@contoso.com")
+            #expect(outcome.token.status == .networkFailure)
+            #expect(!outcome.signedIn)
+        }
+    }
+
+    @Test func aMAMServiceFailureIsAServiceFailure() async throws {
+        try await DaemonHarness.run { harness in
+            try await harness.admin(.post, "faults", ["route": "mam.enroll", "status": 503, "count": 1])
+            let outcome = try await harness.signIn("alice@contoso.com")
+            #expect(outcome.token.status == .serviceFailure)
+            #expect(outcome.token.report?.enrollmentStatus == .internalError)
+        }
+    }
+
+    @Test func aMalformedMAMAnswerIsAServiceFailureNamingTheParseError() async throws {
+        try await DaemonHarness.run { harness in
+            try await harness.admin(.post, "faults", ["route": "mam.enroll", "action": "malformed", "count": 1])
+            let outcome = try await harness.signIn("alice@contoso.com")
+            #expect(outcome.token.status == .serviceFailure)
+            #expect(outcome.token.report?.enrollmentStatus == .parsingFailure)
+            #expect(outcome.token.report?.message.contains("not valid JSON") == true)
+        }
+    }
+
+    @Test func silentRemediationNeedsInteractionThenInteractiveSucceeds() async throws {
+        try await DaemonHarness.run { harness in
+            let silent = try await harness.engine.remediate("alice@contoso.com", silent: true, user: nil)
+            #expect(silent.report.status == .interactionRequired)
+            let interactive = try await harness.signIn("alice@contoso.com")
+            #expect(interactive.token.status == .compliant)
+        }
+    }
+
+    @Test func aCancelledSignInIsUserCancelled() async throws {
+        try await DaemonHarness.run { harness in
+            let outcome = try await harness.engine.signIn("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: false, user: .cancel)
+            #expect(outcome.token.status == .userCancelled)
+            let remediation = try await harness.engine.remediate("alice@contoso.com", silent: false, user: .cancel)
+            #expect(remediation.report.status == .userCancelled)
+        }
+    }
+
+    @Test func anAppWithoutProtappGets53009AndIsNotRemediated() async throws {
+        let directory = NSTemporaryDirectory() + "noprotapp-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = try Data(contentsOf: URL(fileURLWithPath: DaemonHarness.appsDirectory + "/chatr-Info.plist"))
+        var plist = try #require(try PropertyListSerialization.propertyList(from: source, format: nil) as? [String: Any])
+        plist["MSALClientCapabilities"] = [String]()
+        let profile = directory + "/Info.plist"
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: URL(fileURLWithPath: profile))
+        try await DaemonHarness.run(app: profile) { harness in
+            let outcome = try await harness.signIn("alice@contoso.com")
+            #expect(outcome.token.status == .notCompliant)
+            #expect(!outcome.token.remediated)
+            guard case .capabilityMissing(let error)? = outcome.token.failure else {
+                Issue.record("expected capabilityMissing, got \(String(describing: outcome.token.failure))")
+                return
+            }
+            #expect(error.errorCodes == [53009])
+        }
+    }
+}
