@@ -19,8 +19,9 @@ extension Engine {
                 account: account, status: .notCompliant, enrollmentStatus: .singleManagedAccountMode,
                 detail: "\(other.upn) is the managed account of this app.")
             pendingEvents.append(.compliance(report))
-            flushEvents()
             lastCompliance[account] = report.status
+            let compliance = complianceJSON()
+            try? commit("remediation", state: "refused") { try $0.saveAppState(StateKey.compliance, compliance) }
             return RemediationOutcome(report: report, tokens: nil)
         }
         if !silent, let user { remediationUsers[account] = user }
@@ -57,9 +58,18 @@ extension Engine {
             case .none:
                 return nil
             case .persist(let snapshot):
+                // A delivery's report is committed with the snapshot that records it.
+                for case .compliance(let report) in pendingEvents {
+                    lastCompliance[report.account] = report.status
+                    retryRequests[report.account] = nil
+                }
+                let compliance = complianceJSON()
+                let requests = retryRequestsJSON()
                 do {
                     try commit("remediation", state: remediation.stateName) { transaction in
                         try transaction.saveAppState(StateKey.remediation, snapshot.json)
+                        try transaction.saveAppState(StateKey.compliance, compliance)
+                        try transaction.saveAppState(StateKey.retryRequests, requests)
                     }
                 } catch {
                     return nil
@@ -76,15 +86,9 @@ extension Engine {
 
     private func deliver(_ report: ComplianceStatusReport, tokens: TokenSet?) {
         let account = report.account
-        lastCompliance[account] = report.status
         remediationUsers[account] = nil
-        retryRequests[account] = nil
-        let compliance = JSONObject(lastCompliance.sorted { $0.key < $1.key }.map { ($0.key.key, JSONValue.int(Int64($0.value.rawValue))) })
-        let requests = retryRequestsJSON()
         do {
             try store.writeSync { transaction in
-                try transaction.saveAppState(StateKey.compliance, .object(compliance))
-                try transaction.saveAppState(StateKey.retryRequests, requests)
                 if report.status == .compliant, let existing = try transaction.account(account) {
                     try transaction.upsertAccount(account, signedIn: existing.signedIn, managed: true)
                 }
@@ -197,6 +201,10 @@ extension Engine {
 
     private func remediationIsAt(_ account: AccountID, _ state: String) -> Bool {
         remediation.activeAccount == account && remediation.stateName == state
+    }
+
+    func complianceJSON() -> JSONValue {
+        .object(JSONObject(lastCompliance.sorted { $0.key < $1.key }.map { ($0.key.key, JSONValue.int(Int64($0.value.rawValue))) }))
     }
 
     func retryRequestsJSON() -> JSONValue {

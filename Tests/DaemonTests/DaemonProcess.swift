@@ -1,0 +1,43 @@
+import Foundation
+import HTTPClient
+import JSON
+import TestSupport
+
+/// `complianced` as a child process on a state directory, driven over its control socket.
+final class DaemonProcess: @unchecked Sendable {  // immutable after init
+    let child: ChildServer
+    let stateDirectory: String
+    let client: HTTPClient
+
+    /// Starts the daemon and waits for its ready line.
+    init(stateDirectory: String, authority: String, extra: [String] = []) async throws {
+        self.stateDirectory = stateDirectory
+        child = try ChildServer("complianced", arguments: [
+            "--state-dir", stateDirectory, "--app", DaemonHarness.appsDirectory + "/chatr-Info.plist",
+            "--authority", authority, "--clock", "virtual", "--test-hooks", "--http-timeout", "5", "--log-level", "warning",
+        ] + extra)
+        guard let line = await child.firstLine(timeout: .seconds(30)) else {
+            let stderr = child.stderr
+            await child.stop()
+            throw HarnessError("complianced did not get ready: \(stderr)")
+        }
+        guard line == "listening on unix:\(stateDirectory)/control.sock" else {
+            await child.stop()
+            throw HarnessError("unexpected ready line: \(line)")
+        }
+        var configuration = HTTPClientConfiguration()
+        configuration.unixSocketPath = stateDirectory + "/control.sock"
+        configuration.totalTimeout = .seconds(30)
+        client = HTTPClient(configuration: configuration)
+    }
+
+    /// A control API call; the JSON answer and its status.
+    func call(_ method: HTTPClientMethod, _ path: String, _ body: JSONValue? = nil) async throws -> (status: Int, json: JSONValue) {
+        let url = "http://localhost" + path
+        let request = body.map { HTTPClientRequest.json(method: method, url: url, body: $0.encoded()) } ?? HTTPClientRequest(method: method, url: url)
+        let response = try await client.execute(request)
+        return (response.status, response.body.isEmpty ? .null : try JSONValue.parse(response.body))
+    }
+
+    func stop() async { await child.stop() }
+}
