@@ -41,6 +41,12 @@ public struct ControlRoutes: Sendable {
         router.post("/v1/clock/advance") { request, _ in try await handle { try await advance(request) } }
         if testHooks {
             router.post("/v1/test/crash-after") { request, _ in try await handle { try await crashAfter(request) } }
+            router.get("/v1/test/commits") { _, _ in
+                try await handle {
+                    let counts = await engine.committedPoints()
+                    return .json(["commits": .object(JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.int(Int64($0.value))) }))])
+                }
+            }
             router.get("/v1/test/crash-points") { _, _ in
                 try await handle { .json(["points": .array(Engine.crashPoints.map { .string($0) })]) }
             }

@@ -100,6 +100,24 @@ import TestSupport
         }
     }
 
+    @Test func theVirtualClockResumesWhereItStoodAfterAKill() async throws {
+        try await InProcessMockAuth.run { mock in
+            try await CrashResumeTests.withStateDirectory { directory in
+                let first = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
+                let started = try #require(try await first.call(.get, "/v1/clock").json["now"]?.intValue)
+                await first.stop()  // SIGKILL before any advance
+                try await Task.sleep(for: .milliseconds(50))
+                let second = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
+                #expect(try await second.call(.get, "/v1/clock").json["now"]?.intValue == started)
+                _ = try await second.call(.post, "/v1/clock/advance", ["seconds": 3600])
+                await second.stop()
+                let third = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
+                #expect(try await third.call(.get, "/v1/clock").json["now"]?.intValue == started + 3_600_000)
+                await third.stop()
+            }
+        }
+    }
+
     @Test func eventsLongPollUntilSomethingHappens() async throws {
         try await Self.withDaemon { daemon, _ in
             let last = try #require(try await daemon.call(.get, "/v1/health").json["lastEventSeq"]?.intValue)

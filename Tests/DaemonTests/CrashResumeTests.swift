@@ -1,79 +1,70 @@
 import Foundation
 import JSON
+import Orchestrator
 import Testing
 import TestSupport
 
-/// `kill -9` at every persisted step alice's first sign-in passes, then a restart: the daemon
-/// resumes before it serves, and the end state equals an uninterrupted run's.
+/// `kill -9` right after every step a scenario commits, then a restart: the daemon resumes
+/// journaled work before it serves, the app retries what failed, and the end state equals an
+/// uninterrupted run's (statuses, tokens, vault files per account, no repeated Compliant).
 @Suite(.serialized) struct CrashResumeTests {
-    static let signIn: JSONValue = [
-        "account": "alice@contoso.com", "scopes": ["api://contoso-chat/Chat.Read"],
-        "user": ["action": "signIn", "password": "Passw0rd!"],
+    static let scenarios: [CrashScenario] = [
+        CrashScenario(name: "alice signs in: 53005, remediation, first-policy restart", setup: [], trigger: [.signIn("alice@contoso.com")]),
+        CrashScenario(name: "bob signs in and registers", setup: [], trigger: [.signIn("bob@contoso.com")]),
+        CrashScenario(
+            name: "a failed enrollment is retried after 24 h",
+            setup: [.admin(.post, "faults", ["route": "mam.enroll", "status": 503, "count": 1])],
+            trigger: [.signIn("bob@contoso.com"), .advance(hours: 24)]),
+        CrashScenario(
+            name: "the 8 h check-in brings a new policy",
+            setup: [.signIn("alice@contoso.com"), .admin(.patch, "policy", ["pinRequired": true])],
+            trigger: [.advance(hours: 8)]),
+        CrashScenario(
+            name: "an admin wipe arrives at the check-in",
+            setup: [
+                .signIn("alice@contoso.com"), .signIn("bob@contoso.com"), .putData("alice@contoso.com", "a"), .putData("bob@contoso.com", "b"),
+                .admin(.post, "users/alice@contoso.com/wipe", [:]),
+            ],
+            trigger: [.advance(hours: 8)]),
+        CrashScenario(
+            name: "deregister with wipe",
+            setup: [.signIn("alice@contoso.com"), .signIn("bob@contoso.com"), .putData("alice@contoso.com", "a"), .putData("bob@contoso.com", "b")],
+            trigger: [.deregister("alice@contoso.com", wipe: true)]),
+        CrashScenario(
+            name: "the allowed list shrinks: bob is signed out and wiped",
+            setup: [
+                .signIn("alice@contoso.com"), .signIn("bob@contoso.com"), .putData("alice@contoso.com", "a"), .putData("bob@contoso.com", "b"),
+                .admin(.put, "policy/allowed-accounts", ["allowedAccounts": ["alice@contoso.com"]]),
+            ],
+            trigger: [.advance(hours: 8)]),
+        CrashScenario(
+            name: "a failed remediation wipes the account's managed data",
+            setup: [
+                .signIn("alice@contoso.com"), .signIn("bob@contoso.com"), .putData("alice@contoso.com", "a"), .putData("bob@contoso.com", "b"),
+                .admin(.post, "users/alice@contoso.com/mam-policy", ["assigned": false]),
+                .admin(.post, "users/alice@contoso.com/compliance/reset", [:]), .advance(hours: 2),
+            ],
+            trigger: [.token("alice@contoso.com")]),
     ]
 
-    /// What must hold once alice's sign-in completed, crash or not.
-    static func endState(_ daemon: DaemonProcess) async throws -> [String] {
-        let account = try await daemon.call(.get, "/v1/accounts/alice@contoso.com").json
-        let events = try await daemon.call(.get, "/v1/events?since=0").json["events"]?.arrayValue ?? []
-        // A remediation resumed without its user may deliver InteractionRequired first; what must
-        // never repeat is the delivered Compliant.
-        let compliance = events.filter {
-            $0["kind"] == "compliance" && $0["account"] == "alice@contoso.com" && $0["payload"]?["report"]?["status"]?["code"] == 0
-        }
-        return [
-            "signedIn=\(account["signedIn"]?.boolValue ?? false)",
-            "managed=\(account["managed"]?.boolValue ?? false)",
-            "enrollment=\(account["enrollment"]?["state"]?.stringValue ?? "?")",
-            "compliance=\(account["compliance"]?["name"]?.stringValue ?? "none")",
-            "complianceEvents=\(compliance.count)",
-        ]
-    }
-
-    @Test func everyCrashPointOfARemediationConvergesToTheUninterruptedEndState() async throws {
+    @Test func everyCommittedStepOfEveryScenarioIsACrashPointThatConverges() async throws {
         try await InProcessMockAuth.run { mock in
-            // The uninterrupted run.
-            let reference = try await Self.withStateDirectory { directory in
-                let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
-                let answer = try await daemon.call(.post, "/v1/sign-in", Self.signIn)
-                #expect(answer.json["status"]?["name"] == "Compliant")
-                let state = try await Self.endState(daemon)
-                await daemon.stop()
-                return state
-            }
-            #expect(reference == ["signedIn=true", "managed=true", "enrollment=enrolled", "compliance=Compliant", "complianceEvents=1"])
-
-            let points = try await Self.withStateDirectory { directory in
-                let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
-                let points = try await daemon.call(.get, "/v1/test/crash-points").json["points"]?.arrayValue?.compactMap(\.stringValue) ?? []
-                await daemon.stop()
-                return points
-            }
-            var crashed: [String] = []
-            for point in points {
-                await mock.state.reset()
-                let outcome = try await Self.withStateDirectory { directory -> (Bool, [String]) in
-                    let first = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
-                    _ = try await first.call(.post, "/v1/test/crash-after", ["point": .string(point)])
-                    let answered = (try? await first.call(.post, "/v1/sign-in", Self.signIn)) != nil
-                    let died = await first.child.waitForExit(timeout: answered ? .milliseconds(100) : .seconds(5))
-                    await first.stop()
-                    let second = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
-                    // The app signs in again after the crash, as it would after any failure.
-                    let answer = try await second.call(.post, "/v1/sign-in", Self.signIn)
-                    #expect(answer.json["status"]?["name"] == "Compliant", "after a crash at \(point): \(answer.json)")
-                    let state = try await Self.endState(second)
-                    await second.stop()
-                    return (died, state)
+            var exercised: Set<String> = []
+            var runs = 0
+            for scenario in Self.scenarios {
+                let reference = try await scenario.reference(mock: mock)
+                #expect(!reference.points.isEmpty, "\(scenario.name) commits nothing")
+                for point in reference.points {
+                    let outcome = try await scenario.crash(at: point, mock: mock)
+                    runs += 1
+                    #expect(outcome.died, "\(scenario.name): the daemon did not stop at \(point)")
+                    #expect(outcome.state == reference.state, "\(scenario.name): after a crash at \(point)")
+                    if outcome.died { exercised.insert(point) }
                 }
-                if outcome.0 { crashed.append(point) }
-                #expect(outcome.1 == reference, "after a crash at \(point)")
             }
-            // Every step alice's first sign-in commits was a crash point.
-            #expect(Set(crashed).isSuperset(of: [
-                "remediation:acquiringMAMToken", "remediation:awaitingPolicy", "remediation:applyingPolicy",
-                "remediation:awaitingRestart", "remediation:delivering", "enrollment:enrolled", "allowedAccounts:tracking",
-            ]), "crashed at \(crashed)")
-            print("crash points exercised by alice's sign-in: \(crashed.count) of \(points.count): \(crashed.joined(separator: ", "))")
+            let all = Set(Engine.crashPoints)
+            print("crash points exercised: \(exercised.count) of \(all.count) in \(runs) crash runs; never reached: \(all.subtracting(exercised).sorted().joined(separator: ", "))")
+            #expect(exercised == all, "crash points never exercised: \(all.subtracting(exercised).sorted())")
         }
     }
 

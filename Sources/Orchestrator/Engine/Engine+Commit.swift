@@ -51,6 +51,7 @@ extension Engine {
             throw EngineError(.internalError, "cannot commit \(machine) state \(state): \(error)")
         }
         logger.debug("committed", metadata: ["machine.name": "\(machine)", "machine.state": "\(state)"])
+        commitCounts["\(machine):\(state)", default: 0] += 1
         crashIfArmed(machine: machine, state: state)
     }
 
@@ -90,11 +91,22 @@ extension Engine {
             for state in transitions.map(\.to) where !seen.contains(state) { seen.append(state) }
             return seen.map { "\(machine):\($0)" }
         }
-        return points("remediation", RemediationStateMachine.documentedTransitions)
+        return (points("remediation", RemediationStateMachine.documentedTransitions)
             + points("enrollment", EnrollmentStateMachine.documentedTransitions)
             + points("wipe", SelectiveWipeStateMachine.documentedTransitions)
-            + points("allowedAccounts", AllowedAccountsStateMachine.documentedTransitions)
+            + points("allowedAccounts", AllowedAccountsStateMachine.documentedTransitions))
+            .filter { !neverPersisted.contains($0) }
     }
+
+    /// States the machines pass through without asking to persist: a check-in and a policy it
+    /// brings are stored as the `enrolled` they return to, an unenroll request as the
+    /// deregistration that started it, and a wipe's first snapshot is already its intent. A
+    /// remediation's enroll, compliance report and token retry are idempotent and resume from
+    /// the stored step before them (`acquiringMAMToken`, `applyingPolicy`, `awaitingRestart`).
+    static let neverPersisted: Set<String> = [
+        "enrollment:checkingIn", "enrollment:applyingPolicy", "enrollment:unenrolling", "wipe:idle",
+        "remediation:enrolling", "remediation:reportingCompliance", "remediation:retryingTokenRequest",
+    ]
 
     /// Arms the test hook: the process kills itself (SIGKILL) right after the `occurrence`-th
     /// commit of `point`.
@@ -105,6 +117,11 @@ extension Engine {
         guard occurrence >= 1 else { throw EngineError(.badRequest, "occurrence must be at least 1") }
         crashPoint = CrashPoint(point: point, remaining: occurrence)
         logger.warning("crash point armed", metadata: ["test.crashPoint": "\(point)", "test.occurrence": "\(occurrence)"])
+    }
+
+    /// How often each `machine:state` was committed since start (for crash-point coverage).
+    public func committedPoints() -> [String: Int] {
+        commitCounts
     }
 
     private func crashIfArmed(machine: String, state: String) {

@@ -29,13 +29,11 @@ extension Engine {
                             try transaction.upsertAccount(account, signedIn: false, managed: false)
                         }
                         if state == "removed" {
-                            try transaction.deleteEnrollment(for: account)
                             try transaction.deleteRegistration(for: account)
                             _ = try transaction.removeSchedules(.checkIn, account: account)
                             _ = try transaction.removeSchedules(.enrollmentRetry, account: account)
-                        } else {
-                            try transaction.saveEnrollment(for: account, state: snapshot.json, lastStatus: lastStatus?.rawValue, nextDueAt: nil)
                         }
+                        try transaction.saveEnrollment(for: account, state: snapshot.json, lastStatus: lastStatus?.rawValue, nextDueAt: nil)
                         if state == "enrolled", let existing = try transaction.account(account), !existing.managed {
                             try transaction.upsertAccount(account, signedIn: existing.signedIn, managed: true)
                         }

@@ -49,6 +49,8 @@ public actor Engine {
     /// Observer events drained from machines, written with the next commit.
     var pendingEvents: [ComplianceEvent] = []
     var crashPoint: CrashPoint?
+    /// Commits per `machine:state` since start.
+    var commitCounts: [String: Int] = [:]
     var timerTask: Task<Void, Never>?
     var started = false
 
@@ -77,8 +79,14 @@ public actor Engine {
         started = true
         try await vault.finishInterruptedWipes()
         try loadMachines()
-        if clock.mode == .virtual, let stored = try store.readSync({ try $0.appState(StateKey.clock) })?.intValue {
-            clock.advance(to: stored)
+        if clock.mode == .virtual {
+            // The virtual time survives restarts: resume it, or store where it starts so a
+            // daemon killed before its first advance restarts at the same time.
+            if let stored = try store.readSync({ try $0.appState(StateKey.clock) })?.intValue {
+                clock.restore(to: stored)
+            } else {
+                saveVirtualClock()
+            }
         }
         var resumed = 0
         for (account, machine) in wipes.sorted(by: { $0.key < $1.key }) where !machine.isFinished && machine.stateName != "idle" {

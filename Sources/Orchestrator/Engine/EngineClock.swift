@@ -35,6 +35,13 @@ public final class EngineClock: Sendable {
         }
     }
 
+    /// Sets the virtual clock to a time it stored before a restart (even if that is earlier
+    /// than the wall clock it started from). No effect on the real clock.
+    public func restore(to time: EpochMillis) {
+        guard mode == .virtual else { return }
+        virtualNow.withLock { $0 = time }
+    }
+
     /// Moves the virtual clock forward to `time` (never backwards). No effect on the real clock.
     public func advance(to time: EpochMillis) {
         guard mode == .virtual else { return }
