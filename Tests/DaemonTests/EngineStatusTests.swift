@@ -77,6 +77,17 @@ import Testing
         }
     }
 
+    @Test func aConnectionResetByTheIssuerIsANetworkFailure() async throws {
+        try await DaemonHarness.run { harness in
+            try await harness.admin(.post, "faults", ["route": "token", "action": "reset", "count": 10])
+            let outcome = try await harness.signIn("bob@contoso.com")
+            #expect(outcome.token.status == .networkFailure)
+            #expect(!outcome.signedIn)
+            try await harness.admin(.delete, "faults")
+            #expect(try await harness.signIn("bob@contoso.com").token.status == .compliant)
+        }
+    }
+
     @Test func aMAMServiceFailureIsAServiceFailure() async throws {
         try await DaemonHarness.run { harness in
             try await harness.admin(.post, "faults", ["route": "mam.enroll", "status": 503, "count": 1])
