@@ -21,6 +21,9 @@ let package = Package(
         .executable(name: "mockauth", targets: ["mockauth"]),
         .library(name: "Daemon", targets: ["Daemon"]),
         .executable(name: "complianced", targets: ["complianced"]),
+        .library(name: "ControlClient", targets: ["ControlClient"]),
+        .library(name: "Flows", targets: ["Flows"]),
+        .executable(name: "compliancectl", targets: ["compliancectl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -121,6 +124,24 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+
+        // Child processes with a clean signal mask (run's servers, test servers).
+        .target(name: "ChildProcess", swiftSettings: swiftSettings),
+        // The CLI: a control-API client, the flow format and runner, and the executable.
+        .target(name: "ControlClient", dependencies: ["HTTPClient", "JSON"], swiftSettings: swiftSettings),
+        .target(
+            name: "Flows",
+            dependencies: ["ControlClient", "ChildProcess", "HTTPClient", "JSON", "ComplianceCore"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "compliancectl",
+            dependencies: [
+                "ControlClient", "Flows", "JSON", "AppProfile",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: swiftSettings
         ),
 

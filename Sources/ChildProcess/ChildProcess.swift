@@ -1,0 +1,141 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A program of this package (mockauth, complianced) started as a child process that prints a
+/// ready line on stdout first.
+///
+/// Spawned with `posix_spawn` and an empty signal mask with default dispositions, so the
+/// child reacts to SIGTERM and SIGINT even when this process runs with signals blocked (as
+/// a test runner may). Its stdout and stderr go to files in a scratch directory, removed by
+/// ``stop(graceful:)``.
+public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths never change; `exitStatus` is behind a lock
+    /// The child's process id.
+    public let pid: pid_t
+    /// The program's path, for messages.
+    public let executable: String
+    private let scratch: String
+    private let stdoutPath: String
+    private let stderrPath: String
+    private let reaped = ReapState()
+
+    /// Starts `executable` with `arguments`; `environment` nil inherits this process's.
+    public init(executable: String, arguments: [String], environment: [String: String]? = nil) throws(ChildProcessError) {
+        self.executable = executable
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw ChildProcessError(.notFound, "\(executable) is not an executable file")
+        }
+        let name = (executable as NSString).lastPathComponent
+        scratch = NSTemporaryDirectory() + "child-\(name)-\(UUID().uuidString)"
+        stdoutPath = scratch + "/stdout"
+        stderrPath = scratch + "/stderr"
+        do {
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ChildProcessError(.spawnFailed, "cannot create \(scratch): \(error)")
+        }
+        let environmentList = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        pid = try Spawn.run(executable: executable, arguments: arguments, environment: environmentList, stdout: stdoutPath, stderr: stderrPath)
+    }
+
+    deinit {
+        if exitStatus == nil { kill(pid, SIGKILL) }
+        _ = waitForExit(deadline: .now + .seconds(2))
+        try? FileManager.default.removeItem(atPath: scratch)
+    }
+
+    /// Waits (bounded) for the first complete stdout line; nil if the child exits first or
+    /// the time runs out.
+    public func firstLine(timeout: Duration) async -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let text = try? String(contentsOfFile: stdoutPath, encoding: .utf8), let newline = text.firstIndex(of: "\n") {
+                return String(text[..<newline])
+            }
+            if !isRunning { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return nil
+    }
+
+    /// What the child wrote on stdout and stderr so far.
+    public var standardOutput: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    public var standardError: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// True until the child exited (and was reaped).
+    public var isRunning: Bool { exitStatus == nil }
+
+    /// The child's exit: `.exited(code)` or `.signalled(signal)`; nil while it runs.
+    public var exitStatus: ExitStatus? {
+        reaped.withLock { status in
+            if let status { return status }
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+            status = ExitStatus(raw: raw)
+            return status
+        }
+    }
+
+    /// Sends `signal` to the child (no effect once it exited).
+    public func send(_ signal: Int32) {
+        guard isRunning else { return }
+        kill(pid, signal)
+    }
+
+    /// Waits (bounded) for the child to exit on its own; true when it did.
+    public func waitForExit(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        return !isRunning
+    }
+
+    private func waitForExit(deadline: ContinuousClock.Instant) -> Bool {
+        while isRunning, ContinuousClock.now < deadline { usleep(2000) }
+        return !isRunning
+    }
+
+    /// Stops the child: SIGTERM and up to `graceful` for it to exit, then SIGKILL; always
+    /// reaps it (bounded). Returns how it ended.
+    @discardableResult
+    public func stop(graceful: Duration = .zero) async -> ExitStatus? {
+        if isRunning, graceful > .zero {
+            kill(pid, SIGTERM)
+            _ = await waitForExit(timeout: graceful)
+        }
+        if isRunning { kill(pid, SIGKILL) }
+        _ = await waitForExit(timeout: .seconds(5))
+        return exitStatus
+    }
+}
+
+/// How a child process ended.
+public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
+    case exited(Int32)
+    case signalled(Int32)
+
+    init(raw: Int32) {
+        let signal = raw & 0x7f
+        self = signal == 0 ? .exited((raw >> 8) & 0xff) : .signalled(signal)
+    }
+
+    public var description: String {
+        switch self {
+        case .exited(let code): "exited with status \(code)"
+        case .signalled(let signal): "killed by signal \(signal)"
+        }
+    }
+}
+
+/// The cached exit status, behind a lock (waitpid may reap only once).
+final class ReapState: @unchecked Sendable {  // every access goes through `lock`
+    private let lock = NSLock()
+    private var status: ExitStatus?
+
+    func withLock<T>(_ body: (inout ExitStatus?) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&status)
+    }
+}

@@ -1,0 +1,114 @@
+import HTTPClient
+import JSON
+
+/// The control API's routes as calls (bodies and answers as in Sources/complianced/README.md).
+extension ControlClient {
+    /// How an interactive step is answered when the issuer shows its sign-in page.
+    public enum User: Sendable, Hashable {
+        /// Signs in as the request's account with this password.
+        case signIn(password: String)
+        /// Presses cancel.
+        case cancel
+
+        var json: JSONValue {
+            switch self {
+            case .signIn(let password): ["action": "signIn", "password": .string(password)]
+            case .cancel: ["action": "cancel"]
+            }
+        }
+    }
+
+    public func health() async throws(ControlClientError) -> JSONValue {
+        try await call(.get, "/v1/health")
+    }
+
+    public func accounts() async throws(ControlClientError) -> JSONValue {
+        try await call(.get, "/v1/accounts")
+    }
+
+    public func account(_ upn: String) async throws(ControlClientError) -> JSONValue {
+        try await call(.get, "/v1/accounts/" + Self.pathSegment(upn))
+    }
+
+    public func signIn(_ upn: String, silent: Bool = false, scopes: [String]? = nil, user: User? = nil) async throws(ControlClientError) -> JSONValue {
+        var body: JSONObject = ["account": .string(upn), "silent": .bool(silent)]
+        if let scopes { body["scopes"] = .array(scopes.map { .string($0) }) }
+        if let user { body["user"] = user.json }
+        return try await call(.post, "/v1/sign-in", .object(body))
+    }
+
+    public func token(_ upn: String, scopes: [String], silent: Bool = true, remediate: Bool = true, user: User? = nil) async throws(ControlClientError) -> JSONValue {
+        var body: JSONObject = [
+            "account": .string(upn), "scopes": .array(scopes.map { .string($0) }), "silent": .bool(silent), "remediate": .bool(remediate),
+        ]
+        if let user { body["user"] = user.json }
+        return try await call(.post, "/v1/token", .object(body))
+    }
+
+    public func remediate(_ upn: String, silent: Bool = false, user: User? = nil) async throws(ControlClientError) -> JSONValue {
+        var body: JSONObject = ["account": .string(upn), "silent": .bool(silent)]
+        if let user { body["user"] = user.json }
+        return try await call(.post, "/v1/remediate", .object(body))
+    }
+
+    public func deregister(_ upn: String, wipe: Bool) async throws(ControlClientError) -> JSONValue {
+        try await call(.post, "/v1/deregister", ["account": .string(upn), "wipe": .bool(wipe)])
+    }
+
+    public func listData(_ upn: String) async throws(ControlClientError) -> JSONValue {
+        try await call(.get, "/v1/accounts/\(Self.pathSegment(upn))/data")
+    }
+
+    public func putData(_ upn: String, name: String, bytes: [UInt8]) async throws(ControlClientError) -> JSONValue {
+        let answer = try await raw(.put, "/v1/accounts/\(Self.pathSegment(upn))/data/\(Self.pathSegment(name))", body: bytes)
+        return (try? JSONValue.parse(answer)) ?? .null
+    }
+
+    public func getData(_ upn: String, name: String) async throws(ControlClientError) -> [UInt8] {
+        try await raw(.get, "/v1/accounts/\(Self.pathSegment(upn))/data/\(Self.pathSegment(name))")
+    }
+
+    public func removeData(_ upn: String, name: String) async throws(ControlClientError) -> JSONValue {
+        try await call(.delete, "/v1/accounts/\(Self.pathSegment(upn))/data/\(Self.pathSegment(name))")
+    }
+
+    /// Events after `since`; waits up to `wait` milliseconds for one when there is none yet.
+    public func events(since: Int64, wait: Int64 = 0, limit: Int = 1000) async throws(ControlClientError) -> JSONValue {
+        try await call(.get, "/v1/events?since=\(since)&wait=\(wait)&limit=\(limit)")
+    }
+
+    public func clock() async throws(ControlClientError) -> JSONValue {
+        try await call(.get, "/v1/clock")
+    }
+
+    public func advanceClock(seconds: Int64) async throws(ControlClientError) -> JSONValue {
+        try await call(.post, "/v1/clock/advance", ["seconds": .int(seconds)])
+    }
+
+    /// Test hook (daemon started with `--test-hooks`): SIGKILL right after the commit of `point`.
+    public func crashAfter(_ point: String, occurrence: Int = 1) async throws(ControlClientError) -> JSONValue {
+        try await call(.post, "/v1/test/crash-after", ["point": .string(point), "occurrence": .int(Int64(occurrence))])
+    }
+
+    /// Percent-encodes everything but unreserved characters and `@`, so a UPN or a file name
+    /// stays one path segment.
+    public static func pathSegment(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "@"):
+                result.append(Character(UnicodeScalar(byte)))
+            default:
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return result
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,53 @@
+/// One end-to-end test case: which mock tenant, which app, then steps (flows/README.md).
+public struct Flow: Sendable {
+    /// The flow's name (from the file, or the file name).
+    public var name: String
+    public var description: String
+    /// The file it came from.
+    public var file: String
+    /// The mock's fixture file (absolute or relative to the working directory).
+    public var fixture: String
+    /// The app's Info.plist.
+    public var app: String
+    public var steps: [FlowStep]
+
+    public init(name: String, description: String, file: String, fixture: String, app: String, steps: [FlowStep]) {
+        self.name = name
+        self.description = description
+        self.file = file
+        self.fixture = fixture
+        self.app = app
+        self.steps = steps
+    }
+
+    /// True when a step needs the daemon's test hooks (crash points).
+    public var needsTestHooks: Bool {
+        steps.contains { if case .crashAfter = $0.action { return true } else { return false } }
+    }
+
+    /// True when a step stops or starts the daemon (only possible with a daemon `run` started).
+    public var controlsDaemon: Bool {
+        steps.contains {
+            switch $0.action {
+            case .crashAfter, .restartDaemon: return true
+            default: return false
+            }
+        }
+    }
+}
+
+/// One step: what to do, what to expect of its answer, and an optional note for the reader.
+public struct FlowStep: Sendable {
+    /// 1-based position in the flow (what messages show).
+    public var index: Int
+    public var action: StepAction
+    public var expect: StepExpectation
+    public var note: String?
+
+    public init(index: Int, action: StepAction, expect: StepExpectation = StepExpectation(), note: String? = nil) {
+        self.index = index
+        self.action = action
+        self.expect = expect
+        self.note = note
+    }
+}

@@ -1,0 +1,56 @@
+import JSON
+
+/// What a step does: a daemon action, an admin action on the mock, a clock or process action,
+/// or a check (flows/README.md lists each with its fields).
+public enum StepAction: Sendable {
+    /// How the sign-in page is answered, when one is shown.
+    public enum User: Sendable, Hashable {
+        case none
+        case password(String)
+        case cancel
+    }
+
+    // Daemon actions.
+    case signIn(account: String, user: User, silent: Bool, scopes: [String]?)
+    case token(account: String, scopes: [String], user: User, interactive: Bool, remediate: Bool)
+    case remediate(account: String, user: User, silent: Bool)
+    case deregister(account: String, wipe: Bool)
+    case putData(account: String, name: String, text: String)
+    case removeData(account: String, name: String)
+    case advanceClock(seconds: Int64, text: String)
+
+    // The daemon process.
+    case restartDaemon(kill: Bool)
+    case crashAfter(point: String, occurrence: Int)
+
+    // Admin actions on the mock (its `/_admin` API).
+    case admin(method: String, path: String, body: JSONValue?, summary: String)
+
+    // Checks.
+    case expectAccount(account: String, fields: JSONObject)
+    case expectData(account: String, present: [String], absent: [String], contents: [(String, String)])
+    case expectEvents(events: [JSONValue], absent: [JSONValue])
+    case expectEnrollmentStatuses(account: String, codes: [Int64])
+    case expectRequests(requests: [JSONValue], absent: [JSONValue])
+
+    /// The step's name as written in flows (`signIn`, `targetCA`, …) with its main argument.
+    public var summary: String {
+        switch self {
+        case .signIn(let account, _, let silent, _): "signIn \(account)\(silent ? " (silent)" : "")"
+        case .token(let account, let scopes, _, _, _): "token \(account) \(scopes.joined(separator: " "))"
+        case .remediate(let account, _, let silent): "remediate \(account)\(silent ? " (silent)" : "")"
+        case .deregister(let account, let wipe): "deregister \(account)\(wipe ? " with wipe" : "")"
+        case .putData(let account, let name, _): "putData \(account) \(name)"
+        case .removeData(let account, let name): "removeData \(account) \(name)"
+        case .advanceClock(_, let text): "advanceClock \(text)"
+        case .restartDaemon(let kill): kill ? "restartDaemon (kill -9)" : "restartDaemon (SIGTERM)"
+        case .crashAfter(let point, let occurrence): "crashAfter \(point)\(occurrence > 1 ? " #\(occurrence)" : "")"
+        case .admin(_, _, _, let summary): summary
+        case .expectAccount(let account, _): "expectAccount \(account)"
+        case .expectData(let account, _, _, _): "expectData \(account)"
+        case .expectEvents(let events, _): "expectEvents (\(events.count) in order)"
+        case .expectEnrollmentStatuses(let account, let codes): "expectEnrollmentStatuses \(account) \(codes)"
+        case .expectRequests(let requests, _): "expectRequests (\(requests.count) in order)"
+        }
+    }
+}

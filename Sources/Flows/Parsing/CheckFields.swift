@@ -1,0 +1,93 @@
+import JSON
+
+/// The fields of the check steps (`expectAccount`, `expectData`, `expectEvents`,
+/// `expectEnrollmentStatuses`, `expectRequests`).
+enum CheckFields {
+    /// Fields `expectAccount` may check, with what each holds.
+    static let accountFields: [(String, String)] = [
+        ("known", "boolean"), ("signedIn", "boolean"), ("managed", "boolean"), ("compliance", "status"),
+        ("enrollment", "string"), ("lastEnrollmentStatus", "enrollment status"), ("remediation", "string"), ("wipe", "string"),
+        ("dataFiles", "integer"),
+    ]
+    static let eventKeys: Set<String> = ["kind", "account", "payload"]
+    static let requestKeys: Set<String> = ["method", "route", "path", "status", "grantType", "user", "fault"]
+
+    static func action(_ name: String, _ fields: inout FieldReader, fail: (String) -> FlowError) throws(FlowError) -> StepAction {
+        switch name {
+        case "expectAccount":
+            let account = try fields.string("account")
+            var expected = JSONObject()
+            for (key, kind) in accountFields {
+                guard let value = fields.value(key) else { continue }
+                expected[key] = try normalized(value, kind: kind, field: key, fail: fail)
+            }
+            guard !expected.isEmpty else { throw fail("expectAccount: name at least one of \(accountFields.map(\.0).joined(separator: ", "))") }
+            return .expectAccount(account: account, fields: expected)
+        case "expectData":
+            let account = try fields.string("account")
+            let present = try fields.strings("present") ?? []
+            let absent = try fields.strings("absent") ?? []
+            var contents: [(String, String)] = []
+            for (file, text) in try fields.objectField("contents") ?? JSONObject() {
+                guard let text = text.stringValue else { throw fail("expectData: field 'contents'.\(file) must be a string") }
+                contents.append((file, text))
+            }
+            guard !present.isEmpty || !absent.isEmpty || !contents.isEmpty else { throw fail("expectData: give 'present', 'absent' or 'contents'") }
+            return .expectData(account: account, present: present, absent: absent, contents: contents)
+        case "expectEvents":
+            guard let events = try fields.array("events") else { throw fail("expectEvents: field 'events' is required (patterns in order)") }
+            let absent = try fields.array("absent") ?? []
+            for (position, pattern) in (events + absent).enumerated() {
+                try check(pattern, keys: eventKeys, required: "kind", what: "event pattern \(position + 1)", fail: fail)
+            }
+            return .expectEvents(events: events, absent: absent)
+        case "expectEnrollmentStatuses":
+            let account = try fields.string("account")
+            guard let values = try fields.array("codes") else { throw fail("expectEnrollmentStatuses: field 'codes' is required (statuses in order)") }
+            var codes: [Int64] = []
+            for value in values {
+                guard let code = StatusNames.enrollment(value) else { throw fail("expectEnrollmentStatuses: \(value) is not an enrollment status (e.g. 100 or \"NewPoliciesReceived\")") }
+                codes.append(Int64(code))
+            }
+            return .expectEnrollmentStatuses(account: account, codes: codes)
+        default:  // expectRequests
+            guard let requests = try fields.array("requests") else { throw fail("expectRequests: field 'requests' is required (patterns in order)") }
+            let absent = try fields.array("absent") ?? []
+            for (position, pattern) in (requests + absent).enumerated() {
+                try check(pattern, keys: requestKeys, required: nil, what: "request pattern \(position + 1)", fail: fail)
+            }
+            return .expectRequests(requests: requests, absent: absent)
+        }
+    }
+
+    /// A checked value in the form the runner compares: statuses become their codes.
+    static func normalized(_ value: JSONValue, kind: String, field: String, fail: (String) -> FlowError) throws(FlowError) -> JSONValue {
+        switch kind {
+        case "status":
+            if value == .null { return .null }
+            guard let code = StatusNames.compliance(value) else { throw fail("expectAccount: field '\(field)': \(value) is not a compliance status (\(StatusNames.complianceNames), or null)") }
+            return .int(Int64(code))
+        case "enrollment status":
+            if value == .null { return .null }
+            guard let code = StatusNames.enrollment(value) else { throw fail("expectAccount: field '\(field)': \(value) is not an enrollment status") }
+            return .int(Int64(code))
+        case "boolean":
+            guard value.boolValue != nil else { throw fail("expectAccount: field '\(field)' must be true or false, found \(value.kindName)") }
+            return value
+        case "integer":
+            guard case .int = value else { throw fail("expectAccount: field '\(field)' must be an integer, found \(value.kindName)") }
+            return value
+        default:
+            guard value.stringValue != nil else { throw fail("expectAccount: field '\(field)' must be a string, found \(value.kindName)") }
+            return value
+        }
+    }
+
+    static func check(_ pattern: JSONValue, keys: Set<String>, required: String?, what: String, fail: (String) -> FlowError) throws(FlowError) {
+        guard let object = pattern.objectValue else { throw fail("\(what) must be an object, found \(pattern.kindName)") }
+        for key in object.keys where !keys.contains(key) {
+            throw fail("\(what): unknown field '\(key)' (known: \(keys.sorted().joined(separator: ", ")))")
+        }
+        if let required, object[required]?.stringValue == nil { throw fail("\(what): field '\(required)' (a string) is required") }
+    }
+}

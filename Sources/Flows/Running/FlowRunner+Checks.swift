@@ -1,0 +1,144 @@
+import ControlClient
+import JSON
+
+/// The check steps: accounts, vault files, events, enrollment statuses, the mock's requests.
+extension FlowRunner {
+    func runCheck(_ step: FlowStep, _ context: RunContext) async -> StepCheck {
+        do {
+            switch step.action {
+            case .expectAccount(let account, let fields):
+                return try await checkAccount(account, fields, context)
+            case .expectData(let account, let present, let absent, let contents):
+                return try await checkData(account, present: present, absent: absent, contents: contents, context)
+            case .expectEvents(let patterns, let absent):
+                let events = try await context.events()
+                return Sequences.check(events, patterns, absent: absent, what: "event", describe: Sequences.describeEvent, matches: Sequences.eventMatches)
+            case .expectEnrollmentStatuses(let account, let codes):
+                let seen = try await context.events().filter {
+                    ["enrollment", "policy", "unenroll"].contains($0["kind"]?.stringValue ?? "") && $0["account"]?.stringValue == account.lowercased()
+                }.compactMap { $0["payload"]?["status"]?.intValue }
+                let describe = { (list: [Int64]) in list.map { StatusNames.describeEnrollment(Int($0)) }.joined(separator: ", ") }
+                guard seen == codes else {
+                    return .failed("enrollment statuses of \(account)", ["expected [\(describe(codes))], got [\(describe(seen))]"])
+                }
+                return .passed("[\(describe(seen))]")
+            case .expectRequests(let patterns, let absent):
+                guard let admin = context.stack.admin else { return .failed("expectRequests needs the mock's admin API (its request log)") }
+                let requests = Array(try await admin.requests().dropFirst(context.requestsBefore))
+                return Sequences.check(requests, patterns, absent: absent, what: "request", describe: Sequences.describeRequest, matches: JSONPattern.matches)
+            default:
+                preconditionFailure("not a check: \(step.action.summary)")
+            }
+        } catch let error as ControlClientError {
+            return StepCheck(passed: false, detail: "no answer from the daemon: \(error.message)", daemonProblem: error.apiCode == nil)
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+
+    private func checkAccount(_ account: String, _ fields: JSONObject, _ context: RunContext) async throws -> StepCheck {
+        var actual: JSONObject = ["known": false]
+        if let answer = try await Self.unlessUnknown({ () async throws(ControlClientError) in try await context.stack.client.account(account) }) {
+            actual = [
+                "known": true, "signedIn": answer["signedIn"] ?? .null, "managed": answer["managed"] ?? .null,
+                "compliance": answer["compliance"]?["code"] ?? .null, "enrollment": answer["enrollment"]?["state"] ?? .null,
+                "lastEnrollmentStatus": answer["enrollment"]?["lastStatus"]?["code"] ?? .null, "remediation": answer["remediation"] ?? .null,
+                "wipe": answer["wipe"] ?? .null, "dataFiles": answer["dataFiles"] ?? .null,
+            ]
+        }
+        var mismatches: [String] = []
+        for (key, wanted) in fields where actual[key] != wanted && JSONPattern.mismatch(wanted, actual[key]) != nil {
+            mismatches.append("\(key): expected \(Self.describe(key, wanted)), got \(Self.describe(key, actual[key] ?? .null))")
+        }
+        let shown = fields.keys.map { "\($0) \(Self.describe($0, actual[$0] ?? .null))" }.joined(separator: ", ")
+        return StepCheck(passed: mismatches.isEmpty, detail: shown, mismatches: mismatches)
+    }
+
+    /// The answer of `call`, or nil when the daemon does not know the account.
+    static func unlessUnknown(_ call: () async throws(ControlClientError) -> JSONValue) async throws(ControlClientError) -> JSONValue? {
+        do {
+            return try await call()
+        } catch {
+            if error.apiCode == "unknown_account" { return nil }
+            throw error
+        }
+    }
+
+    static func describe(_ key: String, _ value: JSONValue) -> String {
+        guard let code = value.intValue else { return "\(value)" }
+        switch key {
+        case "compliance": return StatusNames.describeCompliance(Int(code))
+        case "lastEnrollmentStatus": return StatusNames.describeEnrollment(Int(code))
+        default: return "\(value)"
+        }
+    }
+
+    private func checkData(_ account: String, present: [String], absent: [String], contents: [(String, String)], _ context: RunContext) async throws -> StepCheck {
+        let client = context.stack.client
+        let listing = try await Self.unlessUnknown({ () async throws(ControlClientError) in try await client.listData(account) })
+        let names = listing?["files"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        var mismatches: [String] = []
+        for name in present where !names.contains(name) { mismatches.append("\(name): expected present, but \(account) has [\(names.joined(separator: ", "))]") }
+        for name in absent where names.contains(name) { mismatches.append("\(name): expected absent, but it is there") }
+        for (name, text) in contents where names.contains(name) {
+            let bytes = try await client.getData(account, name: name)
+            let actual = String(decoding: bytes, as: UTF8.self)
+            if actual != text { mismatches.append("\(name): expected content \"\(text)\", got \"\(actual.prefix(200))\"") }
+        }
+        return StepCheck(passed: mismatches.isEmpty, detail: "\(account) has [\(names.joined(separator: ", "))]", mismatches: mismatches)
+    }
+}
+
+/// Ordered-subsequence checks over events and requests.
+enum Sequences {
+    static func check(
+        _ items: [JSONValue], _ patterns: [JSONValue], absent: [JSONValue], what: String, describe: (JSONValue) -> String,
+        matches: (JSONValue, JSONValue) -> Bool
+    ) -> StepCheck {
+        var position = 0
+        for (number, pattern) in patterns.enumerated() {
+            guard let found = items[position...].firstIndex(where: { matches(pattern, $0) }) else {
+                let after = position == 0 ? "" : " after \(describe(items[position - 1]))"
+                let seen = items.map(describe)
+                return .failed(
+                    "\(what) \(number + 1) of \(patterns.count) not found in order",
+                    ["expected \(what) \(pattern)\(after); the flow's \(what)s: \(seen.suffix(25).joined(separator: " | "))"])
+            }
+            position = found + 1
+        }
+        for pattern in absent {
+            if let hit = items.first(where: { matches(pattern, $0) }) {
+                return .failed("an unwanted \(what) happened", ["expected no \(what) like \(pattern), got \(describe(hit))"])
+            }
+        }
+        return .passed("\(patterns.count) in order among \(items.count)\(absent.isEmpty ? "" : ", none of \(absent.count) unwanted")")
+    }
+
+    /// An event pattern: `kind` equal, `account` equal ignoring case, `payload` partially.
+    static func eventMatches(_ pattern: JSONValue, _ event: JSONValue) -> Bool {
+        guard pattern["kind"] == event["kind"] else { return false }
+        if let account = pattern["account"] {
+            guard account.stringValue?.lowercased() == event["account"]?.stringValue else { return false }
+        }
+        if let payload = pattern["payload"] { return JSONPattern.matches(payload, event["payload"]) }
+        return true
+    }
+
+    static func describeEvent(_ event: JSONValue) -> String {
+        let status = event["payload"]?["status"]?.intValue.map { " \($0)" } ?? event["payload"]?["report"]?["status"]?["name"]?.stringValue.map { " \($0)" } ?? ""
+        return "#\(event["seq"]?.intValue ?? 0) \(event["kind"]?.stringValue ?? "?")\(status) \(event["account"]?.stringValue ?? "")"
+            .trimmingTrailingSpace()
+    }
+
+    static func describeRequest(_ request: JSONValue) -> String {
+        "\(request["method"]?.stringValue ?? "?") \(request["route"]?.stringValue ?? request["path"]?.stringValue ?? "?") → \(request["status"]?.intValue ?? 0)"
+    }
+}
+
+extension String {
+    func trimmingTrailingSpace() -> String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}

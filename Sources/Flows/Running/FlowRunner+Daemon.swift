@@ -1,0 +1,146 @@
+import ControlClient
+import JSON
+
+/// Daemon actions: the call, then the step's `expect` against the answer.
+extension FlowRunner {
+    func runDaemonAction(_ step: FlowStep, _ context: RunContext) async -> StepCheck {
+        let client = context.stack.client
+        let answer: JSONValue
+        do {
+            answer = try await call(step.action, client)
+        } catch {
+            return await failedCall(error, step, context)
+        }
+        if let refusal = step.expect.error {
+            return .failed("the daemon answered, but the step expected it to refuse with '\(refusal)'", ["error: expected \(refusal), got success: \(String("\(answer)".prefix(200)))"])
+        }
+        let view = AnswerView(answer)
+        let mismatches = view.mismatches(step.expect)
+        return StepCheck(passed: mismatches.isEmpty, detail: view.summary, mismatches: mismatches)
+    }
+
+    private func call(_ action: StepAction, _ client: ControlClient) async throws(ControlClientError) -> JSONValue {
+        switch action {
+        case .signIn(let account, let user, let silent, let scopes):
+            return try await client.signIn(account, silent: silent, scopes: scopes, user: user.client)
+        case .token(let account, let scopes, let user, let interactive, let remediate):
+            return try await client.token(account, scopes: scopes, silent: !interactive, remediate: remediate, user: user.client)
+        case .remediate(let account, let user, let silent):
+            return try await client.remediate(account, silent: silent, user: user.client)
+        case .deregister(let account, let wipe):
+            return try await client.deregister(account, wipe: wipe)
+        case .putData(let account, let name, let text):
+            return try await client.putData(account, name: name, bytes: Array(text.utf8))
+        case .removeData(let account, let name):
+            return try await client.removeData(account, name: name)
+        case .advanceClock(let seconds, _):
+            return try await client.advanceClock(seconds: seconds)
+        default:
+            preconditionFailure("not a daemon action: \(action.summary)")
+        }
+    }
+
+    /// A call without an answer: an armed crash, a refusal the step may expect, or a failure.
+    private func failedCall(_ error: ControlClientError, _ step: FlowStep, _ context: RunContext) async -> StepCheck {
+        if error.apiCode == nil, let armed = context.armedCrash, await context.stack.waitForDaemonExit() {
+            context.armedCrash = nil
+            return .passed("the daemon stopped at crash point \(armed.point) (armed in step \(armed.step)), as armed")
+        }
+        guard let code = error.apiCode else {
+            let exit = context.stack.daemonExit.map { " (complianced \($0))" } ?? ""
+            return StepCheck(passed: false, detail: "no answer from the daemon\(exit): \(error.message)", daemonProblem: true)
+        }
+        guard let expected = step.expect.error else {
+            return .failed("the daemon refused: \(code): \(error.message)")
+        }
+        var mismatches: [String] = []
+        if expected != code { mismatches.append("error: expected \(expected), got \(code) (\(error.message))") }
+        if let text = step.expect.messageContains, !error.message.contains(text) {
+            mismatches.append("message: expected it to contain \"\(text)\", got \"\(error.message)\"")
+        }
+        return StepCheck(passed: mismatches.isEmpty, detail: "refused: \(code): \(error.message)", mismatches: mismatches)
+    }
+}
+
+extension StepAction.User {
+    var client: ControlClient.User? {
+        switch self {
+        case .none: nil
+        case .password(let password): .signIn(password: password)
+        case .cancel: .cancel
+        }
+    }
+}
+
+/// The facts of a daemon answer that steps check, wherever the route puts them.
+struct AnswerView {
+    let answer: JSONValue
+
+    init(_ answer: JSONValue) { self.answer = answer }
+
+    var report: JSONValue? { answer["report"].flatMap { $0 == .null ? nil : $0 } }
+    var statusCode: Int64? { answer["status"]?["code"]?.intValue ?? report?["status"]?["code"]?.intValue }
+    var enrollmentStatus: JSONValue {
+        let value = report?["enrollmentStatus"] ?? answer["enrollmentStatus"]
+        return value?["code"] ?? .null
+    }
+    var message: String { report?["message"]?.stringValue ?? "" }
+    var claims: JSONValue? { answer["token"]?["claims"] }
+    var fired: [String] { answer["fired"]?.arrayValue?.compactMap { $0["timer"]?.stringValue } ?? [] }
+
+    func mismatches(_ expect: StepExpectation) -> [String] {
+        var result: [String] = []
+        if let status = expect.status?.intValue, statusCode != status {
+            result.append("status: expected \(StatusNames.describeCompliance(Int(status))), got \(statusCode.map { StatusNames.describeCompliance(Int($0)) } ?? "none")")
+        }
+        if let signedIn = expect.signedIn, answer["signedIn"]?.boolValue != signedIn {
+            result.append("signedIn: expected \(signedIn), got \(answer["signedIn"].map { "\($0)" } ?? "nothing")")
+        }
+        if let wanted = expect.enrollmentStatus, JSONPattern.mismatch(wanted, enrollmentStatus) != nil {
+            result.append("enrollmentStatus: expected \(Self.describeEnrollment(wanted)), got \(Self.describeEnrollment(enrollmentStatus))")
+        }
+        if let remediated = expect.remediated, answer["remediated"]?.boolValue != remediated {
+            result.append("remediated: expected \(remediated), got \(answer["remediated"].map { "\($0)" } ?? "nothing")")
+        }
+        if let token = expect.token {
+            if token == false {
+                if let claims { result.append("token: expected none, got one for \(claims["upn"] ?? .null) with scp \(claims["scp"] ?? .null)") }
+            } else if let miss = JSONPattern.mismatch(token, claims) {
+                result.append("token claims: \(miss)")
+            }
+        }
+        if let failure = expect.failure, let miss = JSONPattern.mismatch(failure, answer["failure"] ?? .null) {
+            result.append("failure: \(miss)")
+        }
+        if let text = expect.messageContains, !message.contains(text) {
+            result.append("message: expected it to contain \"\(text)\", got \"\(message)\"")
+        }
+        if let wiped = expect.wiped, answer["wiped"]?.boolValue != wiped {
+            result.append("wiped: expected \(wiped), got \(answer["wiped"].map { "\($0)" } ?? "nothing")")
+        }
+        if let timers = expect.fired, timers != fired {
+            result.append("fired: expected \(timers), got \(fired)")
+        }
+        return result
+    }
+
+    static func describeEnrollment(_ value: JSONValue) -> String {
+        value.intValue.map { StatusNames.describeEnrollment(Int($0)) } ?? "none"
+    }
+
+    /// One line for progress: the status and what came with it.
+    var summary: String {
+        var parts: [String] = []
+        if let statusCode { parts.append(StatusNames.describeCompliance(Int(statusCode))) }
+        if let signedIn = answer["signedIn"]?.boolValue { parts.append(signedIn ? "signed in" : "not signed in") }
+        if answer["remediated"]?.boolValue == true { parts.append("remediated") }
+        if let codes = answer["failure"]?["errorCodes"], codes != .array([]), codes != .null { parts.append("server said \(codes)") }
+        if enrollmentStatus != .null { parts.append("enrollment \(Self.describeEnrollment(enrollmentStatus))") }
+        if let cc = claims?["xms_cc"] { parts.append("token xms_cc \(cc)") } else if answer["token"] != nil { parts.append("token") }
+        if answer["wiped"]?.boolValue == true { parts.append("wiped") }
+        if answer["fired"] != nil { parts.append(fired.isEmpty ? "no timers fired" : "fired \(fired.joined(separator: ", "))") }
+        if let size = answer["size"]?.intValue { parts.append("\(size) bytes\(answer["encrypted"]?.boolValue == true ? ", encrypted" : "")") }
+        if let removed = answer["removed"]?.boolValue { parts.append(removed ? "removed" : "was not there") }
+        return parts.isEmpty ? "ok" : parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,151 @@
+import ControlClient
+import Foundation
+import JSON
+
+/// Runs one flow: starts (or connects to) its mock and daemon, runs the steps in order,
+/// stops at the first failed step, and stops what it started.
+public struct FlowRunner: Sendable {
+    public let flow: Flow
+    public let options: RunOptions
+    let progress: @Sendable (FlowProgress) -> Void
+
+    public init(flow: Flow, options: RunOptions, progress: @escaping @Sendable (FlowProgress) -> Void) {
+        self.flow = flow
+        self.options = options
+        self.progress = progress
+    }
+
+    public func run() async -> FlowResult {
+        let started = ContinuousClock.now
+        var result = FlowResult(name: flow.name, file: flow.file)
+        progress(.flowStarted(name: flow.name, description: flow.description, steps: flow.steps.count))
+        let stack = FlowStack(options: options, flow: flow)
+        do {
+            try await stack.start()
+            let context = try await RunContext(stack: stack)
+            await runSteps(context, into: &result)
+        } catch {
+            result.setupError = error.message
+            result.daemonLog = stack.daemonLogTail()
+        }
+        await stack.stop()
+        result.milliseconds = started.duration(to: .now).milliseconds
+        progress(.flowFinished(result))
+        return result
+    }
+
+    private func runSteps(_ context: RunContext, into result: inout FlowResult) async {
+        for step in flow.steps {
+            if result.failedStep != nil {
+                result.steps.append(StepResult(index: step.index, summary: step.action.summary, note: step.note, outcome: .skipped, detail: "", milliseconds: 0))
+                continue
+            }
+            let started = ContinuousClock.now
+            let check = await run(step, context)
+            let stepResult = StepResult(
+                index: step.index, summary: step.action.summary, note: step.note, outcome: check.passed ? .passed : .failed, detail: check.detail,
+                mismatches: check.mismatches, milliseconds: started.duration(to: .now).milliseconds)
+            result.steps.append(stepResult)
+            progress(.stepFinished(flow: flow.name, total: flow.steps.count, stepResult))
+            if !check.passed {
+                result.lastEvents = Array(((try? await context.events()) ?? []).suffix(10))
+                if !context.stack.daemonIsRunning || check.daemonProblem { result.daemonLog = context.stack.daemonLogTail() }
+            }
+        }
+    }
+
+    private func run(_ step: FlowStep, _ context: RunContext) async -> StepCheck {
+        switch step.action {
+        case .signIn, .token, .remediate, .deregister, .putData, .removeData, .advanceClock:
+            return await runDaemonAction(step, context)
+        case .restartDaemon(let kill):
+            return await restart(step, kill: kill, context)
+        case .crashAfter(let point, let occurrence):
+            guard context.stack.ownsDaemon else { return .failed("crashAfter needs a daemon started by compliancectl run (not --socket)") }
+            do {
+                _ = try await context.stack.client.crashAfter(point, occurrence: occurrence)
+                context.armedCrash = (point, step.index)
+                return .passed("armed: the daemon kills itself after committing \(point)")
+            } catch {
+                return .failed("cannot arm the crash point: \(error.message)")
+            }
+        case .admin(let method, let path, let body, _):
+            guard let admin = context.stack.admin else { return .failed("this step needs the mock's admin API (/_admin), which \(context.stack.authority) does not offer") }
+            do {
+                let answer = try await admin.call(method, path, body)
+                return .passed(answer == .null ? "ok" : String("\(answer)".prefix(160)))
+            } catch {
+                return .failed(error.message)
+            }
+        case .expectAccount, .expectData, .expectEvents, .expectEnrollmentStatuses, .expectRequests:
+            return await runCheck(step, context)
+        }
+    }
+
+    private func restart(_ step: FlowStep, kill: Bool, _ context: RunContext) async -> StepCheck {
+        guard context.stack.ownsDaemon else { return .failed("restartDaemon needs a daemon started by compliancectl run (not --socket)") }
+        if let armed = context.armedCrash, context.stack.daemonIsRunning {
+            return .failed("the crash point \(armed.point) armed in step \(armed.step) was never reached")
+        }
+        let crashed = !context.stack.daemonIsRunning
+        do {
+            try await context.stack.restartDaemon(kill: kill)
+        } catch {
+            return StepCheck(passed: false, detail: error.message, daemonProblem: true)
+        }
+        context.armedCrash = nil
+        return .passed(crashed ? "started again after the crash" : (kill ? "killed (SIGKILL) and started again" : "stopped (SIGTERM) and started again"))
+    }
+}
+
+/// What a step's run found.
+struct StepCheck {
+    var passed: Bool
+    var detail: String
+    var mismatches: [String] = []
+    /// The daemon misbehaved (died, did not answer): show its log.
+    var daemonProblem = false
+
+    static func passed(_ detail: String) -> StepCheck { StepCheck(passed: true, detail: detail) }
+    static func failed(_ detail: String, _ mismatches: [String] = []) -> StepCheck { StepCheck(passed: false, detail: detail, mismatches: mismatches) }
+}
+
+/// The state a flow's steps share.
+final class RunContext: @unchecked Sendable {  // used by one flow's steps, one at a time
+    let stack: FlowStack
+    /// The last event before the flow started: checks look only at later ones.
+    let firstSeq: Int64
+    /// Requests the mock had logged before the flow started.
+    let requestsBefore: Int
+    /// A crash point armed and not yet reached, with the step that armed it.
+    var armedCrash: (point: String, step: Int)?
+
+    init(stack: FlowStack) async throws(FlowSetupError) {
+        self.stack = stack
+        do {
+            firstSeq = try await stack.client.health()["lastEventSeq"]?.intValue ?? 0
+        } catch {
+            throw FlowSetupError("the daemon does not answer: \(error.message)")
+        }
+        requestsBefore = (try? await stack.admin?.requests().count) ?? 0
+    }
+
+    /// Every event since the flow started, oldest first.
+    func events() async throws(ControlClientError) -> [JSONValue] {
+        var all: [JSONValue] = []
+        var cursor = firstSeq
+        while true {
+            let page = try await stack.client.events(since: cursor, limit: 1000)["events"]?.arrayValue ?? []
+            all += page
+            guard page.count == 1000, let last = page.last?["seq"]?.intValue else { return all }
+            cursor = last
+        }
+    }
+}
+
+extension Duration {
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

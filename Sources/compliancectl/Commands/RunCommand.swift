@@ -1,0 +1,117 @@
+import ArgumentParser
+import Flows
+import Foundation
+import JSON
+
+/// `compliancectl run FLOW_OR_DIR…`: end-to-end flows against mockauth and complianced.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run end-to-end flows (flows/README.md) against mockauth and complianced.",
+        discussion: """
+            By default each flow gets its own mockauth (ephemeral port, the flow's fixture) and
+            complianced (temporary state directory, virtual clock), so flows run concurrently
+            (--jobs). --authority points at a running issuer instead (reset through its admin API
+            when it has one) and --socket at a running daemon; flows then run one by one.
+            Every flow file is checked before any runs. Exit status: 0 all passed, 1 a flow
+            failed, 65 a flow file is invalid, 69 a server could not be started or reached.
+
+            Examples:
+              compliancectl run flows/
+              compliancectl run flows/seed-mam-ca-always-applied.json --json
+              compliancectl run flows/ --authority http://127.0.0.1:8080/contoso.com
+            """)
+
+    @Argument(help: ArgumentHelp("Flow files, or directories of them.", valueName: "flow-or-dir"))
+    var paths: [String]
+
+    @Option(name: .long, help: ArgumentHelp("An issuer to use instead of starting mockauth.", valueName: "url"))
+    var authority: String?
+
+    @Option(name: .customLong("mam-url"), help: ArgumentHelp("Its MAM service (default: the authority's origin + /mam/v1).", valueName: "url"))
+    var mamURL: String?
+
+    @Option(name: .long, help: ArgumentHelp("A running complianced's control socket to use instead of starting one.", valueName: "path"))
+    var socket: String?
+
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp("CA file the daemon trusts for an https authority.", valueName: "pem"))
+    var caFile: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Flows run at once (own mock and daemon each).", valueName: "n"))
+    var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+    @Option(name: .long, help: ArgumentHelp("The mockauth executable (default: next to compliancectl, then PATH).", valueName: "path"))
+    var mockauth: String?
+
+    @Option(name: .long, help: ArgumentHelp("The complianced executable (default: next to compliancectl, then PATH).", valueName: "path"))
+    var complianced: String?
+
+    @Flag(name: .customLong("keep-state"), help: "Keep each flow's daemon state directory.")
+    var keepState = false
+
+    @Flag(name: .long, help: "Print a JSON report instead of progress and a table.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Also print each flow's description and each step's note.")
+    var verbose = false
+
+    func validate() throws {
+        guard !paths.isEmpty else { throw ValidationError("name at least one flow file or directory (e.g. flows/).") }
+        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be 1...64.") }
+        if let authority, MockAdmin.origin(ofAuthority: authority) == nil { throw ValidationError("--authority must be a URL such as http://127.0.0.1:8080/contoso.com.") }
+    }
+
+    func run() async throws {
+        let flows: [Flow]
+        do {
+            flows = try FlowSuite.load(try FlowSuite.files(paths)).get()
+        } catch let error as FlowError {
+            report([error])
+            throw Exit.dataError
+        } catch let errors as FlowLoadErrors {
+            report(errors.errors)
+            throw Exit.dataError
+        }
+        var options = RunOptions(
+            mockauthPath: try Executables.find("mockauth", given: mockauth), compliancedPath: try Executables.find("complianced", given: complianced))
+        options.authority = authority
+        options.mamURL = mamURL
+        options.socket = socket
+        options.caFile = caFile
+        options.keepState = keepState
+        let printer = RunPrinter(json: json, verbose: verbose)
+        let results = await FlowSuite.run(flows, options: options, jobs: jobs) { progress in printer.show(progress) }
+        printer.finish(results)
+        if results.contains(where: { $0.setupError != nil }) && !results.contains(where: { $0.setupError == nil && !$0.passed }) {
+            throw Exit.unavailable
+        }
+        if !results.allSatisfy(\.passed) { throw Exit.failed }
+    }
+
+    private func report(_ errors: [FlowError]) {
+        if json {
+            print(JSONValue.object(["errors": .array(errors.map { ["file": .string($0.file), "step": $0.step.map { .int(Int64($0)) } ?? .null, "reason": .string($0.reason)] })]))
+        } else {
+            for error in errors { FileHandle.standardError.write(Data("compliancectl: invalid flow: \(error)\n".utf8)) }
+        }
+    }
+}
+
+/// Finds the servers `run` starts.
+enum Executables {
+    /// `given`, else `name` next to this executable, else on PATH.
+    static func find(_ name: String, given: String?) throws -> String {
+        if let given {
+            guard FileManager.default.isExecutableFile(atPath: given) else { throw ValidationError("--\(name) \(given) is not an executable file.") }
+            return given
+        }
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let beside = ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = (String(directory) as NSString).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw ValidationError("cannot find \(name): build it (swift build) or pass --\(name) PATH.")
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import ControlClient
+import Foundation
+import JSON
+
+/// Runs one daemon call for a command: prints the answer (`--json` or text) and maps
+/// failures to the documented exit statuses.
+enum DaemonCall {
+    static func run(_ options: DaemonOptions, _ body: (ControlClient) async throws(ControlClientError) -> CommandResult) async throws {
+        let result: CommandResult
+        do {
+            result = try await body(options.client())
+        } catch {
+            throw fail(error, json: options.json)
+        }
+        if options.json {
+            print(result.json.encodedString(sortedKeys: false))
+        } else {
+            for line in result.lines { print(line) }
+        }
+        if !result.succeeded { throw Exit.failed }
+    }
+
+    /// Prints a failed call on stderr (JSON on stdout with --json) and gives its exit status.
+    static func fail(_ error: ControlClientError, json: Bool) -> ExitCode {
+        if json {
+            print(JSONValue.object(["error": ["code": .string(error.apiCode ?? error.code.description), "message": .string(error.message)]]).encodedString())
+        } else {
+            FileHandle.standardError.write(Data("compliancectl: \(error.message)\n".utf8))
+        }
+        switch error.code {
+        case .unreachable, .timeout: return Exit.unavailable
+        case .invalidResponse: return Exit.software
+        case .refused: return Exit.failed
+        }
+    }
+}
+
+/// What a daemon command prints and whether it counts as success.
+struct CommandResult {
+    var json: JSONValue
+    var lines: [String]
+    var succeeded = true
+}
+
+/// Shared checks on positional arguments.
+enum Arguments {
+    /// A UPN-shaped account argument (the daemon checks it fully).
+    static func account(_ text: String) throws {
+        guard text.contains("@"), !text.hasPrefix("@"), !text.hasSuffix("@") else {
+            throw ValidationError("'\(text)' is not an account (a UPN such as alice@contoso.com).")
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// The exit statuses `compliancectl --help` documents (sysexits-style for the errors).
+enum Exit {
+    /// The daemon answered but not with success, or a flow failed.
+    static let failed = ExitCode(1)
+    /// Bad input data: a flow or profile file.
+    static let dataError = ExitCode(65)
+    /// The daemon or a mock is unreachable or could not be started.
+    static let unavailable = ExitCode(69)
+    /// A bug of ours.
+    static let software = ExitCode(70)
+}

@@ -1,0 +1,19 @@
+/// A plain-text table: a header row and left-aligned columns separated by two spaces.
+struct TextTable {
+    var header: [String]
+    var rows: [[String]] = []
+
+    init(_ header: [String]) { self.header = header }
+
+    mutating func add(_ row: [String]) { rows.append(row) }
+
+    var rendered: String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}
