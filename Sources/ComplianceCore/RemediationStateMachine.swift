@@ -316,6 +316,20 @@ public struct RemediationStateMachine: Sendable {
         return start(queue.removeFirst())
     }
 
+    /// The enrollment lifecycle (registration at sign-in, a 24-hour retry) enrolled `account`
+    /// and applied its policy outside a remediation: it is the app's managed account and holds
+    /// managed data, so its next remediation needs no app restart, a failed one wipes it, and
+    /// another account's remediation gets 227. Valid in every state (no state change);
+    /// persists when it changes what the machine knows, `.none` when it knew already.
+    public mutating func accountEnrolled(_ account: AccountID) -> Action {
+        checkNotAwaitingPersist()
+        let knewIt = managedAccount == account && managedData.contains(account)
+        guard !knewIt else { return .none }
+        if managedAccount == nil { managedAccount = account }
+        if !managedData.contains(account) { managedData.append(account) }
+        return persist(then: .none)
+    }
+
     /// `account` was deregistered, wiped or left the allowed list elsewhere: forget its
     /// managed state, drop it from the queue, and end its running remediation (NotCompliant).
     public mutating func accountRemoved(_ account: AccountID) -> Action {

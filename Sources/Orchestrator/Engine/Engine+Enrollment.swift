@@ -89,7 +89,10 @@ extension Engine {
                     return enrollmentStep(account) { $0.enrollmentFailed(.parsingFailure, now: clock.now) }
                 }
                 let next = settleEnrollment(account, enrollmentStep(account) { $0.enrollmentSucceeded(status, now: clock.now) })
-                if let (policy, _) = Self.policy(from: json["policy"]) { await applyPolicy(policy, for: account) }
+                if let (policy, _) = Self.policy(from: json["policy"]) {
+                    await applyPolicy(policy, for: account)
+                    await runRemediation(remediationStep { $0.accountEnrolled(account) })
+                }
                 return next ?? .none
             case .reply(let status?, _) where !status.isSuccess:
                 return enrollmentStep(account) { $0.enrollmentFailed(status, now: clock.now) }

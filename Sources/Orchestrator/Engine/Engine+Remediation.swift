@@ -13,8 +13,9 @@ extension Engine {
     func remediateAndWait(_ account: AccountID, silent: Bool, user: InteractiveUser?, retryScopes: [String]?) async -> RemediationOutcome {
         ensureAccountRow(account)
         if remediation.currentManagedAccount == nil, let other = managedAccount(besides: account) {
-            // Enrolled through registration rather than a remediation: the machine does not know
-            // it, so the one-managed-account rule is applied here, with the machine's report.
+            // Another account's registration is still pending (enrolling, or awaiting its 24 h
+            // retry): the machine learns of it only once enrolled (`accountEnrolled`), so the
+            // one-managed-account rule is applied here, with the machine's report.
             let report = ComplianceStatusReport(
                 account: account, status: .notCompliant, enrollmentStatus: .singleManagedAccountMode,
                 detail: "\(other.upn) is the managed account of this app.")

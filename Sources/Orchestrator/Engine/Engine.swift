@@ -101,6 +101,11 @@ public actor Engine {
         }
         if remediation.stateName != "idle" || !remediation.queuedAccounts.isEmpty { resumed += 1 }
         await runRemediation(remediationStep { $0.resumed() })
+        // An enrollment committed just before a crash may not have reached the remediation
+        // machine yet (two commits): tell it again (no effect when it knows).
+        for (account, machine) in enrollments.sorted(by: { $0.key < $1.key }) where machine.isEnrolled {
+            await runRemediation(remediationStep { $0.accountEnrolled(account) })
+        }
         record("daemonStarted", account: nil, ["resumed": .int(Int64(resumed)), "clock": .string(clock.mode.rawValue)])
         rearmTimers()
         return resumed

@@ -1,0 +1,70 @@
+import Testing
+@testable import ComplianceCore
+
+/// `accountEnrolled`: an account enrolled by registration (not a remediation) is known to
+/// the remediation machine as managed and holding managed data.
+@Suite struct RemediationAccountEnrolledTests {
+    /// Runs `account`'s remediation to the policy step and returns what applying it asks next.
+    static func applyPolicy(_ machine: inout RemediationStateMachine, _ account: AccountID) -> RemediationStateMachine.Action {
+        _ = machine.remediate(account, silent: true)
+        _ = machine.persisted()
+        _ = machine.mamTokenAcquired()
+        _ = machine.enrollmentSucceeded()
+        _ = machine.persisted()
+        _ = machine.policyReceived(policy())
+        _ = machine.persisted()
+        return machine.policyApplied()
+    }
+
+    @Test func anEnrolledAccountIsPersistedOnceAsManaged() {
+        var machine = RemediationStateMachine()
+        #expect(machine.accountEnrolled(bob) == .persist(machine.snapshot))
+        #expect(machine.persisted() == .none)
+        #expect(machine.currentManagedAccount == bob)
+        #expect(machine.stateName == "idle")
+        #expect(machine.accountEnrolled(bob) == .none)
+    }
+
+    @Test func itsNextRemediationAppliesPolicyWithoutARestart() {
+        var known = RemediationStateMachine()
+        _ = known.accountEnrolled(bob)
+        _ = known.persisted()
+        #expect(Self.applyPolicy(&known, bob) == .reportCompliance(bob))
+
+        var unknown = RemediationStateMachine()
+        #expect(Self.applyPolicy(&unknown, bob) == .persist(unknown.snapshot))
+        #expect(unknown.persisted() == .restartApp(bob))
+    }
+
+    @Test func aFailedRemediationOfTheEnrolledAccountWipesItFirst() {
+        var machine = RemediationStateMachine()
+        _ = machine.accountEnrolled(bob)
+        _ = machine.persisted()
+        _ = machine.remediate(bob, silent: true)
+        _ = machine.persisted()
+        _ = machine.mamTokenFailed(.networkFailure("down"))
+        #expect(machine.stateName == "wipingManagedData")
+        #expect(machine.persisted() == .startWipe(bob, .remediationFailed))
+    }
+
+    @Test func anotherAccountsRemediationIsRefusedWith227() {
+        var machine = RemediationStateMachine()
+        _ = machine.accountEnrolled(bob)
+        _ = machine.persisted()
+        _ = machine.remediate(alice, silent: true)
+        guard case .deliverStatus(let report, nil) = machine.persisted() else {
+            Issue.record("expected a delivered status")
+            return
+        }
+        #expect(report.status == .notCompliant && report.enrollmentStatus == .singleManagedAccountMode)
+    }
+
+    @Test func itSurvivesASnapshotRoundTrip() throws {
+        var machine = RemediationStateMachine()
+        _ = machine.accountEnrolled(bob)
+        _ = machine.persisted()
+        var restored = RemediationStateMachine(restoring: try .init(json: machine.snapshot.json))
+        #expect(restored.currentManagedAccount == bob)
+        #expect(restored.accountEnrolled(bob) == .none)
+    }
+}
