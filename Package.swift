@@ -177,7 +177,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "MockAuth",
+                "MockAuth", "ChildProcess",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -187,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "Daemon", "Orchestrator", "ComplianceCore", "JSON", "HTTPClient", "MockAuth", "TestSupport",
+                "Daemon", "Orchestrator", "ComplianceCore", "JSON", "HTTPClient", "MockAuth", "TestSupport", "ChildProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -222,6 +222,16 @@ let package = Package(
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
             exclude: ["msal_conformance.py"],
+            swiftSettings: swiftSettings
+        ),
+
+        // The flow format (pure parsing and matching) and the CLI end to end (compliancectl →
+        // complianced → mockauth, as child processes).
+        .testTarget(name: "FlowsTests", dependencies: ["Flows", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["ChildProcess", "ControlClient", "JSON", "TestSupport"],
+            exclude: ["broken-flows"],
             swiftSettings: swiftSettings
         ),
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One entry point for people and CI:
-#   ./run.sh demo    build, then run the main job (see README.md)
+#   ./run.sh demo    build, then run every flow in flows/ against the embedded mocks
 #   ./run.sh test    build and run every test
 #   ./run.sh bench   build in release and run the benchmarks
 #   ./run.sh setup   only install the system packages the build needs
@@ -39,12 +39,8 @@ case "${1:-}" in
         echo "==> building"
         swift build
         bin="$(swift build --show-bin-path)"
-        for tool in mockauth complianced compliancectl; do
-            if [ -x "$bin/$tool" ]; then
-                echo "==> $tool --help"
-                "$bin/$tool" --help
-            fi
-        done
+        echo "==> running every flow in flows/ (compliancectl → complianced → mockauth)"
+        "$bin/compliancectl" run flows/
         ;;
     test)
         setup

@@ -21,8 +21,9 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
     private let stderrPath: String
     private let reaped = ReapState()
 
-    /// Starts `executable` with `arguments`; `environment` nil inherits this process's.
-    public init(executable: String, arguments: [String], environment: [String: String]? = nil) throws(ChildProcessError) {
+    /// Starts `executable` with `arguments`; `environment` nil inherits this process's;
+    /// `input` is what the child reads on stdin (nothing when nil).
+    public init(executable: String, arguments: [String], environment: [String: String]? = nil, input: [UInt8]? = nil) throws(ChildProcessError) {
         self.executable = executable
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw ChildProcessError(.notFound, "\(executable) is not an executable file")
@@ -36,8 +37,15 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
         } catch {
             throw ChildProcessError(.spawnFailed, "cannot create \(scratch): \(error)")
         }
+        var stdinPath = "/dev/null"
+        if let input {
+            stdinPath = scratch + "/stdin"
+            guard FileManager.default.createFile(atPath: stdinPath, contents: Data(input), attributes: [.posixPermissions: 0o600]) else {
+                throw ChildProcessError(.spawnFailed, "cannot write \(stdinPath)")
+            }
+        }
         let environmentList = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
-        pid = try Spawn.run(executable: executable, arguments: arguments, environment: environmentList, stdout: stdoutPath, stderr: stderrPath)
+        pid = try Spawn.run(executable: executable, arguments: arguments, environment: environmentList, stdin: stdinPath, stdout: stdoutPath, stderr: stderrPath)
     }
 
     deinit {
@@ -107,6 +115,29 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
         if isRunning { kill(pid, SIGKILL) }
         _ = await waitForExit(timeout: .seconds(5))
         return exitStatus
+    }
+}
+
+extension ChildProcess {
+    /// What a finished command printed and how it ended.
+    public struct Completion: Sendable {
+        /// The exit code; nil when it was killed (by a signal, or at the timeout).
+        public var status: Int32?
+        public var timedOut: Bool
+        public var standardOutput: String
+        public var standardError: String
+    }
+
+    /// Runs a command to its end, killing it after `timeout`.
+    public static func run(
+        _ executable: String, _ arguments: [String], input: [UInt8]? = nil, environment: [String: String]? = nil, timeout: Duration
+    ) async throws(ChildProcessError) -> Completion {
+        let child = try ChildProcess(executable: executable, arguments: arguments, environment: environment, input: input)
+        let finished = await child.waitForExit(timeout: timeout)
+        let exit = await child.stop()
+        var status: Int32?
+        if case .exited(let code)? = exit { status = code }
+        return Completion(status: status, timedOut: !finished, standardOutput: child.standardOutput, standardError: child.standardError)
     }
 }
 

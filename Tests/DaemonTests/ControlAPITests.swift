@@ -3,6 +3,7 @@ import HTTPClient
 import JSON
 import Testing
 import TestSupport
+import ChildProcess
 
 /// The control API of a real `complianced` child: shapes, errors and access.
 @Suite struct ControlAPITests {
@@ -93,7 +94,7 @@ import TestSupport
                 "--state-dir", daemon.stateDirectory, "--app", DaemonHarness.appsDirectory + "/chatr-Info.plist", "--authority", mock.authority,
             ])
             #expect(await second.waitForExit(timeout: .seconds(20)))
-            #expect(second.process.terminationStatus == 2)
+            #expect(second.exitStatus == .exited(2))
             #expect(second.stderr.contains("another complianced is using"))
             await second.stop()
             #expect(try await daemon.call(.get, "/v1/health").status == 200)

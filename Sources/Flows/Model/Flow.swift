@@ -9,14 +9,18 @@ public struct Flow: Sendable {
     public var fixture: String
     /// The app's Info.plist.
     public var app: String
+    /// Whether the daemon can reach the issuer (`"issuer": "unreachable"` points it at a
+    /// loopback port nothing listens on; the mock still runs for admin steps).
+    public var issuerReachable: Bool
     public var steps: [FlowStep]
 
-    public init(name: String, description: String, file: String, fixture: String, app: String, steps: [FlowStep]) {
+    public init(name: String, description: String, file: String, fixture: String, app: String, issuerReachable: Bool = true, steps: [FlowStep]) {
         self.name = name
         self.description = description
         self.file = file
         self.fixture = fixture
         self.app = app
+        self.issuerReachable = issuerReachable
         self.steps = steps
     }
 

@@ -51,8 +51,9 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
 
     func startDaemon() async throws(FlowSetupError) {
         guard let stateDirectory else { return }
+        let issuer = flow.issuerReachable ? authority : try Self.unreachableAuthority(like: authority)
         var arguments = [
-            "--state-dir", stateDirectory, "--app", flow.app, "--authority", authority, "--clock", "virtual", "--log-level", options.daemonLogLevel,
+            "--state-dir", stateDirectory, "--app", flow.app, "--authority", issuer, "--clock", "virtual", "--log-level", options.daemonLogLevel,
         ]
         if let mamURL = options.mamURL { arguments += ["--mam-url", mamURL] }
         if let caFile = options.caFile { arguments += ["--ca-file", caFile] }
@@ -103,6 +104,26 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
             throw FlowSetupError("\(what) did not get ready (\(child.exitStatus.map { "\($0)" } ?? "no ready line")):\n  \(log)")
         }
         return (child, line)
+    }
+
+    /// `authority` with its host and port replaced by a loopback port nothing listens on
+    /// (bound, then closed, by this process).
+    static func unreachableAuthority(like authority: String) throws(FlowSetupError) -> String {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw FlowSetupError("cannot open a socket to find a free port") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw FlowSetupError("cannot find a free loopback port") }
+        let port = UInt16(bigEndian: address.sin_port)
+        let path = authority.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).dropFirst(3).first.map { "/\($0)" } ?? ""
+        return "http://127.0.0.1:\(port)\(path)"
     }
 
     /// The tenant path segment of a fixture: its tenant's domain.

@@ -32,8 +32,7 @@ struct RemediateCommand: AsyncParsableCommand {
             let answer = try await client.remediate(account, silent: silent, user: user)
             let report = answer["report"]
             let ok = report?["status"]?["code"]?.intValue == 0
-            var lines = ["\(report?["account"]?.stringValue ?? account): \(Describe.status(report?["status"]))"]
-            lines += Describe.report(report).dropFirst().map { "  " + $0 }
+            var lines = ["\(report?["account"]?.stringValue ?? account): \(Describe.report(report) ?? "no report")"]
             lines += Describe.token(answer["token"]).map { "  " + $0 }
             return CommandResult(json: answer, lines: lines, succeeded: ok)
         }

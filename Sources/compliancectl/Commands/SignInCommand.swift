@@ -98,9 +98,7 @@ struct TokenCommand: AsyncParsableCommand {
     /// The lines under a sign-in or token answer: failure, remediation report, token.
     static func details(_ answer: JSONValue) -> [String] {
         var lines = Describe.failure(answer["failure"])
-        if answer["remediated"]?.boolValue == true || answer["report"] != nil {
-            lines += Describe.report(answer["report"]).map { "remediation \($0)" }
-        }
+        if let report = Describe.report(answer["report"]) { lines.append("remediation: \(report)") }
         return lines + Describe.token(answer["token"])
     }
 }

@@ -16,15 +16,13 @@ enum Describe {
         return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 
-    /// The lines of a compliance report (status, enrollment status, title: message).
-    static func report(_ report: JSONValue?) -> [String] {
-        guard let report, report != .null else { return [] }
-        var lines = ["compliance: \(status(report["status"]))"]
-        if let enrollment = report["enrollmentStatus"], enrollment != .null { lines.append("enrollment status: \(status(enrollment))") }
-        let title = report["title"]?.stringValue ?? ""
-        let message = report["message"]?.stringValue ?? ""
-        if !title.isEmpty || !message.isEmpty { lines.append([title, message].filter { !$0.isEmpty }.joined(separator: ": ")) }
-        return lines
+    /// A compliance report in a line: `Compliant (0), enrollment status … — title: message`.
+    static func report(_ report: JSONValue?) -> String? {
+        guard let report, report != .null else { return nil }
+        var line = status(report["status"])
+        if let enrollment = report["enrollmentStatus"], enrollment != .null { line += ", enrollment status \(status(enrollment))" }
+        let text = [report["title"]?.stringValue ?? "", report["message"]?.stringValue ?? ""].filter { !$0.isEmpty }.joined(separator: ": ")
+        return text.isEmpty ? line : "\(line) — \(text)"
     }
 
     /// A token's summary: scopes, expiry and the capability claim; never the token itself.

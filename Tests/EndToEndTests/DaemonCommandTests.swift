@@ -1,0 +1,109 @@
+import Foundation
+import JSON
+import Testing
+import TestSupport
+
+/// The daemon commands of `compliancectl` against a real complianced (child) and mockauth
+/// (in-process).
+@Suite struct DaemonCommandTests {
+    static func withDaemon(_ body: @Sendable (_ stateDirectory: String, InProcessMockAuth.Running) async throws -> Void) async throws {
+        try await InProcessMockAuth.run { mock in
+            let directory = NSTemporaryDirectory() + "ctl-" + UUID().uuidString
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let daemon = try ChildServer("complianced", arguments: [
+                "--state-dir", directory, "--app", CLI.root + "/mocks/fixtures/apps/chatr-Info.plist", "--authority", mock.authority,
+                "--clock", "virtual", "--log-level", "warning",
+            ])
+            guard await daemon.firstLine(timeout: .seconds(30)) != nil else {
+                await daemon.stop()
+                throw CLIError("complianced did not start: \(daemon.stderr)")
+            }
+            do {
+                try await body(directory, mock)
+            } catch {
+                await daemon.stop()
+                throw error
+            }
+            await daemon.stop()
+        }
+    }
+
+    @Test func anEngineerDrivesTheDaemonFromTheCommandLine() async throws {
+        try await Self.withDaemon { directory, _ in
+            let at = ["--state-dir", directory]
+            let signIn = try await CLI.run(["sign-in", "alice@contoso.com", "--password-stdin", "--scope", "api://contoso-chat/Chat.Read"] + at, input: "Passw0rd!\n")
+            #expect(signIn.status == 0, "\(signIn.stderr)")
+            #expect(signIn.stdout.contains("alice@contoso.com: Compliant (0) — signed in"), "\(signIn.stdout)")
+            #expect(signIn.stdout.contains("server answer: protectionPolicyRequired [53005] suberror protection_policy_required"))
+            #expect(signIn.stdout.contains("remediation: Compliant (0) — Account is compliant"))
+            #expect(!signIn.stdout.contains("Passw0rd!") && !signIn.stdout.contains("eyJ"), "no password or token printed")
+
+            let token = try await CLI.run(["token", "ALICE@contoso.com", "--scope", "api://contoso-chat/Chat.Read", "--print-token"] + at)
+            #expect(token.status == 0 && token.stdout.hasPrefix("eyJ") && token.stdout.split(separator: ".").count == 3)
+
+            let put = try await CLI.run(["data", "put", "alice@contoso.com", "plan.txt", "--text", "the plan"] + at)
+            #expect(put.status == 0 && put.stdout.contains("stored plan.txt for alice@contoso.com: 8 bytes"))
+            let get = try await CLI.run(["data", "get", "alice@contoso.com", "plan.txt"] + at)
+            #expect(get.stdout == "the plan")
+            let list = try await CLI.run(["data", "list", "alice@contoso.com", "--json"] + at)
+            #expect(list.json["files"]?[0]?["name"] == "plan.txt")
+
+            let clock = try await CLI.run(["clock", "advance", "8h"] + at)
+            #expect(clock.status == 0 && clock.stdout.contains("fired checkIn for alice@contoso.com"), "\(clock.stdout)")
+
+            let accounts = try await CLI.run(["accounts"] + at)
+            #expect(accounts.stdout.contains("ACCOUNT"))
+            #expect(accounts.stdout.contains("PoliciesHaveNotChanged (101)"), "\(accounts.stdout)")
+
+            let events = try await CLI.run(["events", "--json"] + at)
+            let kinds = events.stdout.split(separator: "\n").compactMap { try? JSONValue.parse(String($0)) }.compactMap { $0["kind"]?.stringValue }
+            #expect(kinds.contains("compliance") && kinds.contains("timerFired"))
+            let since = try await CLI.run(["events", "--since", "1000"] + at)
+            #expect(since.status == 0 && since.stdout.isEmpty)
+
+            let status = try await CLI.run(["status", "--json"] + at)
+            #expect(status.json["health"]?["clock"] == "virtual")
+
+            let deregister = try await CLI.run(["deregister", "alice@contoso.com", "--wipe"] + at)
+            #expect(deregister.status == 0 && deregister.stdout.contains("UnenrollmentSuccess (104), wiped"), "\(deregister.stdout)")
+            let gone = try await CLI.run(["data", "get", "alice@contoso.com", "plan.txt"] + at)
+            #expect(gone.status == 1 && gone.stderr.contains("plan.txt"))
+        }
+    }
+
+    @Test func refusalsAndNonCompliantStatusesExitOne() async throws {
+        try await Self.withDaemon { directory, _ in
+            let at = ["--state-dir", directory]
+            let carol = try await CLI.run(["sign-in", "carol@contoso.com", "--password-stdin"] + at, input: "Passw0rd!\n")
+            #expect(carol.status == 1)
+            #expect(carol.stdout.contains("NotCompliant (1) — not signed in") && carol.stdout.contains("LicensedNotTargeted (225)"), "\(carol.stdout)")
+            let cancelled = try await CLI.run(["remediate", "alice@contoso.com", "--cancel"] + at)
+            #expect(cancelled.status == 1 && cancelled.stdout.contains("UserCancelled (5)"))
+            let silent = try await CLI.run(["remediate", "alice@contoso.com", "--silent", "--json"] + at)
+            #expect(silent.status == 1 && silent.json["report"]?["status"]?["name"] == "InteractionRequired")
+            let badName = try await CLI.run(["data", "put", "alice@contoso.com", "../escape", "--text", "x"] + at)
+            #expect(badName.status == 1 && !badName.stderr.isEmpty)
+            let notVirtual = try await CLI.run(["clock", "advance", "soon"] + at)
+            #expect(notVirtual.status == 64 && notVirtual.stderr.contains("'soon' is not a duration"))
+        }
+    }
+
+    @Test func anUnreachableDaemonAndUsageErrorsHaveTheirOwnStatus() async throws {
+        let unreachable = try await CLI.run(["status", "--socket", "/nonexistent/control.sock"])
+        #expect(unreachable.status == 69)
+        #expect(unreachable.stderr.contains("cannot reach complianced at /nonexistent/control.sock"))
+        let noDaemon = try await CLI.run(["accounts"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(noDaemon.status == 64 && noDaemon.stderr.contains("--socket"))
+        let noScope = try await CLI.run(["token", "alice@contoso.com", "--socket", "/tmp/x.sock"])
+        #expect(noScope.status == 64 && noScope.stderr.contains("--scope"))
+        let badAccount = try await CLI.run(["sign-in", "alice", "--socket", "/tmp/x.sock"])
+        #expect(badAccount.status == 64 && badAccount.stderr.contains("'alice' is not an account"))
+        let help = try await CLI.run(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("69  the daemon"))
+    }
+}
+
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

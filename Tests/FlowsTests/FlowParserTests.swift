@@ -1,0 +1,103 @@
+import Foundation
+import JSON
+import Testing
+@testable import Flows
+
+/// The flow format: valid files parse to steps; every mistake names the file, the step and why.
+@Suite struct FlowParserTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    /// A flow "in" flows/ (not written to disk), so defaults find mocks/fixtures.
+    static let file = root + "/flows/test-flow.json"
+
+    static func parse(_ text: String) throws(FlowError) -> Flow {
+        try FlowParser.parse(Array(text.utf8), file: file)
+    }
+
+    static func error(_ text: String) -> FlowError? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aValidFlowParsesWithDefaultsFoundAboveIt() throws {
+        let flow = try Self.parse("""
+            {"name": "n", "steps": [
+              {"do": "signIn", "account": "alice@contoso.com", "password": "p", "expect": {"status": "Compliant", "token": {"xms_cc": ["protapp"]}}},
+              {"do": "advanceClock", "by": "1d2h"},
+              {"do": "targetCA", "account": "bob@contoso.com", "targeted": false},
+              {"do": "expectAccount", "account": "alice@contoso.com", "compliance": 0, "lastEnrollmentStatus": "newpoliciesreceived"}
+            ]}
+            """)
+        #expect(flow.name == "n")
+        #expect(flow.fixture == Self.root + "/mocks/fixtures/contoso.json")
+        #expect(flow.app == Self.root + "/mocks/fixtures/apps/chatr-Info.plist")
+        #expect(flow.steps.map(\.index) == [1, 2, 3, 4])
+        guard case .signIn(let account, .password("p"), false, nil) = flow.steps[0].action else {
+            Issue.record("step 1: \(flow.steps[0].action)")
+            return
+        }
+        #expect(account == "alice@contoso.com")
+        #expect(flow.steps[0].expect.status == .int(0))
+        guard case .advanceClock(93_600, "1d2h") = flow.steps[1].action else { Issue.record("step 2"); return }
+        guard case .admin("POST", "users/bob@contoso.com/ca", let body, _) = flow.steps[2].action else { Issue.record("step 3"); return }
+        #expect(body == ["targeted": false])
+        guard case .expectAccount(_, let fields) = flow.steps[3].action else { Issue.record("step 4"); return }
+        #expect(fields["compliance"] == 0 && fields["lastEnrollmentStatus"] == 100)
+    }
+
+    @Test(arguments: [
+        (#"{"steps": [{"do": "signIn", "account": "a@b.c"}, {"do": "signin", "account": "a@b.c"}]}"#, 2, "unknown step 'signin'"),
+        (#"{"steps": [{"do": "signIn", "account": "a@b.c", "pasword": "x"}]}"#, 1, "signIn: unknown field 'pasword' (known: "),
+        (#"{"steps": [{"do": "signIn", "account": "a@b.c", "silent": "yes"}]}"#, 1, "field 'silent' must be true or false, found string"),
+        (#"{"steps": [{"do": "signIn"}]}"#, 1, "field 'account' is required"),
+        (#"{"steps": [{"do": "token", "account": "a@b.c", "scopes": []}]}"#, 1, "field 'scopes' is required"),
+        (#"{"steps": [{"account": "a@b.c"}]}"#, 1, "field 'do' (the step's name) is required"),
+        (#"{"steps": ["signIn"]}"#, 1, "a step must be a JSON object, found string"),
+        (#"{"steps": [{"do": "signIn", "account": "a@b.c", "expect": {"status": "Compliantish"}}]}"#, 1, "'status': \"Compliantish\" is not a compliance status"),
+        (#"{"steps": [{"do": "signIn", "account": "a@b.c", "expect": {"stauts": 0}}]}"#, 1, "signIn: expect: unknown field 'stauts'"),
+        (#"{"steps": [{"do": "expectAccount", "account": "a@b.c", "compliance": 0, "expect": {"status": 0}}]}"#, 1, "unknown field 'expect'"),
+        (#"{"steps": [{"do": "advanceClock", "by": "8 hours"}]}"#, 1, "'8 hours' is not a duration"),
+        (#"{"steps": [{"do": "signIn", "account": "a@b.c", "password": "p", "cancel": true}]}"#, 1, "give 'password' or 'cancel', not both"),
+        (#"{"steps": [{"do": "injectFault", "route": "token", "action": "explode"}]}"#, 1, "field 'action' must be one of"),
+        (#"{"steps": [{"do": "expectEvents", "events": [{"kind": "x", "acount": "a"}]}]}"#, 1, "event pattern 1: unknown field 'acount'"),
+        (#"{"steps": [{"do": "expectEnrollmentStatuses", "account": "a@b.c", "codes": [999]}]}"#, 1, "999 is not an enrollment status"),
+        (#"{"steps": [{"do": "crashAfter", "point": "nowhere"}]}"#, 1, "must be MACHINE:STATE"),
+        (#"{"steps": [{"do": "admin", "method": "GET", "path": "../etc"}]}"#, 1, "relative to /_admin/"),
+    ])
+    func aBadStepNamesItsIndexAndTheReason(text: String, step: Int, reason: String) throws {
+        let error = try #require(Self.error(text))
+        #expect(error.file == Self.file)
+        #expect(error.step == step)
+        #expect(error.reason.contains(reason), "\(error)")
+        #expect(error.description.hasPrefix("\(Self.file): step \(step): "))
+    }
+
+    @Test(arguments: [
+        ("{\"steps\": [\n  {\"do\": \"signIn\",}\n]}", "not valid JSON at line 2"),
+        (#"{"name": "x"}"#, "field 'steps' is required"),
+        (#"{"steps": []}"#, "'steps' is empty"),
+        (#"{"steps": [{"do": "clearFaults"}], "fixtures": "x.json"}"#, "the flow: unknown field 'fixtures'"),
+        (#"{"steps": [{"do": "clearFaults"}], "fixture": "nowhere.json"}"#, "field 'fixture'"),
+        (#"{"steps": [{"do": "clearFaults"}], "issuer": "down"}"#, "field 'issuer' must be"),
+        (#"[1, 2]"#, "the flow must be a JSON object, found array"),
+    ])
+    func aBadFileNamesTheFileAndTheReason(text: String, reason: String) throws {
+        let error = try #require(Self.error(text))
+        #expect(error.step == nil)
+        #expect(error.reason.contains(reason), "\(error)")
+    }
+
+    @Test func everyFlowInTheRepositoryParses() throws {
+        let files = try FlowSuite.files([Self.root + "/flows"])
+        #expect(files.count >= 20)
+        let flows = try FlowSuite.load(files).get()
+        #expect(Set(flows.map(\.name)).count == flows.count, "flow names are unique")
+    }
+
+    @Test func aMissingPathIsNamed() {
+        #expect(throws: FlowError(file: "/nowhere/flows", step: nil, reason: "no such file or directory")) { try FlowSuite.files(["/nowhere/flows"]) }
+    }
+}

@@ -1,0 +1,50 @@
+import JSON
+import Testing
+@testable import Flows
+
+@Suite struct MatchingTests {
+    @Test func objectPatternsArePartialArraysAreWholeNumbersCompareByValue() {
+        let actual: JSONValue = ["kind": "compliance", "payload": ["report": ["status": ["code": 0, "name": "Compliant"]], "codes": [53005, 1]]]
+        #expect(JSONPattern.matches(["kind": "compliance"], actual))
+        #expect(JSONPattern.matches(["payload": ["report": ["status": ["code": 0.0]]]], actual))
+        #expect(!JSONPattern.matches(["payload": ["codes": [53005]]], actual))
+        let miss = JSONPattern.mismatch(["payload": ["report": ["status": ["name": "NotCompliant"]]]], actual)
+        #expect(miss?.description == #"payload.report.status.name: expected "NotCompliant", got "Compliant""#)
+        #expect(JSONPattern.mismatch(["missing": 1], actual)?.description == "missing: expected 1, got nothing")
+    }
+
+    @Test func eventsMatchInOrderAndAbsentOnesFail() {
+        let events: [JSONValue] = [
+            ["seq": 1, "kind": "tokenFailed", "account": "alice@contoso.com", "payload": ["errorCodes": [53005]]],
+            ["seq": 2, "kind": "compliance", "account": "alice@contoso.com", "payload": ["report": ["status": ["name": "Compliant"]]]],
+        ]
+        let inOrder = Sequences.check(
+            events, [["kind": "tokenFailed", "account": "ALICE@contoso.com"], ["kind": "compliance"]], absent: [["kind": "wipeStarted"]],
+            what: "event", describe: Sequences.describeEvent, matches: Sequences.eventMatches)
+        #expect(inOrder.passed)
+        let reversed = Sequences.check(
+            events, [["kind": "compliance"], ["kind": "tokenFailed"]], absent: [], what: "event", describe: Sequences.describeEvent,
+            matches: Sequences.eventMatches)
+        #expect(!reversed.passed)
+        #expect(reversed.mismatches.first?.contains("after #2 compliance Compliant alice@contoso.com") == true)
+        let unwanted = Sequences.check(
+            events, [], absent: [["kind": "compliance"]], what: "event", describe: Sequences.describeEvent, matches: Sequences.eventMatches)
+        #expect(!unwanted.passed)
+    }
+
+    @Test(arguments: [("90", 90), ("30s", 30), ("15m", 900), ("8h", 28_800), ("1d2h30m", 95_400), (" 24h ", 86_400)])
+    func durations(text: String, seconds: Int64) throws {
+        #expect(try DurationText.seconds(text) == seconds)
+    }
+
+    @Test(arguments: ["", "h", "8x", "-5", "8h3", "99999999999d", "1.5h"])
+    func badDurations(text: String) {
+        #expect(throws: DurationText.ParseError.self) { try DurationText.seconds(text) }
+    }
+
+    @Test func anAuthoritysOriginIsItsSchemeHostAndPort() {
+        #expect(MockAdmin.origin(ofAuthority: "http://127.0.0.1:8080/contoso.com") == "http://127.0.0.1:8080")
+        #expect(MockAdmin.origin(ofAuthority: "https://localhost:443") == "https://localhost:443")
+        #expect(MockAdmin.origin(ofAuthority: "contoso.com") == nil)
+    }
+}
