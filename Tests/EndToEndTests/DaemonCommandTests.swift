@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import JSON
 import Testing
@@ -85,6 +86,35 @@ import TestSupport
             #expect(badName.status == 1 && !badName.stderr.isEmpty)
             let notVirtual = try await CLI.run(["clock", "advance", "soon"] + at)
             #expect(notVirtual.status == 64 && notVirtual.stderr.contains("'soon' is not a duration"))
+        }
+    }
+
+    @Test func flowsRunAgainstARunningDaemonGivenBySocket() async throws {
+        try await Self.withDaemon { directory, mock in
+            let socket = ["--socket", directory + "/control.sock", "--authority", mock.authority]
+            let passed = try await CLI.run(["run", CLI.root + "/flows/seed-mam-ca-always-applied.json"] + socket)
+            #expect(passed.status == 0, "\(passed.stdout)")
+            let account = try await CLI.run(["accounts", "alice@contoso.com", "--json", "--state-dir", directory])
+            #expect(account.json["compliance"]?["name"] == "Compliant", "the flow ran in the given daemon")
+            let restart = try await CLI.run(["run", CLI.root + "/flows/restart-graceful-keeps-state.json"] + socket)
+            #expect(restart.status == 1)
+            #expect(restart.stdout.contains("restartDaemon needs a daemon started by compliancectl run (not --socket)"), "\(restart.stdout)")
+        }
+    }
+
+    @Test func eventsFollowPrintsNewEventsAsTheyHappen() async throws {
+        try await Self.withDaemon { directory, _ in
+            let follower = try ChildProcess(
+                executable: ChildServer.executable("compliancectl"), arguments: ["events", "--follow", "--json", "--state-dir", directory])
+            try await Task.sleep(for: .milliseconds(300))
+            _ = try await CLI.run(["clock", "advance", "1h", "--state-dir", directory])
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !follower.standardOutput.contains("clockAdvanced"), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(follower.standardOutput.contains("\"kind\":\"clockAdvanced\""), "\(follower.standardOutput)")
+            #expect(follower.isRunning, "--follow keeps waiting")
+            await follower.stop()
         }
     }
 
