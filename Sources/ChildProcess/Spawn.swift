@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-/// `posix_spawn` with stdin, stdout and stderr redirected to files, an empty
+/// `posix_spawn` with stdin, stdout and stderr redirected to files, no other descriptor
+/// inherited, an empty
 /// signal mask and default dispositions for the signals a supervisor sends.
 enum Spawn {
     static func run(executable: String, arguments: [String], environment: [String], stdin: String, stdout: String, stderr: String) throws(ChildProcessError) -> pid_t {
@@ -12,6 +13,11 @@ enum Spawn {
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing else is inherited: a listening socket of this process (without CLOEXEC)
+        // would otherwise stay open in the child and keep accepting after this process closed it.
+        if let closeFrom = addCloseFrom {
+            _ = closeFrom(&actions, 3)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -39,6 +45,13 @@ enum Spawn {
         return pid
     }
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), declared only under
+/// `_GNU_SOURCE`, so looked up at run time; nil on an older C library.
+private let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+}()
 
 /// Why a child process could not be started.
 public struct ChildProcessError: Error, Sendable, Hashable, CustomStringConvertible {
