@@ -230,7 +230,7 @@ let package = Package(
         .testTarget(name: "FlowsTests", dependencies: ["Flows", "JSON"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ChildProcess", "ControlClient", "JSON", "TestSupport"],
+            dependencies: ["ChildProcess", "ControlClient", "JSON", "TestSupport", "AppProfile"],
             exclude: ["broken-flows"],
             swiftSettings: swiftSettings
         ),

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `compliancectl`: drives a running complianced over its control socket, runs end-to-end
-/// flows, and lints app profiles.
+/// flows, and lints and fixes app profiles.
 @main
 struct Compliancectl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,9 +18,10 @@ struct Compliancectl: AsyncParsableCommand {
             daemon's JSON answer instead.
 
             Exit status:
-              0   success (a token, Compliant, every flow passed)
+              0   success (a token, Compliant, every flow passed, a profile without errors)
               1   the daemon answered, but not with success: a status other than Compliant,
-                  a refused request (e.g. sign-in refused), or a flow whose expectation failed
+                  a refused request (e.g. sign-in refused), or a flow whose expectation failed;
+                  `profile` found errors
               64  usage error (bad arguments)
               65  bad input data: a flow or profile file that cannot be read or is invalid
               69  the daemon (or a mock it needs) is unreachable or could not be started
@@ -30,9 +31,11 @@ struct Compliancectl: AsyncParsableCommand {
               compliancectl run flows/
               compliancectl --state-dir /tmp/cd sign-in alice@contoso.com --password-stdin <<< 'Passw0rd!'
               compliancectl --state-dir /tmp/cd token alice@contoso.com --scope api://contoso-chat/Chat.Read
+              compliancectl profile lint mocks/fixtures/apps/broken-Info.plist
             """,
         subcommands: [
             StatusCommand.self, AccountsCommand.self, SignInCommand.self, TokenCommand.self, RemediateCommand.self,
             DeregisterCommand.self, DataCommand.self, EventsCommand.self, ClockCommand.self, RunCommand.self,
+            ProfileCommand.self,
         ])
 }
