@@ -133,7 +133,7 @@ let package = Package(
         .target(name: "ControlClient", dependencies: ["HTTPClient", "JSON"], swiftSettings: swiftSettings),
         .target(
             name: "Flows",
-            dependencies: ["ControlClient", "ChildProcess", "HTTPClient", "JSON", "ComplianceCore"],
+            dependencies: ["ControlClient", "ChildProcess", "HTTPClient", "JSON", "ComplianceCore", "AppProfile"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -227,7 +227,7 @@ let package = Package(
 
         // The flow format (pure parsing and matching) and the CLI end to end (compliancectl →
         // complianced → mockauth, as child processes).
-        .testTarget(name: "FlowsTests", dependencies: ["Flows", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlowsTests", dependencies: ["Flows", "JSON", "ComplianceCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["ChildProcess", "ControlClient", "JSON", "TestSupport", "AppProfile"],
