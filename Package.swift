@@ -139,7 +139,7 @@ let package = Package(
         .executableTarget(
             name: "compliancectl",
             dependencies: [
-                "ControlClient", "Flows", "JSON", "AppProfile",
+                "ControlClient", "Flows", "JSON", "AppProfile", "ComplianceCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

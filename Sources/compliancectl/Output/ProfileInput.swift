@@ -1,5 +1,7 @@
 import AppProfile
 import ArgumentParser
+import ComplianceCore
+import Flows
 import Foundation
 import JSON
 
@@ -15,6 +17,22 @@ enum ProfileInput {
             var details: JSONObject = ["code": .string(error.code.description), "file": .string(error.file), "message": .string(error.message)]
             if let keyPath = error.keyPath { details["keyPath"] = .string(keyPath) }
             throw fail("\(error)", details: details, json: json)
+        }
+    }
+
+    /// The profile of `--app` (and `--entitlements`).
+    static func load(_ infoPlist: String, entitlements: String?, json: Bool) throws -> AppProfile {
+        try read(json: json) { () throws(AppProfileError) in try AppProfile.load(infoPlist: infoPlist, entitlements: entitlements) }
+    }
+
+    /// The app's App-Bound Domains settings; a list WebKit refuses (more than 10 domains) is an
+    /// invalid profile (65), named like `profile lint` names it.
+    static func appBoundSettings(_ profile: AppProfile, file: String, json: Bool) throws -> AppBoundSettings {
+        do {
+            return try profile.appBoundSettings()
+        } catch {
+            let message = "\(file): \(ProfileKeys.appBoundDomains): \(error.context) (run `compliancectl profile lint \(file)`)"
+            throw fail(message, details: ["code": .string(WebNames.name(error.code)), "file": .string(file), "keyPath": .string(ProfileKeys.appBoundDomains), "message": .string(error.context)], json: json)
         }
     }
 
