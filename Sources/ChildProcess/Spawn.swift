@@ -12,6 +12,7 @@ enum Spawn {
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        closeInheritedDescriptors(&actions)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -37,6 +38,17 @@ enum Spawn {
             throw ChildProcessError(.spawnFailed, "cannot start \(executable): \(String(cString: strerror(result)))")
         }
         return pid
+    }
+
+    /// The child keeps only stdin, stdout and stderr. Other descriptors of this process (a
+    /// server's listening socket: SwiftNIO opens them without close-on-exec) would otherwise
+    /// live on in the child, which keeps accepting connections on the port after the server
+    /// closed it. glibc 2.34+'s `posix_spawn_file_actions_addclosefrom_np` is not visible to
+    /// Swift's Glibc module, so it is looked up at run time (older C libraries: nothing is closed).
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
     }
 }
 
