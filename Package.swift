@@ -133,13 +133,13 @@ let package = Package(
         .target(name: "ControlClient", dependencies: ["HTTPClient", "JSON"], swiftSettings: swiftSettings),
         .target(
             name: "Flows",
-            dependencies: ["ControlClient", "ChildProcess", "HTTPClient", "JSON", "ComplianceCore"],
+            dependencies: ["ControlClient", "ChildProcess", "HTTPClient", "JSON", "ComplianceCore", "AppProfile"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "compliancectl",
             dependencies: [
-                "ControlClient", "Flows", "JSON", "AppProfile",
+                "ControlClient", "Flows", "JSON", "AppProfile", "ComplianceCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -227,10 +227,10 @@ let package = Package(
 
         // The flow format (pure parsing and matching) and the CLI end to end (compliancectl →
         // complianced → mockauth, as child processes).
-        .testTarget(name: "FlowsTests", dependencies: ["Flows", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlowsTests", dependencies: ["Flows", "JSON", "ComplianceCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ChildProcess", "ControlClient", "JSON", "TestSupport"],
+            dependencies: ["ChildProcess", "ControlClient", "JSON", "TestSupport", "AppProfile"],
             exclude: ["broken-flows"],
             swiftSettings: swiftSettings
         ),

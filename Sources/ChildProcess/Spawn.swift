@@ -2,8 +2,7 @@
 import Glibc
 #endif
 
-/// `posix_spawn` with stdin, stdout and stderr redirected to files, no other descriptor
-/// inherited, an empty
+/// `posix_spawn` with stdin, stdout and stderr redirected to files, an empty
 /// signal mask and default dispositions for the signals a supervisor sends.
 enum Spawn {
     static func run(executable: String, arguments: [String], environment: [String], stdin: String, stdout: String, stderr: String) throws(ChildProcessError) -> pid_t {
@@ -13,11 +12,7 @@ enum Spawn {
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        // Nothing else is inherited: a listening socket of this process (without CLOEXEC)
-        // would otherwise stay open in the child and keep accepting after this process closed it.
-        if let closeFrom = addCloseFrom {
-            _ = closeFrom(&actions, 3)
-        }
+        closeInheritedDescriptors(&actions)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -44,14 +39,18 @@ enum Spawn {
         }
         return pid
     }
-}
 
-/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), declared only under
-/// `_GNU_SOURCE`, so looked up at run time; nil on an older C library.
-private let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-    guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-}()
+    /// The child keeps only stdin, stdout and stderr. Other descriptors of this process (a
+    /// server's listening socket: SwiftNIO opens them without close-on-exec) would otherwise
+    /// live on in the child, which keeps accepting connections on the port after the server
+    /// closed it. glibc 2.34+'s `posix_spawn_file_actions_addclosefrom_np` is not visible to
+    /// Swift's Glibc module, so it is looked up at run time (older C libraries: nothing is closed).
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
+    }
+}
 
 /// Why a child process could not be started.
 public struct ChildProcessError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,14 +1,14 @@
 import ArgumentParser
 
 /// `compliancectl`: drives a running complianced over its control socket, runs end-to-end
-/// flows, and lints app profiles.
+/// flows, lints and fixes app profiles, and prints web-content decisions.
 @main
 struct Compliancectl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compliancectl",
         abstract: "Drive complianced (app-protection CA remediation, enrollment, allowed accounts, selective wipe) and run end-to-end flows.",
         discussion: """
-            Commands other than `run` and `profile` talk to a running complianced over its
+            Commands other than `run`, `profile`, `webview` and `browser` talk to a running complianced over its
             control socket: --socket PATH, or the COMPLIANCED_SOCKET environment variable, or
             --state-dir DIR (the socket is DIR/control.sock).
 
@@ -18,9 +18,10 @@ struct Compliancectl: AsyncParsableCommand {
             daemon's JSON answer instead.
 
             Exit status:
-              0   success (a token, Compliant, every flow passed)
+              0   success (a token, Compliant, every flow passed, a profile without errors)
               1   the daemon answered, but not with success: a status other than Compliant,
-                  a refused request (e.g. sign-in refused), or a flow whose expectation failed
+                  a refused request (e.g. sign-in refused), or a flow whose expectation failed;
+                  `profile` found errors; `browser`: MSAL fails the request or Intune finds an error
               64  usage error (bad arguments)
               65  bad input data: a flow or profile file that cannot be read or is invalid
               69  the daemon (or a mock it needs) is unreachable or could not be started
@@ -30,9 +31,13 @@ struct Compliancectl: AsyncParsableCommand {
               compliancectl run flows/
               compliancectl --state-dir /tmp/cd sign-in alice@contoso.com --password-stdin <<< 'Passw0rd!'
               compliancectl --state-dir /tmp/cd token alice@contoso.com --scope api://contoso-chat/Chat.Read
+              compliancectl profile lint mocks/fixtures/apps/broken-Info.plist
+              compliancectl webview decide --app Info.plist --url https://contoso.com/
+              compliancectl browser --os ios --version 12.4
             """,
         subcommands: [
             StatusCommand.self, AccountsCommand.self, SignInCommand.self, TokenCommand.self, RemediateCommand.self,
             DeregisterCommand.self, DataCommand.self, EventsCommand.self, ClockCommand.self, RunCommand.self,
+            ProfileCommand.self, WebViewCommand.self, BrowserCommand.self,
         ])
 }

@@ -1,3 +1,5 @@
+import AppProfile
+
 /// One end-to-end test case: which mock tenant, which app, then steps (flows/README.md).
 public struct Flow: Sendable {
     /// The flow's name (from the file, or the file name).
@@ -12,16 +14,30 @@ public struct Flow: Sendable {
     /// Whether the daemon can reach the issuer (`"issuer": "unreachable"` points it at a
     /// loopback port nothing listens on; the mock still runs for admin steps).
     public var issuerReachable: Bool
+    /// The app's entitlements (`"entitlements"`), read with the Info.plist for web checks.
+    public var entitlements: String?
+    /// The app profile the web checks decide from: read when the flow is parsed, nil when it has none.
+    public var webApp: AppProfile?
     public var steps: [FlowStep]
 
-    public init(name: String, description: String, file: String, fixture: String, app: String, issuerReachable: Bool = true, steps: [FlowStep]) {
+    public init(
+        name: String, description: String, file: String, fixture: String, app: String, issuerReachable: Bool = true,
+        entitlements: String? = nil, webApp: AppProfile? = nil, steps: [FlowStep]
+    ) {
         self.name = name
         self.description = description
         self.file = file
         self.fixture = fixture
         self.app = app
         self.issuerReachable = issuerReachable
+        self.entitlements = entitlements
+        self.webApp = webApp
         self.steps = steps
+    }
+
+    /// False when every step is a web check: the runner then starts no mock and no daemon.
+    public var needsServers: Bool {
+        steps.contains { !$0.isWebCheck }
     }
 
     /// True when a step needs the daemon's test hooks (crash points).

@@ -33,6 +33,9 @@ public enum StepAction: Sendable {
     case expectEnrollmentStatuses(account: String, codes: [Int64])
     case expectRequests(requests: [JSONValue], absent: [JSONValue])
 
+    // Web-content checks, decided locally from the flow's app profile.
+    case web(WebCheck)
+
     /// The step's name as written in flows (`signIn`, `targetCA`, …) with its main argument.
     public var summary: String {
         switch self {
@@ -51,6 +54,7 @@ public enum StepAction: Sendable {
         case .expectEvents(let events, _): "expectEvents (\(events.count) in order)"
         case .expectEnrollmentStatuses(let account, let codes): "expectEnrollmentStatuses \(account) \(codes)"
         case .expectRequests(let requests, _): "expectRequests (\(requests.count) in order)"
+        case .web(let check): check.summary
         }
     }
 }

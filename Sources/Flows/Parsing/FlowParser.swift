@@ -36,6 +36,10 @@ public enum FlowParser {
             .get(orThrow: topFail("field 'fixture'"))
         let app = try FixturePaths.resolve(try top.optionalString("app"), default: "chatr-Info.plist", under: "mocks/fixtures/apps", from: directory)
             .get(orThrow: topFail("field 'app'"))
+        var entitlements: String?
+        if let value = try top.optionalString("entitlements") {
+            entitlements = try FixturePaths.resolve(value, default: "", under: "", from: directory).get(orThrow: topFail("field 'entitlements'"))
+        }
         let issuer = try top.optionalString("issuer") ?? "mock"
         guard ["mock", "unreachable"].contains(issuer) else { throw topFail("the flow: field 'issuer' must be \"mock\" or \"unreachable\", found \"\(issuer)\"") }
         guard let stepValues = try top.array("steps") else { throw topFail("the flow: field 'steps' is required") }
@@ -45,7 +49,10 @@ public enum FlowParser {
         for (offset, value) in stepValues.enumerated() {
             steps.append(try StepParser.parse(value, index: offset + 1, file: file))
         }
-        return Flow(name: name, description: description, file: file, fixture: fixture, app: app, issuerReachable: issuer == "mock", steps: steps)
+        return Flow(
+            name: name, description: description, file: file, fixture: fixture, app: app, issuerReachable: issuer == "mock",
+            entitlements: entitlements, webApp: try WebFields.appProfile(for: steps, app: app, entitlements: entitlements, file: file),
+            steps: steps)
     }
 }
 

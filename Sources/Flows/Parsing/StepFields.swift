@@ -38,6 +38,8 @@ enum StepFields {
             return .crashAfter(point: point, occurrence: Int(try fields.int("occurrence", default: 1, range: 1...1000)))
         case "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests":
             return try CheckFields.action(name, &fields, fail: fail)
+        case _ where WebFields.names.contains(name):
+            return try WebFields.action(name, &fields)
         default:
             return try AdminFields.action(name, &fields, fail: fail)
         }

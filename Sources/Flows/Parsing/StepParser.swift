@@ -8,7 +8,7 @@ enum StepParser {
         "targetCA", "assignPolicy", "setAllowedAccounts", "changePolicy", "queueWipe", "resetCompliance", "revokeRefreshTokens",
         "injectFault", "clearFaults", "admin",
         "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests",
-    ]
+    ] + WebFields.names
 
     /// Steps whose answer an `expect` object may check.
     static let expectable: Set<String> = ["signIn", "token", "remediate", "deregister", "putData", "removeData", "advanceClock"]

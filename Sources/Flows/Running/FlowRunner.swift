@@ -21,7 +21,7 @@ public struct FlowRunner: Sendable {
         progress(.flowStarted(name: flow.name, description: flow.description, steps: flow.steps.count))
         let stack = FlowStack(options: options, flow: flow)
         do {
-            try await stack.start()
+            if flow.needsServers { try await stack.start() }
             let context = try await RunContext(stack: stack)
             await runSteps(context, into: &result)
         } catch {
@@ -79,6 +79,9 @@ public struct FlowRunner: Sendable {
             }
         case .expectAccount, .expectData, .expectEvents, .expectEnrollmentStatuses, .expectRequests:
             return await runCheck(step, context)
+        case .web(let check):
+            guard let app = flow.webApp else { return .failed("web checks need the flow's app profile, which was not read") }
+            return check.evaluate(app)
         }
     }
 
@@ -122,6 +125,11 @@ final class RunContext: @unchecked Sendable {  // used by one flow's steps, one 
 
     init(stack: FlowStack) async throws(FlowSetupError) {
         self.stack = stack
+        guard stack.flow.needsServers else {
+            firstSeq = 0
+            requestsBefore = 0
+            return
+        }
         do {
             firstSeq = try await stack.client.health()["lastEventSeq"]?.intValue ?? 0
         } catch {
@@ -132,6 +140,7 @@ final class RunContext: @unchecked Sendable {  // used by one flow's steps, one 
 
     /// Every event since the flow started, oldest first.
     func events() async throws(ControlClientError) -> [JSONValue] {
+        guard stack.flow.needsServers else { return [] }
         var all: [JSONValue] = []
         var cursor = firstSeq
         while true {

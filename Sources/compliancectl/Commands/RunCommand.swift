@@ -72,8 +72,11 @@ struct RunCommand: AsyncParsableCommand {
             report(errors.errors)
             throw Exit.dataError
         }
+        // Flows made only of web checks start no server, so they need neither executable.
+        let servers = flows.contains(where: \.needsServers)
         var options = RunOptions(
-            mockauthPath: try Executables.find("mockauth", given: mockauth), compliancedPath: try Executables.find("complianced", given: complianced))
+            mockauthPath: servers ? try Executables.find("mockauth", given: mockauth) : "",
+            compliancedPath: servers ? try Executables.find("complianced", given: complianced) : "")
         options.authority = authority
         options.mamURL = mamURL
         options.socket = socket
