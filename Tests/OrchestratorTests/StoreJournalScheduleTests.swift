@@ -62,6 +62,8 @@ import Testing
             #expect(try await store.dueSchedules(at: 2000).map(\.id) == [early.id, tieA.id, tieB.id])
             #expect(try await store.dueSchedules(at: 3000).map(\.id) == [early.id, tieA.id, tieB.id, late.id])
             #expect(try await store.nextScheduleDue() == 1000)
+            #expect(try store.readSync { try $0.firstDueSchedule(at: 999) } == nil)
+            #expect(try store.readSync { try $0.firstDueSchedule(at: 3000) }?.id == early.id)
             let fetched = try await store.dueSchedules(at: 2000)
             #expect(fetched[1].account?.upn == "Alice@Contoso.com" && fetched[1].payload == ["policyVersion": "7"])
             #expect(fetched[2].account == nil)

@@ -47,6 +47,13 @@ extension StoreTransaction {
             .map(scheduledTask)
     }
 
+    /// The first timer due at or before `time` (by due time, then id); nil when none. One
+    /// row, so firing N due timers one by one costs O(N) rows, not O(N²).
+    public func firstDueSchedule(at time: EpochMillis) throws -> ScheduledTask? {
+        try Row.fetchOne(db.cachedStatement(sql: Self.scheduleSelect + " WHERE s.due_ms <= ? ORDER BY s.due_ms, s.id LIMIT 1"), arguments: [time])
+            .map(scheduledTask)
+    }
+
     /// The earliest due time of any timer, to arm the next wake-up; nil when none.
     public func nextScheduleDue() throws -> EpochMillis? {
         try EpochMillis.fetchOne(db, sql: "SELECT min(due_ms) FROM schedule")
@@ -68,7 +75,7 @@ extension StoreTransaction {
     /// Removes the timers of `kind` for `account` (nil: app-wide); returns how many.
     @discardableResult
     public func removeSchedules(_ kind: ScheduleKind, account: AccountID?) throws -> Int {
-        try db.execute(sql: "DELETE FROM schedule WHERE kind = ? AND account IS ?", arguments: [kind.rawValue, account?.key])
+        try db.cachedStatement(sql: "DELETE FROM schedule WHERE kind = ? AND account IS ?").execute(arguments: [kind.rawValue, account?.key])
         return db.changesCount
     }
 
@@ -77,7 +84,7 @@ extension StoreTransaction {
     private func scheduledTask(_ row: Row) throws -> ScheduledTask {
         let key: String? = try row.decode(forColumn: "account")
         var account: AccountID?
-        if let key { account = try AccountID(try row.decode(forColumn: "upn")) }
+        if key != nil { account = try AccountID(try row.decode(forColumn: "upn")) }
         return ScheduledTask(
             id: try row.decode(forColumn: "id"),
             kind: ScheduleKind(try row.decode(String.self, forColumn: "kind")),
