@@ -59,11 +59,16 @@ final class ChildDaemon: @unchecked Sendable {  // the process is only started, 
     }
 
     /// Resident set size now, from /proc (bytes).
-    var residentBytes: Int {
-        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+    var residentBytes: Int { procKilobytes("status", "VmRSS:") * 1024 }
+
+    /// The anonymous part of the resident memory (heap, stacks), without mapped code (bytes).
+    var anonymousBytes: Int { procKilobytes("smaps_rollup", "Anonymous:") * 1024 }
+
+    private func procKilobytes(_ file: String, _ field: String) -> Int {
+        let text = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/\(file)", encoding: .utf8)) ?? ""
+        for line in text.split(separator: "\n") where line.hasPrefix(field) {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * 1024
+            return fields.count > 1 ? Int(fields[1]) ?? 0 : 0
         }
         return 0
     }

@@ -24,6 +24,7 @@ enum FootprintBenchmark {
     ) async throws {
         var ready = Samples()
         var resident: [Int] = []
+        var anonymous: [Int] = []
         for _ in 0..<starts {
             let stateDirectory = directory()
             defer { if !keep { try? FileManager.default.removeItem(atPath: stateDirectory) } }
@@ -31,10 +32,12 @@ enum FootprintBenchmark {
             ready.append(daemon.startToReady)
             try await Task.sleep(for: .seconds(1))
             resident.append(daemon.residentBytes)
+            anonymous.append(daemon.anonymousBytes)
             daemon.stop()
         }
         resident.sort()
+        anonymous.sort()
         let megabytes = { (bytes: Int) in String(format: "%.1f MB", Double(bytes) / 1_048_576) }
-        print("  \(name): start-to-ready median \(millis(ready.median)), max \(millis(ready.percentile(1))) (goal ≤ 200 ms); idle RSS median \(megabytes(resident[resident.count / 2])), max \(megabytes(resident.last ?? 0)) (goal ≤ 30 MB)")
+        print("  \(name): start-to-ready median \(millis(ready.median)), max \(millis(ready.percentile(1))) (goal ≤ 200 ms); idle RSS median \(megabytes(resident[resident.count / 2])), max \(megabytes(resident.last ?? 0)) (goal ≤ 30 MB), of which anonymous (heap, stacks) median \(megabytes(anonymous[anonymous.count / 2]))")
     }
 }

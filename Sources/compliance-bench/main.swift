@@ -27,7 +27,8 @@ for name in toRun {
     case "http":
         try await HTTPBenchmark.run(iterations: option("--iterations", default: 2000), rounds: option("--rounds", default: 5))
     case "issuance":
-        try await IssuanceBenchmark.run(seconds: option("--seconds", default: 5), connections: option("--connections", default: 8))
+        try await IssuanceBenchmark.run(
+            seconds: option("--seconds", default: 6), connections: option("--connections", default: 8), rounds: option("--rounds", default: 3))
     case "remediation":
         try await RemediationBenchmark.run(iterations: option("--iterations", default: 100), rounds: option("--rounds", default: 5))
     case "silent-token":
