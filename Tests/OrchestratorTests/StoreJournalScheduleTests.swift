@@ -64,6 +64,8 @@ import Testing
             #expect(try await store.nextScheduleDue() == 1000)
             #expect(try store.readSync { try $0.firstDueSchedule(at: 999) } == nil)
             #expect(try store.readSync { try $0.firstDueSchedule(at: 3000) }?.id == early.id)
+            #expect(try store.readSync { try $0.scheduleDue(.checkIn, account: alice) } == 2000)
+            #expect(try store.readSync { try $0.scheduleDue(.enrollmentRetry, account: alice) } == nil)
             let fetched = try await store.dueSchedules(at: 2000)
             #expect(fetched[1].account?.upn == "Alice@Contoso.com" && fetched[1].payload == ["policyVersion": "7"])
             #expect(fetched[2].account == nil)

@@ -54,6 +54,12 @@ extension StoreTransaction {
             .map(scheduledTask)
     }
 
+    /// When the account's (nil: the app-wide) timer of `kind` is due; nil when there is none.
+    public func scheduleDue(_ kind: ScheduleKind, account: AccountID?) throws -> EpochMillis? {
+        try EpochMillis.fetchOne(
+            db.cachedStatement(sql: "SELECT min(due_ms) FROM schedule WHERE kind = ? AND account IS ?"), arguments: [kind.rawValue, account?.key])
+    }
+
     /// The earliest due time of any timer, to arm the next wake-up; nil when none.
     public func nextScheduleDue() throws -> EpochMillis? {
         try EpochMillis.fetchOne(db, sql: "SELECT min(due_ms) FROM schedule")
