@@ -148,10 +148,13 @@ let package = Package(
         .executableTarget(
             name: "compliance-bench",
             dependencies: [
-                "HTTPClient", "CCurl", "JSON", "MockAuth",
+                "HTTPClient", "CCurl", "CJansson", "JSON", "MockAuth", "ComplianceCore", "Orchestrator", "Daemon", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            exclude: ["BENCHMARKS.md"],
             swiftSettings: swiftSettings
         ),
 

@@ -2,7 +2,7 @@
 # One entry point for people and CI:
 #   ./run.sh demo    build, then run every flow in flows/ against the embedded mocks
 #   ./run.sh test    build and run every test
-#   ./run.sh bench   build in release and run the benchmarks
+#   ./run.sh bench   build in release and run the benchmarks (./run.sh bench json: one of them)
 #   ./run.sh setup   only install the system packages the build needs
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -50,8 +50,11 @@ case "${1:-}" in
         swift test --skip-build
         ;;
     bench)
+        # ./run.sh bench [NAME…] [options]: every benchmark, or the named ones (http, issuance,
+        # remediation, silent-token, footprint, scaling, json); see Sources/compliance-bench/BENCHMARKS.md.
         setup wrk  # the load generator of the issuance benchmark
         shift
+        swift build -c release --product complianced  # started as a child by silent-token and footprint
         swift run -c release compliance-bench "$@"
         ;;
     *)

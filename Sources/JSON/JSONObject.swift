@@ -7,7 +7,8 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
 
     private var entries: [Entry]
 
-    private struct Entry: Sendable, Hashable {
+    /// One member; internal so the parser can build the storage directly.
+    struct Entry: Sendable, Hashable {
         var key: String
         var value: JSONValue
     }
@@ -20,10 +21,10 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
         for (key, value) in pairs { self[key] = value }
     }
 
-    /// Appends without checking for an existing key; the parser uses it after jansson has
-    /// already rejected duplicates.
-    init(uncheckedEntries pairs: [(String, JSONValue)]) {
-        entries = pairs.map { Entry(key: $0.0, value: $0.1) }
+    /// Takes the members as they are, without checking for repeated keys; the parser uses it
+    /// after jansson has already rejected duplicates.
+    init(uncheckedEntries entries: [Entry]) {
+        self.entries = entries
     }
 
     public var startIndex: Int { entries.startIndex }

@@ -16,11 +16,15 @@ extension JSONValue {
         defer { cjansson_decref(tree) }
         var flags = Int(JSON_COMPACT | JSON_ENCODE_ANY)
         if sortedKeys { flags |= Int(JSON_SORT_KEYS) }
-        let size = json_dumpb(tree, nil, 0, flags)
-        guard size > 0 else { return [] }
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            initialized = json_dumpb(tree, UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), size, flags)
+        // One pass: jansson hands its output over in pieces (asking for the size first, with
+        // json_dumpb(nil, 0), would serialize everything twice).
+        var bytes: [UInt8] = []
+        let collect: json_dump_callback_t = { buffer, size, data in
+            data!.assumingMemoryBound(to: [UInt8].self).pointee.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: size))
+            return 0
         }
+        let status = withUnsafeMutablePointer(to: &bytes) { json_dump_callback(tree, collect, $0, flags) }
+        return status == 0 ? bytes : []
     }
 
     /// Compact JSON text as a `String`.

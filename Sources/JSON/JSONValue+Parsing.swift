@@ -48,18 +48,18 @@ private struct JanssonReader {
         switch json_type(rawValue: UInt32(cjansson_typeof(json))) {
         case JSON_OBJECT:
             guard depth <= maxDepth else { return nil }
-            var pairs: [(String, JSONValue)] = []
-            pairs.reserveCapacity(json_object_size(json))
+            var entries: [JSONObject.Entry] = []
+            entries.reserveCapacity(json_object_size(json))
             var iterator = cjansson_object_iter(json)
             while let iter = iterator {
                 let keyPointer = cjansson_object_iter_key(iter)!
                 let keyLength = cjansson_object_iter_key_len(iter)
                 let key = String(decoding: UnsafeRawBufferPointer(start: keyPointer, count: keyLength), as: UTF8.self)
                 guard let member = value(of: cjansson_object_iter_value(iter)!, depth: depth + 1) else { return nil }
-                pairs.append((key, member))
+                entries.append(JSONObject.Entry(key: key, value: member))
                 iterator = cjansson_object_iter_next(json, iter)
             }
-            return .object(JSONObject(uncheckedEntries: pairs))
+            return .object(JSONObject(uncheckedEntries: entries))
         case JSON_ARRAY:
             guard depth <= maxDepth else { return nil }
             let count = json_array_size(json)

@@ -1,8 +1,6 @@
 import Foundation
 import JSON
-import Logging
 import MockAuth
-import ServiceLifecycle
 import Synchronization
 
 /// Issue 3's goal: password-grant tokens/s issued by mockauth under concurrent load (wrk, a
@@ -10,22 +8,12 @@ import Synchronization
 /// with as many signing threads as cores, in the same run. Each request asks for one access
 /// token only (no `openid`, no `offline_access`), so one token costs one signature.
 enum IssuanceBenchmark {
-    static func run(seconds: Int, connections: Int, fixturesPath: String) async throws {
+    static func run(seconds: Int, connections: Int, rounds: Int) async throws {
         guard let wrk = which("wrk") else {
             print("issuance: skipped: wrk is not installed (apt-get install wrk)")
             return
         }
-        let key = try SigningKey.generate()
-        var logger = Logger(label: "bench.mockauth")
-        logger.logLevel = .error
-        let configuration = MockAuthConfiguration(fixtures: try Fixtures.load(path: fixturesPath), signingKey: key)
-        let (urls, continuation) = AsyncStream.makeStream(of: String.self)
-        let (application, _) = try buildApplication(configuration, logger: logger) { continuation.yield($0) }
-        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var iterator = urls.makeAsyncIterator()
-            let base = await iterator.next() ?? ""
+        try await BenchMock.run { mock in
             let body = "grant_type=password&client_id=chatr&username=bob%40contoso.com&password=Passw0rd%21&scope=api%3A%2F%2Fcontoso-chat%2FChat.Read"
             let script = FileManager.default.temporaryDirectory.appendingPathComponent("mockauth-bench-\(getpid()).lua")
             try """
@@ -34,25 +22,37 @@ enum IssuanceBenchmark {
                 wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
                 """.write(to: script, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: script) }
-            let url = "\(base)/contoso.com/oauth2/v2.0/token"
-            _ = try await offMainThread { try runWrk(wrk, url: url, script: script.path, seconds: 1, connections: connections) }  // warm-up
-            let (tokensPerSecond, non2xx) = try await offMainThread {
-                try runWrk(wrk, url: url, script: script.path, seconds: seconds, connections: connections)
+            _ = try await BlockingQueue.run { try runWrk(wrk, url: mock.tokenURL, script: script.path, seconds: 1, connections: connections) }  // warm-up
+            // Rounds alternate wrk and the floor, so a neighbour's load hits both sides alike.
+            let slice = max(1, seconds / rounds)
+            var tokenRates: [Double] = []
+            var signatureRates: [Double] = []
+            var non2xx = 0
+            // This process's CPU seconds per side: tokens and signatures per CPU second do not
+            // depend on how much of a shared machine each side happened to get.
+            var serverCPU = 0.0
+            var floorCPU = 0.0
+            for _ in 0..<rounds {
+                var start = processCPUSeconds()
+                let (rate, bad) = try await BlockingQueue.run {
+                    try runWrk(wrk, url: mock.tokenURL, script: script.path, seconds: slice, connections: connections)
+                }
+                serverCPU += processCPUSeconds() - start
+                tokenRates.append(rate)
+                non2xx += bad
+                start = processCPUSeconds()
+                signatureRates.append(try await BlockingQueue.run { try signatureRate(key: mock.key, seconds: slice) })
+                floorCPU += processCPUSeconds() - start
             }
-            await group.triggerGracefulShutdown()
-            let signaturesPerSecond = try signatureRate(key: key, seconds: seconds)
-            print("mockauth issuance, password grant, \(connections) connections for \(seconds) s (wrk, loopback)")
+            let tokensPerSecond = tokenRates.reduce(0, +) / Double(rounds)
+            let signaturesPerSecond = signatureRates.reduce(0, +) / Double(rounds)
+            print("mockauth issuance, password grant, \(connections) connections, \(rounds) rounds × \(slice) s each side, alternating (wrk, loopback)")
             print("  tokens/s issued by mockauth : \(Int(tokensPerSecond))\(non2xx > 0 ? "  (\(non2xx) non-2xx answers!)" : "")")
             print("  bare RS256 signatures/s     : \(Int(signaturesPerSecond))  (\(ProcessInfo.processInfo.activeProcessorCount) threads, same key, swift-crypto)")
-            print("  ratio tokens / signatures   : \(ratio(tokensPerSecond, signaturesPerSecond))  (goal ≥ 0.80)")
-        }
-    }
-
-    /// Runs blocking work on a thread of its own while the caller's task waits, so neither the
-    /// main thread nor the cooperative pool (which serves mockauth here) is held.
-    private static func offMainThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
+            print("  ratio tokens / signatures   : \(ratio(tokensPerSecond, signaturesPerSecond))  (goal ≥ 0.80); per round: \(zip(tokenRates, signatureRates).map { ratio($0, $1) }.joined(separator: ", "))")
+            let tokensPerCPU = tokensPerSecond * Double(slice * rounds) / max(serverCPU, 0.001)
+            let signaturesPerCPU = signaturesPerSecond * Double(slice * rounds) / max(floorCPU, 0.001)
+            print("  per CPU second of this process: \(Int(tokensPerCPU)) tokens, \(Int(signaturesPerCPU)) signatures; ratio \(ratio(tokensPerCPU, signaturesPerCPU))")
         }
     }
 
@@ -105,6 +105,18 @@ enum IssuanceBenchmark {
         }
         group.wait()
         return Double(total.withLock { $0 }) / Double(seconds)
+    }
+
+    /// User + system CPU time of this process so far (every thread), in seconds.
+    private static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if canImport(Glibc)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     private static func which(_ tool: String) -> String? {

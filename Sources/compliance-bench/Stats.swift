@@ -2,10 +2,7 @@
 struct Samples {
     var nanoseconds: [Int64] = []
 
-    mutating func append(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        nanoseconds.append(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
+    mutating func append(_ duration: Duration) { nanoseconds.append(duration.nanoseconds) }
 
     mutating func append(contentsOf other: Samples) { nanoseconds += other.nanoseconds }
 
@@ -37,4 +34,22 @@ extension String {
     func leftPadded(to width: Int, with pad: Character = "0") -> String {
         count >= width ? self : String(repeating: pad, count: width - count) + self
     }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
+
+/// Formats nanoseconds as milliseconds with one decimal.
+func millis(_ nanoseconds: Double) -> String {
+    micros(nanoseconds / 1000).replacingOccurrences(of: " µs", with: " ms")
+}
+
+/// A benchmark that could not measure what it meant to (a wrong answer, a missing tool).
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -74,6 +74,9 @@ struct FixturesTests {
         #expect(form.nonEmpty("empty") == nil)
         #expect(throws: OAuthError.self) { try FormParameters.parse("a=1&a=2") }
         #expect(throws: OAuthError.self) { try FormParameters.parse("a=%G1") }
+        #expect(throws: OAuthError.self) { try FormParameters.parse("a=%4") }
+        #expect(throws: OAuthError.self) { try FormParameters.parse("a=%C3") }  // not UTF-8
+        #expect(try FormParameters.parse("%61%2b=x%3Dy%C3%A9+z")["a+"] == "x=yé z")
         #expect(try FormParameters.parse(FormParameters.encode([("k", "a b&c=d/é")]))["k"] == "a b&c=d/é")
     }
 }

@@ -23,11 +23,16 @@ public enum InProcessMockAuth {
 
     public static let fixturesPath = packageRoot.appendingPathComponent("mocks/fixtures/contoso.json").path
 
-    public static func run<Value: Sendable>(_ body: @Sendable (Running) async throws -> Value) async throws -> Value {
+    /// Runs `body` with a started mock; `prepare` may change the fixtures first (e.g. add users).
+    public static func run<Value: Sendable>(
+        prepare: (inout Fixtures) -> Void = { _ in }, _ body: @Sendable (Running) async throws -> Value
+    ) async throws -> Value {
         var logger = Logger(label: "mockauth.in-process")
         logger.logLevel = .error
         let (urls, continuation) = AsyncStream.makeStream(of: String.self)
-        let configuration = MockAuthConfiguration(fixtures: try Fixtures.load(path: fixturesPath), signingKey: signingKey)
+        var fixtures = try Fixtures.load(path: fixturesPath)
+        prepare(&fixtures)
+        let configuration = MockAuthConfiguration(fixtures: fixtures, signingKey: signingKey)
         let (application, state) = try buildApplication(configuration, logger: logger) { url in
             continuation.yield(url)
             continuation.finish()

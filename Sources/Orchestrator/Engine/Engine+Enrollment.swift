@@ -44,10 +44,14 @@ extension Engine {
                 action = enrollmentStep(account) { $0.persisted() }
             case .scheduleTimer(let timer, let dueAt):
                 let kind = Self.scheduleKind(timer)
+                let due = dueAt.millisecondsSinceEpoch
+                // A resumed machine re-arms the timer the store already holds (every enrolled
+                // account at start-up): a read then, not a write transaction.
+                if (try? store.readSync({ try $0.scheduleDue(kind, account: account) })) == due { rearmTimers(); return nil }
                 do {
                     try store.writeSync { transaction in
                         _ = try transaction.removeSchedules(kind, account: account)
-                        _ = try transaction.schedule(kind, account: account, at: dueAt.millisecondsSinceEpoch)
+                        _ = try transaction.schedule(kind, account: account, at: due)
                     }
                 } catch {
                     logger.error("cannot schedule a timer", metadata: ["account.id": "\(account)", "timer.kind": "\(kind)", "error.message": "\(error)"])

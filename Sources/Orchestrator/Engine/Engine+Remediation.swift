@@ -226,6 +226,9 @@ extension Engine {
 
     /// Makes sure the account has a row (tokens and enrollments reference it).
     func ensureAccountRow(_ account: AccountID) {
+        // Every token request comes through here and the row is nearly always there: a read
+        // answers that without a write transaction.
+        if case .some(.some) = try? store.readSync({ try $0.account(account) }) { return }
         do {
             try store.writeSync { transaction in
                 if try transaction.account(account) == nil {

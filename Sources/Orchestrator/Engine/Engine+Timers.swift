@@ -29,7 +29,7 @@ extension Engine {
     /// Fires every timer due at or before `time`, in due order, each to the end of its work.
     func fireDueTimers(upTo time: EpochMillis) async -> [FiredTimer] {
         var fired: [FiredTimer] = []
-        while let task = (try? store.readSync({ try $0.dueSchedules(at: time) }))?.first {
+        while let task = (try? store.readSync({ try $0.firstDueSchedule(at: time) })) ?? nil {
             clock.advance(to: task.dueAt)
             guard (try? store.writeSync({ try $0.removeSchedule(id: task.id) })) == true else {
                 logger.error("cannot remove a fired timer; stopping this round", metadata: ["timer.id": "\(task.id)"])

@@ -52,7 +52,9 @@ extension Engine {
     private func cacheEntry(_ account: AccountID, scopes: [String]) async -> TokenAcquisitionStateMachine.CacheEntry {
         let cached: CachedTokens?
         do {
-            cached = try await store.tokens(for: account, clientID: configuration.clientID, scopes: ScopeSet(scopes))
+            // On the actor's thread, like the engine's other store calls: no hop to a reader queue and back.
+            let clientID = configuration.clientID
+            cached = try store.readSync { try $0.tokens(for: account, clientID: clientID, scopes: ScopeSet(scopes)) }
         } catch {
             logger.error("cannot read the token cache", metadata: ["account.id": "\(account)", "error.message": "\(error)"])
             return .empty

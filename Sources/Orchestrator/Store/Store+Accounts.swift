@@ -39,7 +39,7 @@ extension StoreTransaction {
 
     /// The account, or nil when unknown.
     public func account(_ id: AccountID) throws -> AccountRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM account WHERE key = ?", arguments: [id.key]).map(Self.accountRecord)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM account WHERE key = ?"), arguments: [id.key]).map(Self.accountRecord)
     }
 
     /// All accounts, ordered by key.

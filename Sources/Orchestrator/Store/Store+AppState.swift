@@ -7,9 +7,8 @@ import JSON
 extension StoreTransaction {
     /// Stores `value` under `name`, replacing the previous one.
     public func saveAppState(_ name: String, _ value: JSONValue) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO app_state (name, value, updated_ms) VALUES (?, ?, ?)",
-            arguments: [name, value.encodedString(), now])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO app_state (name, value, updated_ms) VALUES (?, ?, ?)")
+            .execute(arguments: [name, value.encodedString(), now])
     }
 
     /// The value stored under `name`, or nil.

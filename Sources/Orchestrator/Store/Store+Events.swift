@@ -19,9 +19,8 @@ extension StoreTransaction {
     /// (never for a rollback).
     @discardableResult
     public func appendEvent(_ kind: String, account: AccountID?, payload: JSONValue) throws -> StoredEvent {
-        try db.execute(
-            sql: "INSERT INTO event (time_ms, account, upn, kind, payload) VALUES (?, ?, ?, ?, ?)",
-            arguments: [now, account?.key, account?.upn, kind, payload.encodedString()])
+        try db.cachedStatement(sql: "INSERT INTO event (time_ms, account, upn, kind, payload) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [now, account?.key, account?.upn, kind, payload.encodedString()])
         let seq = db.lastInsertedRowID
         let notifier = self.notifier
         db.afterNextTransaction(onCommit: { _ in notifier.signal(seq) })

@@ -47,6 +47,19 @@ extension StoreTransaction {
             .map(scheduledTask)
     }
 
+    /// The first timer due at or before `time` (by due time, then id); nil when none. One
+    /// row, so firing N due timers one by one costs O(N) rows, not O(N²).
+    public func firstDueSchedule(at time: EpochMillis) throws -> ScheduledTask? {
+        try Row.fetchOne(db.cachedStatement(sql: Self.scheduleSelect + " WHERE s.due_ms <= ? ORDER BY s.due_ms, s.id LIMIT 1"), arguments: [time])
+            .map(scheduledTask)
+    }
+
+    /// When the account's (nil: the app-wide) timer of `kind` is due; nil when there is none.
+    public func scheduleDue(_ kind: ScheduleKind, account: AccountID?) throws -> EpochMillis? {
+        try EpochMillis.fetchOne(
+            db.cachedStatement(sql: "SELECT min(due_ms) FROM schedule WHERE kind = ? AND account IS ?"), arguments: [kind.rawValue, account?.key])
+    }
+
     /// The earliest due time of any timer, to arm the next wake-up; nil when none.
     public func nextScheduleDue() throws -> EpochMillis? {
         try EpochMillis.fetchOne(db, sql: "SELECT min(due_ms) FROM schedule")
@@ -68,7 +81,7 @@ extension StoreTransaction {
     /// Removes the timers of `kind` for `account` (nil: app-wide); returns how many.
     @discardableResult
     public func removeSchedules(_ kind: ScheduleKind, account: AccountID?) throws -> Int {
-        try db.execute(sql: "DELETE FROM schedule WHERE kind = ? AND account IS ?", arguments: [kind.rawValue, account?.key])
+        try db.cachedStatement(sql: "DELETE FROM schedule WHERE kind = ? AND account IS ?").execute(arguments: [kind.rawValue, account?.key])
         return db.changesCount
     }
 

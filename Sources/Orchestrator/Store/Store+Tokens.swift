@@ -79,14 +79,15 @@ extension StoreTransaction {
     /// The cached tokens for the account, client and scopes (the refresh token is the
     /// client's, whatever the scopes); nil when neither an access nor a refresh token is stored.
     public func tokens(for account: AccountID, clientID: String, scopes: ScopeSet) throws -> CachedTokens? {
+        // Cached statements: the engine reads the cache on every token request.
         let access = try Row.fetchOne(
-            db, sql: "SELECT token, expires_ms, id_token FROM access_token WHERE account = ? AND client_id = ? AND scopes = ?",
+            db.cachedStatement(sql: "SELECT token, expires_ms, id_token FROM access_token WHERE account = ? AND client_id = ? AND scopes = ?"),
             arguments: [account.key, clientID, scopes.key])
         let refresh = try String.fetchOne(
-            db, sql: "SELECT token FROM refresh_token WHERE account = ? AND client_id = ?",
+            db.cachedStatement(sql: "SELECT token FROM refresh_token WHERE account = ? AND client_id = ?"),
             arguments: [account.key, clientID])
         guard access != nil || refresh != nil else { return nil }
-        let upn = try String.fetchOne(db, sql: "SELECT upn FROM account WHERE key = ?", arguments: [account.key])
+        let upn = try String.fetchOne(db.cachedStatement(sql: "SELECT upn FROM account WHERE key = ?"), arguments: [account.key])
         return CachedTokens(
             account: try AccountID(upn ?? account.upn), clientID: clientID, scopes: scopes,
             accessToken: try access?.decode(forColumn: "token"),

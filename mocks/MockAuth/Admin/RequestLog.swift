@@ -27,20 +27,26 @@ public struct RequestLogEntry: Sendable, Hashable {
 }
 
 extension MockState {
-    func appendLog(_ entry: RequestLogEntry) {
-        requestLog.append(entry)
-        if requestLog.count > requestLogLimit { requestLog.removeFirst(requestLog.count - requestLogLimit) }
+    /// Appends a line stamped with the mock's time, dropping the oldest beyond the limit (a
+    /// ring buffer: O(1) per request once the log is full).
+    func appendLog(
+        method: String, path: String, route: String?, status: Int, grantType: String?, user: String?, fault: String?
+    ) {
+        if requestLog.count >= requestLogLimit { requestLog.removeFirst() }
+        requestLog.append(RequestLogEntry(
+            time: now(), method: method, path: path, route: route, status: status, grantType: grantType, user: user, fault: fault))
     }
 
     /// The request log, oldest first.
-    public func requestLogEntries() -> [RequestLogEntry] { requestLog }
+    public func requestLogEntries() -> [RequestLogEntry] { Array(requestLog) }
 
     /// Empties the request log.
-    public func clearRequestLog() { requestLog = [] }
+    public func clearRequestLog() { requestLog.removeAll() }
 
     func addFault(_ body: JSONObject) throws(AdminError) -> FaultRule {
         let rule = try FaultRule.parse(body, id: (faults.map(\.id).max() ?? 0) + 1)
         faults.append(rule)
+        faultsPending.withLockedValue { $0 = true }
         return rule
     }
 
@@ -50,6 +56,7 @@ extension MockState {
         let rule = faults[index]
         faults[index].remaining -= 1
         if faults[index].remaining <= 0 { faults.remove(at: index) }
+        faultsPending.withLockedValue { $0 = !faults.isEmpty }
         return rule
     }
 
@@ -57,5 +64,11 @@ extension MockState {
     public func faultRules() -> [FaultRule] { faults }
 
     /// Removes every pending fault.
-    public func clearFaults() { faults = [] }
+    public func clearFaults() {
+        faults = []
+        faultsPending.withLockedValue { $0 = false }
+    }
+
+    /// False when no fault is armed: requests then skip the actor (read without a hop).
+    nonisolated var hasPendingFaults: Bool { faultsPending.withLockedValue { $0 } }
 }

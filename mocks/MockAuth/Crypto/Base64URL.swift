@@ -47,7 +47,11 @@ public enum Base64URL {
 
     /// `count` random bytes, base64url-encoded: opaque codes and tokens.
     public static func randomToken(bytes count: Int = 32) -> String {
+        // Eight bytes per call of the system generator (one getrandom each), not one.
         var generator = SystemRandomNumberGenerator()
-        return encode((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count { withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) } }
+        return encode(bytes.prefix(count))
     }
 }

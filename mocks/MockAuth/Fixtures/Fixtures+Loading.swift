@@ -83,6 +83,7 @@ extension Fixtures {
         if let duplicate = Dictionary(grouping: users, by: { $0.upn.lowercased() }).first(where: { $0.value.count > 1 }) {
             throw FixtureError(path: "$.users", message: "UPN '\(duplicate.key)' appears twice")
         }
+        userIndex = Self.index(users)
     }
 }
 

@@ -7,7 +7,9 @@ public struct Fixtures: Sendable, Hashable {
     public var tenant: Tenant
     public var clients: [ClientApp]
     public var apis: [ProtectedAPI]
-    public var users: [User]
+    public var users: [User] { didSet { userIndex = Self.index(users) } }
+    /// Lowercased UPN → position in `users`, so a lookup costs the same for 4 users or 10,000.
+    var userIndex: [String: Int] = [:]
     public var mamPolicy: MAMPolicy
     public var lifetimes: Lifetimes
 
@@ -65,8 +67,16 @@ public struct Fixtures: Sendable, Hashable {
 
     /// The user with this UPN, compared case-insensitively.
     public func user(upn: String) -> User? {
-        let wanted = upn.lowercased()
-        return users.first { $0.upn.lowercased() == wanted }
+        userIndex[upn.lowercased()].map { users[$0] }
+    }
+
+    /// Builds the UPN index (the first user wins, as a search from the front would).
+    static func index(_ users: [User]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        for (position, user) in users.enumerated() where index[user.upn.lowercased()] == nil {
+            index[user.upn.lowercased()] = position
+        }
+        return index
     }
 
     /// The registered app with this client id (case-sensitive, as Entra compares GUIDs).

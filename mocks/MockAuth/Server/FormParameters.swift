@@ -30,11 +30,13 @@ public struct FormParameters: Sendable, Hashable {
     public static func parse(_ text: String) throws(OAuthError) -> FormParameters {
         var pairs: [(String, String)] = []
         var seen = Set<String>()
-        for field in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : "") else {
-                throw OAuthError.invalidRequest(
-                    code: 900144, "The request body is not a valid form: bad percent-encoding near '\(parts[0].prefix(40))'.")
+        for field in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let separator = field.firstIndex(of: UInt8(ascii: "=")) ?? field.endIndex
+            let rawName = field[..<separator]
+            let rawValue = separator == field.endIndex ? field[separator...] : field[field.index(after: separator)...]
+            guard let name = decode(rawName), let value = decode(rawValue) else {
+                let near = String(decoding: rawName, as: UTF8.self).prefix(40)
+                throw OAuthError.invalidRequest(code: 900144, "The request body is not a valid form: bad percent-encoding near '\(near)'.")
             }
             guard seen.insert(name).inserted else {
                 throw OAuthError.invalidRequest(
@@ -57,7 +59,36 @@ public struct FormParameters: Sendable, Hashable {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 
-    private static func decode(_ text: Substring) -> String? {
-        String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    /// `+` → space, `%XX` → the byte; nil for a bad escape or bytes that are not UTF-8
+    /// (as Foundation's `removingPercentEncoding` decides, without its string round trips).
+    private static func decode(_ bytes: Substring.UTF8View) -> String? {
+        guard bytes.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            bytes.formIndex(after: &index)
+            switch byte {
+            case UInt8(ascii: "+"):
+                output.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard index < bytes.endIndex, let high = hexValue(bytes[index]) else { return nil }
+                bytes.formIndex(after: &index)
+                guard index < bytes.endIndex, let low = hexValue(bytes[index]) else { return nil }
+                bytes.formIndex(after: &index)
+                output.append(high << 4 | low)
+            default:
+                output.append(byte)
+            }
+        }
+        return String(validating: output, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        guard byte < 0x80 else { return nil }
+        return Character(Unicode.Scalar(byte)).hexDigitValue.map(UInt8.init)
     }
 }

@@ -31,9 +31,9 @@ struct RequestLogMiddleware: RouterMiddleware {
         let note = context.note.withLockedValue { $0 }
         let path = request.uri.path
         if !path.hasPrefix("/_admin") {
-            await state.appendLog(RequestLogEntry(
-                time: await state.now(), method: request.method.rawValue, path: path, route: RouteName.of(path: path),
-                status: response.status.code, grantType: note.grantType, user: note.user, fault: note.fault))
+            await state.appendLog(
+                method: request.method.rawValue, path: path, route: RouteName.of(path: path),
+                status: response.status.code, grantType: note.grantType, user: note.user, fault: note.fault)
         }
         context.logger.debug(
             "request",

@@ -3,14 +3,17 @@ import Hummingbird
 import JSON
 import NIOCore
 
+/// The headers of every JSON answer, built once.
+private let jsonHeaders: HTTPFields = [
+    .contentType: "application/json; charset=utf-8",
+    .cacheControl: "no-store, no-cache",
+    HTTPField.Name("Pragma")!: "no-cache",
+]
+
 extension Response {
     /// A JSON response encoded with our `JSON` module; never cached, as token responses must not be.
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response {
-        var headers: HTTPFields = [
-            .contentType: "application/json; charset=utf-8",
-            .cacheControl: "no-store, no-cache",
-            HTTPField.Name("Pragma")!: "no-cache",
-        ]
+        var headers = jsonHeaders
         headers.append(contentsOf: extra)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: value.encoded())))
     }

@@ -31,7 +31,7 @@ extension MockState {
     }
 
     func enrollment(for account: AccountApp) -> Enrollment? {
-        enrollments.values.first { $0.account == account }
+        enrollmentIDs[account].flatMap { enrollments[$0] }
     }
 
     func enrollment(id: String) -> Enrollment? {
@@ -49,11 +49,18 @@ extension MockState {
         return (addEnrollment(for: account, policyVersion: policyVersion), true)
     }
 
+    /// Enrolls (user, app) as `POST /mam/v1/enroll` would, without a request, and returns the
+    /// enrollment id: for benchmarks and tests that need many enrolled accounts.
+    public func seedEnrollment(_ account: AccountApp) -> String {
+        enrollOrExisting(account, policyVersion: directory.mamPolicy.version).enrollment.id
+    }
+
     private func addEnrollment(for account: AccountApp, policyVersion: Int?) -> Enrollment {
         let enrollment = Enrollment(
             id: UUID().uuidString.lowercased(), account: account,
             deliveredPolicyVersion: policyVersion, enrolledAt: now())
         enrollments[enrollment.id] = enrollment
+        enrollmentIDs[account] = enrollment.id
         return enrollment
     }
 
@@ -64,6 +71,7 @@ extension MockState {
     /// Removes an enrollment and the compliance it carried.
     func removeEnrollment(id: String) {
         guard let enrollment = enrollments.removeValue(forKey: id) else { return }
+        enrollmentIDs[enrollment.account] = nil
         compliant.remove(enrollment.account)
     }
 

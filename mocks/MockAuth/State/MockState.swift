@@ -1,5 +1,7 @@
 import Foundation
 import JSON
+import NIOConcurrencyHelpers
+import NIOCore
 
 /// Everything the mock changes at run time, behind one actor.
 ///
@@ -22,12 +24,16 @@ public actor MockState {
     /// (lowercased UPN, app id) pairs reported compliant.
     var compliant: Set<AccountApp> = []
     var enrollments: [String: Enrollment] = [:]
+    /// (user, app) → its enrollment id in `enrollments`.
+    var enrollmentIDs: [AccountApp: String] = [:]
     /// Pending wipe commands per (user, app).
     var pendingWipes: Set<AccountApp> = []
     /// HTTP status of CA answers: 400 like Entra, or 200 as some servers send (admin switch).
     public internal(set) var caErrorStatus = 400
     var faults: [FaultRule] = []
-    var requestLog: [RequestLogEntry] = []
+    /// Mirrors `!faults.isEmpty` for ``hasPendingFaults``.
+    let faultsPending = NIOLockedValueBox(false)
+    var requestLog = CircularBuffer<RequestLogEntry>()
     let requestLogLimit = 1000
 
     /// Starts from `fixtures`: nothing enrolled, nothing compliant, no faults.
@@ -57,9 +63,10 @@ public actor MockState {
         sessions = [:]
         compliant = []
         enrollments = [:]
+        enrollmentIDs = [:]
         pendingWipes = []
-        faults = []
-        requestLog = []
+        clearFaults()
+        requestLog.removeAll()
     }
 
     /// Applies `change` to the user with `upn`; returns the updated user, `nil` when unknown.
