@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(
             name: "MockAuthTests",
             dependencies: [
-                "MockAuth", "JSON",
+                "MockAuth", "JSON", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
