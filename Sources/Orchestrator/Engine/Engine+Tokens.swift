@@ -11,6 +11,7 @@ extension Engine {
         var machine = TokenAcquisitionStateMachine(request: request)
         var action = machine.start()
         while true {
+            logger.trace("token request action", metadata: ["account.id": "\(request.account)", "machine.action": "\(action)"])
             switch action {
             case .readCache(let account, let scopes):
                 action = machine.cacheRead(await cacheEntry(account, scopes: scopes), now: clock.now)
