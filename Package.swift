@@ -134,6 +134,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Load: N virtual devices (engines) remediating against one in-process mockauth.
+        .executableTarget(
+            name: "compliance-load",
+            dependencies: [
+                "Daemon", "Orchestrator", "ComplianceCore", "HTTPClient", "JSON", "MockAuth", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         .testTarget(
             name: "JSONTests",
             dependencies: ["JSON", .product(name: "PropertyBased", package: "swift-property-based")],
