@@ -77,7 +77,7 @@ extension StoreTransaction {
     private func scheduledTask(_ row: Row) throws -> ScheduledTask {
         let key: String? = try row.decode(forColumn: "account")
         var account: AccountID?
-        if let key { account = try AccountID(try row.decode(forColumn: "upn")) }
+        if key != nil { account = try AccountID(try row.decode(forColumn: "upn")) }
         return ScheduledTask(
             id: try row.decode(forColumn: "id"),
             kind: ScheduleKind(try row.decode(String.self, forColumn: "kind")),
