@@ -73,7 +73,7 @@ for target in "${targets[@]}"; do
     runs=$(grep -E '^stat::number_of_executed_units:' "$log" | awk '{print $2}')
     crashes=$(find "$artifacts" -type f \( -name 'crash-*' -o -name 'oom-*' -o -name 'timeout-*' -o -name 'leak-*' \) | wc -l)
     echo "$target: executions ${runs:-?}, crashes $crashes (libFuzzer exit $status; log $log)"
-    grep -E '^(#[0-9]+ +DONE|Done [0-9]+ runs)' "$log" | tail -2 || true
+    grep -E '^(#[0-9]+[[:space:]]+DONE|Done [0-9]+ runs)' "$log" | tail -2 || true
     if [ "$status" -ne 0 ] || [ "$crashes" -ne 0 ]; then
         failed=1
         grep -E 'ERROR: |Fatal error|SUMMARY' "$log" | head -5 || true
