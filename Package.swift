@@ -158,6 +158,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Load: N virtual devices (engines) remediating against one in-process mockauth.
+        .executableTarget(
+            name: "compliance-load",
+            dependencies: [
+                "Daemon", "Orchestrator", "ComplianceCore", "HTTPClient", "JSON", "MockAuth", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         .testTarget(
             name: "JSONTests",
             dependencies: ["JSON", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -214,7 +225,7 @@ let package = Package(
         .testTarget(
             name: "MockAuthTests",
             dependencies: [
-                "MockAuth", "JSON",
+                "MockAuth", "JSON", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -2,13 +2,17 @@
 ///
 /// Comparison rule: two UPNs are the same account when `upn.lowercased()` of the full
 /// strings are equal. `lowercased()` is Swift's Unicode-aware full lowercase mapping
-/// (so `ÄDELE@CONTOSO.COM` equals `ädele@contoso.com`); no other folding (no Unicode
-/// normalisation form, no trimming) is applied. Equality and hashing use only that key;
-/// the home account id is carried along but does not take part in equality.
+/// (so `ÄDELE@CONTOSO.COM` equals `ädele@contoso.com`); no other folding (no compatibility
+/// mapping, no trimming, no script folding) is applied, so a look-alike from another
+/// script (Cyrillic `а` in `аlice`) is a different account than its Latin twin. Equality
+/// and hashing use only that key; the home account id is carried along but does not take
+/// part in equality.
 ///
 /// Input is validated, never silently repaired: an empty string, leading or trailing
-/// white space, any white space or control character inside, and anything but exactly
-/// one `@` with text on both sides are refused with an ``AccountIDError``.
+/// white space, any white space or control character inside, anything but exactly one `@`
+/// with text on both sides, more than ``maxBytes`` bytes, a domain with an empty label (`contoso.com.`, `a..b`), and
+/// characters that only imitate others (see ``AccountIDError/Code/lookAlikeCharacter``) are
+/// refused with an ``AccountIDError``.
 public struct AccountID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The UPN exactly as given (original case preserved, for display).
     public let upn: String
@@ -37,24 +41,6 @@ public struct AccountID: Sendable, Hashable, Comparable, CustomStringConvertible
     public static func < (lhs: AccountID, rhs: AccountID) -> Bool { lhs.key < rhs.key }
 
     public var description: String { upn }
-
-    private static func validate(_ upn: String) throws(AccountIDError) {
-        guard !upn.isEmpty else { throw AccountIDError(code: .empty, input: upn) }
-        if let first = upn.first, let last = upn.last, first.isWhitespace || last.isWhitespace {
-            throw AccountIDError(code: .surroundingWhitespace, input: upn)
-        }
-        for scalar in upn.unicodeScalars where scalar.properties.generalCategory == .control {
-            throw AccountIDError(code: .controlCharacter, input: upn)
-        }
-        if upn.contains(where: \.isWhitespace) {
-            throw AccountIDError(code: .innerWhitespace, input: upn)
-        }
-        let parts = upn.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2 else {
-            throw AccountIDError(code: parts.count == 1 ? .missingAt : .multipleAt, input: upn)
-        }
-        guard !parts[0].isEmpty, !parts[1].isEmpty else { throw AccountIDError(code: .emptyPart, input: upn) }
-    }
 }
 
 /// The home account id MSAL builds from `client_info`: `uid.utid` (object id, tenant id).
@@ -90,6 +76,7 @@ public struct HomeAccountID: Sendable, Hashable, CustomStringConvertible {
 public struct AccountIDError: Error, Sendable, Hashable, CustomStringConvertible {
     fileprivate enum Base: String, Sendable, Hashable {
         case empty, surroundingWhitespace, controlCharacter, innerWhitespace, missingAt, multipleAt, emptyPart
+        case lookAlikeCharacter, emptyDomainLabel, tooLong
     }
 
     /// The kind of problem, comparable with the static constants.
@@ -109,6 +96,16 @@ public struct AccountIDError: Error, Sendable, Hashable, CustomStringConvertible
         public static let multipleAt = Code(base: .multipleAt)
         /// Nothing before or after the `@`.
         public static let emptyPart = Code(base: .emptyPart)
+        /// A character that only imitates another: one whose lowercase form is ASCII although
+        /// it is not (KELVIN SIGN `K`, `İ`), or one that NFKC case folding changes after
+        /// lowercasing — compatibility forms (fullwidth `ａ` and `＠`, ligatures, mathematical
+        /// letters), `ß`/`ς`, and invisible format characters (zero-width space, soft hyphen,
+        /// bidi controls).
+        public static let lookAlikeCharacter = Code(base: .lookAlikeCharacter)
+        /// The domain starts or ends with a dot or has two dots in a row (`contoso.com.`).
+        public static let emptyDomainLabel = Code(base: .emptyDomainLabel)
+        /// More than ``AccountID/maxBytes`` UTF-8 bytes (Entra allows 113 characters).
+        public static let tooLong = Code(base: .tooLong)
         public var description: String { base.rawValue }
     }
 
@@ -131,6 +128,10 @@ public struct AccountIDError: Error, Sendable, Hashable, CustomStringConvertible
         case .missingAt: "The account name has no '@'; enter a user principal name such as user@contoso.com."
         case .multipleAt: "The account name has more than one '@'; a user principal name has exactly one."
         case .emptyPart: "The account name has nothing before or after the '@'; enter a full user principal name."
+        case .lookAlikeCharacter:
+            "The account name contains a character that imitates another (fullwidth, compatibility or invisible); type the user principal name with ordinary characters."
+        case .emptyDomainLabel: "The account's domain starts or ends with a dot or has two dots in a row; enter it as contoso.com."
+        case .tooLong: "The account name is longer than \(AccountID.maxBytes) bytes; a user principal name is far shorter."
         }
     }
 

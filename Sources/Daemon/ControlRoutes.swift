@@ -21,10 +21,11 @@ public struct ControlRoutes: Sendable {
         self.logger = logger
     }
 
-    /// A router with every route.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    /// A router with every route, answering only peers running as the daemon's own user.
+    public func router() -> Router<ControlRequestContext> {
+        let router = Router(context: ControlRequestContext.self)
         router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: PeerCheckMiddleware(ownUID: geteuid(), logger: logger))
         router.get("/v1/health") { _, _ in try await handle { try await health() } }
         router.get("/v1/accounts") { _, _ in try await handle { try await accounts() } }
         router.get("/v1/accounts/:upn") { _, context in try await handle { try await account(context) } }
@@ -69,7 +70,7 @@ public struct ControlRoutes: Sendable {
         return .json(["accounts": .array(summaries.map(ControlJSON.account))])
     }
 
-    private func account(_ context: BasicRequestContext) async throws -> Response {
+    private func account(_ context: ControlRequestContext) async throws -> Response {
         let upn = try parameter("upn", context)
         return .json(ControlJSON.account(try await engineCall { try await engine.account(upn) }))
     }
@@ -124,13 +125,13 @@ public struct ControlRoutes: Sendable {
         ])
     }
 
-    private func listData(_ context: BasicRequestContext) async throws -> Response {
+    private func listData(_ context: ControlRequestContext) async throws -> Response {
         let upn = try parameter("upn", context)
         let files = try await engineCall { try await engine.listData(upn) }
         return .json(["account": .string(upn.lowercased()), "files": .array(files.map(ControlJSON.file))])
     }
 
-    private func putData(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func putData(_ request: Request, _ context: ControlRequestContext) async throws -> Response {
         let upn = try parameter("upn", context)
         let name = try parameter("name", context)
         let bytes: [UInt8]
@@ -145,7 +146,7 @@ public struct ControlRoutes: Sendable {
         return .json(.object(object), status: .created)
     }
 
-    private func getData(_ context: BasicRequestContext) async throws -> Response {
+    private func getData(_ context: ControlRequestContext) async throws -> Response {
         let upn = try parameter("upn", context)
         let name = try parameter("name", context)
         let bytes = try await engineCall { try await engine.getData(upn, name: name) }
@@ -154,7 +155,7 @@ public struct ControlRoutes: Sendable {
             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    private func removeData(_ context: BasicRequestContext) async throws -> Response {
+    private func removeData(_ context: ControlRequestContext) async throws -> Response {
         let upn = try parameter("upn", context)
         let name = try parameter("name", context)
         let removed = try await engineCall { try await engine.removeData(upn, name: name) }
@@ -212,7 +213,7 @@ public struct ControlRoutes: Sendable {
         return try ControlBody(bytes, route: route, known: known)
     }
 
-    private func parameter(_ name: String, _ context: BasicRequestContext) throws(ControlError) -> String {
+    private func parameter(_ name: String, _ context: ControlRequestContext) throws(ControlError) -> String {
         guard let value = context.parameters.get(name) else { throw .badRequest("missing path parameter \(name)") }
         return value.removingPercentEncoding ?? value
     }

@@ -61,12 +61,11 @@ public struct DaemonParts: Sendable {
     public let routes: ControlRoutes
 
     /// Opens the store and the vault and builds the engine (not started).
-    public init(_ configuration: DaemonConfiguration, logger: Logger) throws {
-        var http = HTTPClientConfiguration()
-        http.caFile = configuration.caFile
-        http.totalTimeout = configuration.httpTimeout
-        http.connectTimeout = min(configuration.httpTimeout, .seconds(5))
-        let client = HTTPClient(configuration: http)
+    ///
+    /// - Parameter http: the client for outgoing requests; by default a new one with the
+    ///   configuration's CA file and timeout. Many engines in one process (load runs) share one.
+    public init(_ configuration: DaemonConfiguration, logger: Logger, http: HTTPClient? = nil) throws {
+        let client = http ?? HTTPClient(configuration: Self.httpConfiguration(configuration))
         // The virtual clock starts at the real time; Engine.start() moves it to the stored time.
         let clock = EngineClock(mode: configuration.clock)
         let store = try OrchestratorStore(stateDirectory: configuration.stateDirectory, clock: { clock.milliseconds }, logger: logger)
@@ -84,5 +83,15 @@ public struct DaemonParts: Sendable {
         self.store = store
         self.engine = engine
         self.routes = ControlRoutes(engine: engine, store: store, testHooks: configuration.testHooks, logger: logger)
+    }
+
+    /// The HTTP client settings a daemon uses: its CA file, its timeout (connecting within at
+    /// most 5 s), TLS always verified.
+    public static func httpConfiguration(_ configuration: DaemonConfiguration) -> HTTPClientConfiguration {
+        var http = HTTPClientConfiguration()
+        http.caFile = configuration.caFile
+        http.totalTimeout = configuration.httpTimeout
+        http.connectTimeout = min(configuration.httpTimeout, .seconds(5))
+        return http
     }
 }

@@ -8,23 +8,28 @@ final class DaemonProcess: @unchecked Sendable {  // immutable after init
     let child: ChildServer
     let stateDirectory: String
     let client: HTTPClient
+    /// The ready line (`listening on unix:… [http://127.0.0.1:PORT]`).
+    let readyLine: String
 
     /// Starts the daemon and waits for its ready line.
-    init(stateDirectory: String, authority: String, extra: [String] = []) async throws {
+    init(
+        stateDirectory: String, authority: String, logLevel: String = "warning", extra: [String] = [], environment: [String: String]? = nil
+    ) async throws {
         self.stateDirectory = stateDirectory
         child = try ChildServer("complianced", arguments: [
             "--state-dir", stateDirectory, "--app", DaemonHarness.appsDirectory + "/chatr-Info.plist",
-            "--authority", authority, "--clock", "virtual", "--test-hooks", "--http-timeout", "5", "--log-level", "warning",
-        ] + extra)
+            "--authority", authority, "--clock", "virtual", "--test-hooks", "--http-timeout", "5", "--log-level", logLevel,
+        ] + extra, environment: environment)
         guard let line = await child.firstLine(timeout: .seconds(30)) else {
             let stderr = child.stderr
             await child.stop()
             throw HarnessError("complianced did not get ready: \(stderr)")
         }
-        guard line == "listening on unix:\(stateDirectory)/control.sock" else {
+        guard line == "listening on unix:\(stateDirectory)/control.sock" || line.hasPrefix("listening on unix:\(stateDirectory)/control.sock http://") else {
             await child.stop()
             throw HarnessError("unexpected ready line: \(line)")
         }
+        readyLine = line
         var configuration = HTTPClientConfiguration()
         configuration.unixSocketPath = stateDirectory + "/control.sock"
         configuration.totalTimeout = .seconds(30)

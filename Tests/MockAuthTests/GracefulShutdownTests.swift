@@ -2,6 +2,7 @@ import Foundation
 import ServiceLifecycle
 import ServiceLifecycleTestKit
 import Testing
+import TestSupport
 
 @testable import MockAuth
 

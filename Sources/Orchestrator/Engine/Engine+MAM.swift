@@ -32,6 +32,10 @@ extension Engine {
         case .success(let tokens): token = tokens
         case .failure(let failure): return .failed(.authRequired, "no token for the MAM service: \(failure.message)")
         }
+        if let hold = throttle.hold(.mam, now: clock.now) {
+            // The service asked to wait (Retry-After): fail without sending.
+            return .failed(.internalError, "the MAM service asked to wait (HTTP \(hold.status), Retry-After); not contacted for another \(hold.remaining.milliseconds / 1000) s")
+        }
         let bearer = token.accessToken.reveal()
         let reply: MAMReply
         do {
@@ -42,6 +46,9 @@ extension Engine {
             case .reportCompliance(let id, let version): reply = try await mam.reportCompliance(enrollmentID: id, policyVersion: version, token: bearer)
             }
         } catch {
+            if error.code == .serviceFailure, let status = error.httpStatus, status >= 500 || status == 429 {
+                throttle.failed(.mam, status: status, retryAfter: error.retryAfterSeconds.map { .seconds(Int64($0)) }, now: clock.now)
+            }
             let status: EnrollmentStatus = switch error.code {
             case .network: operation.networkFailure
             case .malformed: .parsingFailure

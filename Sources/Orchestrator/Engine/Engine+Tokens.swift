@@ -11,6 +11,7 @@ extension Engine {
         var machine = TokenAcquisitionStateMachine(request: request)
         var action = machine.start()
         while true {
+            logger.trace("token request action", metadata: ["account.id": "\(request.account)", "machine.action": "\(action)"])
             switch action {
             case .readCache(let account, let scopes):
                 action = machine.cacheRead(await cacheEntry(account, scopes: scopes), now: clock.now)
@@ -98,6 +99,20 @@ extension Engine {
     private func send(
         _ grant: TokenAcquisitionStateMachine.Grant, account: AccountID, scopes: [String], claims: String?, user: InteractiveUser?
     ) async -> GrantResult {
+        if let hold = throttle.hold(.issuer, now: clock.now) {
+            // The issuer asked to wait (Retry-After): fail without sending, as MSAL does.
+            return .response(.serviceFailure(ServiceFailure(status: hold.status, retryAfter: hold.remaining)))
+        }
+        let response = await sendUnthrottled(grant, account: account, scopes: scopes, claims: claims, user: user)
+        if case .response(.serviceFailure(let failure)) = response {
+            throttle.failed(.issuer, status: failure.status, retryAfter: failure.retryAfter, now: clock.now)
+        }
+        return response
+    }
+
+    private func sendUnthrottled(
+        _ grant: TokenAcquisitionStateMachine.Grant, account: AccountID, scopes: [String], claims: String?, user: InteractiveUser?
+    ) async -> GrantResult {
         let wireScopes = scopes + configuration.reservedScopes.filter { !scopes.contains($0) }
         do throws(IssuerError) {
             let reply: TokenEndpointReply
@@ -127,6 +142,9 @@ extension Engine {
                 authority: issuer.configuration.authority.url))
         } catch {
             if error.code == .network { return .transportFailed(error.message) }
+            if error.code == .serviceFailure, let status = error.httpStatus {
+                return .response(.serviceFailure(ServiceFailure(status: status, retryAfter: error.retryAfterSeconds.map { .seconds(Int64($0)) })))
+            }
             return .response(.malformed(MalformedResponse(status: 0, message: "\(error.code): \(error.message)")))
         }
     }

@@ -53,6 +53,8 @@ public actor Engine {
     var commitCounts: [String: Int] = [:]
     var timerTask: Task<Void, Never>?
     var started = false
+    /// Services that asked to wait (`Retry-After`); memory only.
+    var throttle = ServiceThrottle()
 
     public init(
         configuration: EngineConfiguration, store: OrchestratorStore, vault: Vault, issuer: IssuerClient, mam: MAMClient,

@@ -24,7 +24,13 @@ public actor IssuerClient {
         let url = configuration.authority.discoveryURL
         let response = try await send(HTTPClientRequest(url: url), endpoint: url)
         guard response.status == 200 else {
-            throw IssuerError(.badDiscovery, "the discovery document at \(url) answered HTTP \(response.status)", endpoint: url)
+            let status = response.status
+            guard status >= 500 || status == 429 else {
+                throw IssuerError(.badDiscovery, "the discovery document at \(url) answered HTTP \(status)", endpoint: url)
+            }
+            throw IssuerError(
+                .serviceFailure, "the issuer is failing: its discovery document at \(url) answered HTTP \(status)", endpoint: url,
+                httpStatus: status, retryAfterSeconds: response.retryAfter().map { Int($0.components.seconds) })
         }
         let json: JSONValue
         do {
@@ -75,10 +81,14 @@ public actor IssuerClient {
         return TokenEndpointReply(status: response.status, headers: response.headers.fields, body: response.body)
     }
 
-    /// Sends a request, turning transport failures into ``IssuerError/Code/network``.
+    /// Sends a request, turning transport failures (refused, timed out, reset, cut short,
+    /// untrusted TLS) into ``IssuerError/Code/network`` and an answer over the size cap into
+    /// ``IssuerError/Code/serviceFailure`` (the issuer answered, but unusably).
     func send(_ request: HTTPClientRequest, endpoint: String) async throws(IssuerError) -> HTTPClientResponse {
         do {
             return try await http.execute(request)
+        } catch where error.code == .responseTooLarge {
+            throw IssuerError(.serviceFailure, "the issuer's answer is unusable: \(error.message)", endpoint: endpoint, transport: error)
         } catch {
             throw IssuerError(.network, "cannot reach the issuer: \(error.message)", endpoint: endpoint, transport: error)
         }

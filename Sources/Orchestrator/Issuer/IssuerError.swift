@@ -13,7 +13,8 @@ public struct IssuerError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let network = Code(.network)
         /// The discovery document is missing, not JSON, or lacks an endpoint.
         public static let badDiscovery = Code(.badDiscovery)
-        /// The issuer answered with a server error or a page that is not the expected one.
+        /// The issuer answered with a server error (5xx, 429: ``IssuerError/httpStatus`` is set)
+        /// or an answer it cannot use (e.g. larger than the response cap).
         public static let serviceFailure = Code(.serviceFailure)
         /// The authorization redirect could not be read (no Location, wrong redirect URI, state mismatch).
         public static let badRedirect = Code(.badRedirect)
@@ -29,12 +30,20 @@ public struct IssuerError: Error, Sendable, Hashable, CustomStringConvertible {
     public let endpoint: String
     /// The underlying transport error, when there was one.
     public let transport: HTTPClientError?
+    /// The HTTP status of a failing answer (5xx, 429), when there was one.
+    public let httpStatus: Int?
+    /// `Retry-After` of that answer, in seconds.
+    public let retryAfterSeconds: Int?
 
-    public init(_ code: Code, _ message: String, endpoint: String, transport: HTTPClientError? = nil) {
+    public init(
+        _ code: Code, _ message: String, endpoint: String, transport: HTTPClientError? = nil, httpStatus: Int? = nil, retryAfterSeconds: Int? = nil
+    ) {
         self.code = code
         self.message = message
         self.endpoint = HTTPClientRequest(url: endpoint).redactedURL
         self.transport = transport
+        self.httpStatus = httpStatus
+        self.retryAfterSeconds = retryAfterSeconds
     }
 
     public var description: String { "\(code): \(message)" }

@@ -50,6 +50,8 @@ public struct MAMClient: Sendable {
         let response: HTTPClientResponse
         do {
             response = try await http.execute(request)
+        } catch where error.code == .responseTooLarge {
+            throw MAMClientError(.malformed, "the MAM service's answer to \(operation) is unusable: \(error.message)", operation: operation, transport: error)
         } catch {
             throw MAMClientError(.network, "cannot reach the MAM service: \(error.message)", operation: operation, transport: error)
         }

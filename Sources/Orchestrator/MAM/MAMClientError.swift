@@ -11,7 +11,7 @@ public struct MAMClientError: Error, Sendable, Hashable, CustomStringConvertible
         public static let network = Code(.network)
         /// HTTP 5xx, 429 or an unexpected status.
         public static let serviceFailure = Code(.serviceFailure)
-        /// HTTP 200 with a body that is not a JSON object.
+        /// HTTP 200 with a body that is not a JSON object, or an answer over the size cap.
         public static let malformed = Code(.malformed)
         /// The service refused the bearer token (401/403).
         public static let unauthorized = Code(.unauthorized)

@@ -13,6 +13,18 @@ struct AdminRoutes: Sendable {
             await self.state.reset()
             return Response.json(await self.snapshot())
         }
+        admin.post("users/generate") { request, _ in
+            var request = request
+            let body = try await Self.object(&request)
+            guard let count = body["count"]?.intValue else { throw AdminError.badRequest("'count' (an integer) is required.") }
+            let prefix = body["prefix"]?.stringValue ?? "load"
+            do {
+                let total = try await self.state.addGeneratedUsers(count: Int(clamping: count), prefix: prefix)
+                return Response.json(["users": .int(Int64(total)), "first": .string(await self.state.directory.generatedUPN(1, prefix: prefix))])
+            } catch let error as FixtureError {
+                throw AdminError.badRequest(error.message)
+            }
+        }
         admin.post("users/:upn/ca") { request, context in
             let targeted = try await Self.flag(request, "targeted")
             return try await self.updateUser(context) { $0.caTargeted = targeted }

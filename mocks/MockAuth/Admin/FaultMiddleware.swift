@@ -51,16 +51,21 @@ struct FaultMiddleware: RouterMiddleware {
             if let retryAfter = rule.retryAfter { headers[.retryAfter] = String(retryAfter) }
             return Response(status: HTTPResponse.Status(code: rule.status ?? 500), headers: headers, body: .init())
         case .truncated:
-            let full = ByteBuffer(string: #"{"token_type":"Bearer","expires_in":3600,"access_token":"eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.truncated"}"#)
-            let half = full.getSlice(at: 0, length: full.readableBytes / 2) ?? full
-            let channel = context.channel
-            return Response(
-                status: status, headers: [.contentType: "application/json"],
-                body: ResponseBody(contentLength: full.readableBytes) { writer in
-                    try await writer.write(half)
-                    try await Task.sleep(for: .milliseconds(20))
-                    try? await channel.close()
-                })
+            return FaultBodies.truncated(status: status, channel: context.channel)
+        case .wrongContentType:
+            return FaultBodies.wrongContentType(try await answer(request, context, next))
+        case .oversized:
+            return FaultBodies.oversized(try await answer(request, context, next), totalBytes: rule.bytes ?? FaultRule.defaultOversizedBytes)
+        }
+    }
+
+    /// The route's answer, with an error it throws (an OAuth error, a CA answer) already turned
+    /// into its response, so the body-shaping faults apply to error answers too.
+    private func answer(_ request: Request, _ context: Context, _ next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            return try error.response(from: request, context: context)
         }
     }
 }

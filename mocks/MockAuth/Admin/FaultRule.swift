@@ -21,7 +21,15 @@ public struct FaultRule: Sendable, Hashable {
         case empty
         /// Announce a Content-Length, send half of it, close.
         case truncated
+        /// Run the route, then serve its (JSON) answer as `text/html`.
+        case wrongContentType
+        /// Run the route, then pad its answer with white space to `bytes` (default 5 MiB,
+        /// above HTTPClient's 4 MiB response cap): still valid JSON, only too big.
+        case oversized
     }
+
+    /// The size an `oversized` answer is padded to when the rule names none.
+    public static let defaultOversizedBytes = 5 << 20
 
     public var id: Int
     public var route: String
@@ -30,13 +38,15 @@ public struct FaultRule: Sendable, Hashable {
     public var status: Int?
     public var retryAfter: Int?
     public var action: Action
+    /// The padded size of an `oversized` answer.
+    public var bytes: Int?
 
     /// True when the rule applies to `routeName`.
     func matches(_ routeName: String) -> Bool {
         route == "*" || route == routeName || routeName.hasPrefix(route + ".")
     }
 
-    /// Parses `{"route", "count"?, "delayMs"?, "status"?, "retryAfter"?, "action"?}`.
+    /// Parses `{"route", "count"?, "delayMs"?, "status"?, "retryAfter"?, "action"?, "bytes"?}`.
     static func parse(_ body: JSONObject, id: Int) throws(AdminError) -> FaultRule {
         guard let route = body["route"]?.stringValue, !route.isEmpty else {
             throw .badRequest("'route' is required: one of \(RouteName.all.joined(separator: ", ")), 'mam' or '*'.")
@@ -61,7 +71,8 @@ public struct FaultRule: Sendable, Hashable {
             delayMilliseconds: try integer("delayMs", 0...120_000) ?? 0,
             status: try integer("status", 100...599),
             retryAfter: try integer("retryAfter", 0...86_400),
-            action: action)
+            action: action,
+            bytes: try integer("bytes", 1...(64 << 20)))
         if rule.action == .none, rule.status == nil, rule.delayMilliseconds == 0 {
             throw .badRequest("a fault needs at least one of 'delayMs', 'status' or an 'action'.")
         }
@@ -73,6 +84,7 @@ public struct FaultRule: Sendable, Hashable {
             "id": .int(Int64(id)), "route": .string(route), "remaining": .int(Int64(remaining)),
             "delayMs": .int(Int64(delayMilliseconds)), "status": status.map { .int(Int64($0)) } ?? .null,
             "retryAfter": retryAfter.map { .int(Int64($0)) } ?? .null, "action": .string(action.rawValue),
+            "bytes": bytes.map { .int(Int64($0)) } ?? .null,
         ]
     }
 }

@@ -90,8 +90,10 @@ extension Issuer {
         logger.debug(
             "user tokens issued",
             metadata: ["user.upn": "\(user.upn)", "client.id": "\(client.clientId)", "token.scope": "\(scopes.responseScope)"])
-        return try minter.userTokenResponse(
+        let body = try minter.userTokenResponse(
             user: user, clientId: client.clientId, scopes: scopes, capabilities: capabilities, nonce: nonce,
             refreshToken: refreshToken, wantsClientInfo: form["client_info"] == "1")
+        await state.noteIssued(body)
+        return body
     }
 }

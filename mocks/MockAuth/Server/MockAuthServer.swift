@@ -8,15 +8,18 @@ import NIOCore
 ///
 /// - Parameters:
 ///   - configuration: where to listen, fixtures, TLS, signing key.
+///   - state: serve this state instead of a new one built from the fixtures, e.g. one mock
+///     on two listeners (http and https) sharing users, grants, enrollments and faults.
 ///   - logger: the server's logger (the library never bootstraps logging).
 ///   - onListening: called once with the real URL, e.g. `https://127.0.0.1:52731`.
 /// - Returns: the application and its state (tests inspect and change the state directly).
 public func buildApplication(
     _ configuration: MockAuthConfiguration,
+    state sharedState: MockState? = nil,
     logger: Logger,
     onListening: @escaping @Sendable (String) async -> Void = { _ in }
 ) throws -> (application: some ApplicationProtocol, state: MockState) {
-    let state = MockState(fixtures: configuration.fixtures)
+    let state = sharedState ?? MockState(fixtures: configuration.fixtures)
     let key = try configuration.signingKey ?? SigningKey.generate()
     let issuer = Issuer(state: state, key: key, scheme: configuration.scheme, logger: logger)
     let router = buildRouter(issuer: issuer, logger: logger)

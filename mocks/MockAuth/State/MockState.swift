@@ -35,6 +35,10 @@ public actor MockState {
     let faultsPending = NIOLockedValueBox(false)
     var requestLog = CircularBuffer<RequestLogEntry>()
     let requestLogLimit = 1000
+    /// Access and id tokens issued since the reset, kept only while ``recordsIssuedTokens``.
+    var issuedTokens: [String] = []
+    /// Off by default: leak tests turn it on (``setRecordsIssuedTokens(_:)``).
+    var recordsIssuedTokens = false
 
     /// Starts from `fixtures`: nothing enrolled, nothing compliant, no faults.
     public init(fixtures: Fixtures) {
@@ -67,6 +71,7 @@ public actor MockState {
         pendingWipes = []
         clearFaults()
         requestLog.removeAll()
+        issuedTokens = []
     }
 
     /// Applies `change` to the user with `upn`; returns the updated user, `nil` when unknown.
@@ -77,6 +82,13 @@ public actor MockState {
         }
         change(&directory.users[index])
         return directory.users[index]
+    }
+
+    /// Adds generated load users to the directory (``Fixtures/addingGeneratedUsers(count:prefix:)``);
+    /// returns how many users the directory holds. A reset removes them.
+    public func addGeneratedUsers(count: Int, prefix: String) throws(FixtureError) -> Int {
+        directory = try directory.addingGeneratedUsers(count: count, prefix: prefix)
+        return directory.users.count
     }
 
     /// Sets the HTTP status CA answers use (400 or 200).

@@ -6,16 +6,17 @@ import Glibc
 
 /// Runs a child process with a bounded wait; on timeout it is killed with SIGKILL
 /// (a child started from Swift Testing may ignore SIGTERM: inherited signal mask).
-enum ChildProcess {
-    struct Result: Sendable {
-        var status: Int32
-        var timedOut: Bool
-        var stdout: String
-        var stderr: String
+public enum ChildProcess {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var timedOut: Bool
+        public var stdout: String
+        public var stderr: String
     }
 
-    static func run(_ executable: String, _ arguments: [String], timeout: Duration, environment: [String: String]? = nil) async throws -> Result {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mockauth-child-\(UUID().uuidString)")
+    /// Runs `executable` to its end or to `timeout`; returns its exit status and output.
+    public static func run(_ executable: String, _ arguments: [String], timeout: Duration, environment: [String: String]? = nil) async throws -> Result {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("child-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outURL = scratch.appendingPathComponent("stdout")

@@ -1,0 +1,54 @@
+import Foundation
+import HummingbirdTesting
+import JSON
+import NIOCore
+import Testing
+
+@testable import MockAuth
+
+@Suite("Admin API: body-shaping faults, generated users, issued secrets")
+struct BodyFaultTests {
+    @Test("wrongContentType serves the route's JSON (errors too) as text/html; oversized pads it to the size asked")
+    func bodyShapingFaults() async throws {
+        try await TestSupport.withRouterApp { client, _ in
+            _ = try await client.sendJSON("/_admin/faults", ["route": "keys", "action": "wrongContentType"])
+            let relabelled = try await client.execute(uri: "/contoso.com/discovery/v2.0/keys", method: .get)
+            #expect(relabelled.status == .ok && relabelled.headers[.contentType] == "text/html; charset=utf-8")
+            #expect((try JSONValue.parse(Array(relabelled.body.readableBytesView)))["keys"]?.arrayValue?.count == 1)
+
+            _ = try await client.sendJSON("/_admin/faults", ["route": "token", "action": "wrongContentType"])
+            let (status, error) = try await client.passwordToken("alice@contoso.com", claims: TestSupport.protapp)
+            #expect(status == .badRequest && error["error_codes"] == [53005])
+
+            _ = try await client.sendJSON("/_admin/faults", ["route": "keys", "action": "oversized", "bytes": 100_000])
+            let padded = try await client.execute(uri: "/contoso.com/discovery/v2.0/keys", method: .get)
+            #expect(padded.body.readableBytes == 100_000)
+            #expect((try JSONValue.parse(Array(padded.body.readableBytesView)))["keys"] != nil, "still valid JSON")
+            let (badSize, _) = try await client.sendJSON("/_admin/faults", ["route": "keys", "action": "oversized", "bytes": 0])
+            #expect(badSize == .badRequest)
+        }
+    }
+
+    @Test("generated users are alice-like and allowed; a reset removes them; issued secrets are listed when recorded")
+    func generatedUsersAndIssuedSecrets() async throws {
+        try await TestSupport.withRouterApp { client, state in
+            let (created, generated) = try await client.sendJSON("/_admin/users/generate", ["count": 3])
+            #expect(created == .ok && generated["users"] == 7 && generated["first"] == "load00001@contoso.com")
+            #expect(try await client.passwordToken("load00002@contoso.com", claims: TestSupport.protapp).1["error_codes"] == [53005])
+            #expect(await state.directory.mamPolicy.allows(upn: "load00003@contoso.com"))
+            let (refused, _) = try await client.sendJSON("/_admin/users/generate", ["count": 2, "prefix": "Bad Prefix"])
+            #expect(refused == .badRequest)
+
+            await state.setRecordsIssuedTokens(true)
+            let (ok, tokens) = try await client.passwordToken("bob@contoso.com")
+            #expect(ok == .ok)
+            let issued = await state.issuedSecrets()
+            for key in ["access_token", "refresh_token", "id_token"] {
+                #expect(issued.contains(try #require(tokens[key]?.stringValue)), "\(key) is listed")
+            }
+            _ = try await client.sendJSON("/_admin/reset", [:])
+            #expect(await state.directory.user(upn: "load00001@contoso.com") == nil)
+            #expect(await state.issuedSecrets().isEmpty)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// Generated users for load runs: many alice-like users (CA-targeted, MAM policy assigned,
+/// licensed, in the policy's allowed accounts).
+extension Fixtures {
+    /// The password of every generated user (the demo tenant's).
+    public static let generatedUserPassword = "Passw0rd!"
+
+    /// The UPN of generated user `index` (1-based): `load00001@contoso.com` for prefix `load`.
+    public func generatedUPN(_ index: Int, prefix: String = "load") -> String {
+        let digits = String(index)
+        return prefix + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + "@" + tenant.domain
+    }
+
+    /// These fixtures plus `count` generated users (see ``generatedUPN(_:prefix:)``), each
+    /// remediable like alice: 53005 until the app enrolls and reports compliance. They are
+    /// added to the policy's allowed accounts when the policy has a list. Users that already
+    /// exist are left as they are.
+    ///
+    /// - Parameters:
+    ///   - count: how many, at most 100 000.
+    ///   - prefix: the UPN's local part before the number (`[a-z0-9.-]`, non-empty).
+    public func addingGeneratedUsers(count: Int, prefix: String = "load") throws(FixtureError) -> Fixtures {
+        guard (0...100_000).contains(count) else {
+            throw FixtureError(path: "count", message: "generate between 0 and 100000 users, not \(count)")
+        }
+        guard !prefix.isEmpty, prefix.utf8.allSatisfy({ Self.prefixBytes.contains($0) }) else {
+            throw FixtureError(path: "prefix", message: "the prefix '\(prefix)' must be non-empty lower-case letters, digits, '.' or '-'")
+        }
+        var copy = self
+        var known = Set(users.map { $0.upn.lowercased() })
+        for index in stride(from: 1, through: count, by: 1) {
+            let upn = generatedUPN(index, prefix: prefix)
+            guard known.insert(upn).inserted else { continue }
+            let suffix = String(index)
+            copy.users.append(User(
+                upn: upn, objectId: "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - suffix.count)) + suffix,
+                displayName: "Load user \(index)", password: Self.generatedUserPassword,
+                caTargeted: true, mamPolicyAssigned: true, licensed: true))
+            copy.mamPolicy.allowedAccounts?.append(upn)
+        }
+        return copy
+    }
+
+    private static let prefixBytes = Set("abcdefghijklmnopqrstuvwxyz0123456789.-".utf8)
+}
