@@ -3,6 +3,7 @@ import HTTPClient
 import JSON
 import Testing
 import TestSupport
+import ChildProcess
 
 /// Hostile requests to the real daemon's control API (beyond ControlAPITests): malformed and
 /// oversized bodies, hostile account names, path tricks in vault names. Each gets a 4xx with a
@@ -93,7 +94,7 @@ import TestSupport
                     try text.write(toFile: path, atomically: true, encoding: .utf8)
                     let child = try ChildServer("complianced", arguments: ["--state-dir", directory, "--app", path, "--authority", mock.authority])
                     #expect(await child.waitForExit(timeout: .seconds(20)), "\(name): the daemon did not stop")
-                    #expect(child.process.terminationStatus == 2, "\(name): exit \(child.process.terminationStatus)")
+                    #expect(child.exitStatus == .exited(2), "\(name): \(String(describing: child.exitStatus))")
                     #expect(child.stderr.contains(path), "\(name): the error names the profile: \(child.stderr)")
                     await child.stop()
                 }

@@ -14,12 +14,12 @@ import TestSupport
     static let nobody: uid_t = 65534
 
     /// Runs curl as `nobody`; nil (and a printed reason) when this machine cannot.
-    static func curlAsNobody(_ arguments: [String]) async throws -> ChildProcess.Result? {
+    static func curlAsNobody(_ arguments: [String]) async throws -> Command.Result? {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: setpriv), FileManager.default.isExecutableFile(atPath: curl) else {
             print("PeerAccessTests: skipped, needs root and \(setpriv) and \(curl) to act as another user (uid \(getuid()))")
             return nil
         }
-        return try await ChildProcess.run(
+        return try await Command.run(
             setpriv, ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--", curl, "-sS", "--max-time", "10"] + arguments,
             timeout: .seconds(20))
     }
@@ -45,7 +45,7 @@ import TestSupport
         let tcp = "http://127.0.0.1:\(port)/v1/health"
         // The owner gets answers on both.
         #expect(try await daemon.call(.get, "/v1/health").status == 200)
-        let ownTCP = try await ChildProcess.run(curl, ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", tcp], timeout: .seconds(20))
+        let ownTCP = try await Command.run(curl, ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", tcp], timeout: .seconds(20))
         #expect(ownTCP.stdout == "200", "own user over TCP: \(ownTCP.stdout) \(ownTCP.stderr)")
 
         guard let denied = try await curlAsNobody(["--unix-socket", socket, "http://localhost/v1/health"]) else { return }

@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import Testing
 import TestSupport
+import ChildProcess
 
 /// TLS verification cannot be turned off: no flag does it, the environment adds no trust,
 /// only `--ca-file` makes the daemon trust a certificate, and no product code path calls the
@@ -11,7 +12,7 @@ import TestSupport
         for flag in ["--insecure", "-k", "--no-verify-tls", "--tls-verify=false", "--skip-tls-verify"] {
             let child = try ChildServer("complianced", arguments: [flag, "--state-dir", NSTemporaryDirectory() + "never-" + UUID().uuidString, "--app", "x"])
             #expect(await child.waitForExit(timeout: .seconds(20)))
-            #expect(child.process.terminationStatus == 64, "\(flag): exit \(child.process.terminationStatus)")
+            #expect(child.exitStatus == .exited(64), "\(flag): \(String(describing: child.exitStatus))")
             await child.stop()
         }
     }

@@ -17,9 +17,9 @@ struct ExecutableTests {
         ])
         let line = await server.firstLine(timeout: .seconds(30))
         let url = line.map { String($0.dropFirst("listening on ".count)) } ?? ""
-        var curl: ChildProcess.Result?
+        var curl: Command.Result?
         if line != nil {
-            curl = try? await ChildProcess.run(
+            curl = try? await Command.run(
                 "/usr/bin/curl", ["-sS", "--max-time", "10", "--cacert", tlsDirectory + "/cert.pem", url + "/contoso.com/discovery/v2.0/keys"],
                 timeout: .seconds(20))
         }
@@ -33,7 +33,7 @@ struct ExecutableTests {
     @Test("bad options exit with a usage error")
     func badOptions() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: ServerProcess.executable))
-        let result = try await ChildProcess.run(ServerProcess.executable, ["serve", "--tls-cert", "x.pem"], timeout: .seconds(20))
+        let result = try await Command.run(ServerProcess.executable, ["serve", "--tls-cert", "x.pem"], timeout: .seconds(20))
         #expect(result.status == 64)
         #expect(result.stderr.contains("--tls-cert and --tls-key go together"))
     }

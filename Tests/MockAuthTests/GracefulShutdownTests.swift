@@ -24,13 +24,13 @@ struct GracefulShutdownTests {
                 }
                 var iterator = urls.makeAsyncIterator()
                 let url = try #require(await iterator.next())
-                let before = try await ChildProcess.run(
+                let before = try await Command.run(
                     "/usr/bin/curl", ["-sS", "--max-time", "5", "-o", "/dev/null", "-w", "%{http_code}", url + "/contoso.com/discovery/v2.0/keys"],
                     timeout: .seconds(10))
                 #expect(before.stdout == "200")
                 trigger.triggerGracefulShutdown()
                 try await group.waitForAll()
-                let after = try await ChildProcess.run(
+                let after = try await Command.run(
                     "/usr/bin/curl", ["-sS", "--max-time", "5", url + "/contoso.com/discovery/v2.0/keys"], timeout: .seconds(10))
                 #expect(after.status == 7)  // curl: failed to connect
             }

@@ -8,8 +8,8 @@ import TestSupport
 /// Connection-level faults need a real socket: curl reports each as its own failure.
 @Suite("Live connection faults")
 struct LiveFaultTests {
-    static func curl(_ url: String) async throws -> ChildProcess.Result {
-        try await ChildProcess.run(
+    static func curl(_ url: String) async throws -> Command.Result {
+        try await Command.run(
             "/usr/bin/curl", ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", url], timeout: .seconds(20))
     }
 
@@ -17,7 +17,7 @@ struct LiveFaultTests {
     func connectionFaults() async throws {
         let results = try await LiveServer.run(https: false) { server in
             let keys = server.url + "/contoso.com/discovery/v2.0/keys"
-            var results: [String: ChildProcess.Result] = [:]
+            var results: [String: Command.Result] = [:]
             for action in ["reset", "close", "truncated"] {
                 await server.state.clearFaults()
                 _ = try await server.state.addFault(JSONObject([("route", "keys"), ("action", .string(action))]))

@@ -14,15 +14,15 @@ struct LiveTLSTests {
         let outputs = try await LiveServer.run(https: true) { server in
             #expect(server.url.hasPrefix("https://127.0.0.1:"))
             let cert = try #require(server.certificatePath)
-            let discovery = try await ChildProcess.run(
+            let discovery = try await Command.run(
                 "/usr/bin/curl", ["-sS", "--max-time", "10", "--cacert", cert, server.url + "/contoso.com/v2.0/.well-known/openid-configuration"],
                 timeout: .seconds(20))
             let viaLocalhost = server.url.replacingOccurrences(of: "127.0.0.1", with: "localhost")
-            let token = try await ChildProcess.run(
+            let token = try await Command.run(
                 "/usr/bin/curl", ["-sS", "--max-time", "10", "--cacert", cert, viaLocalhost + "/organizations/oauth2/v2.0/token",
                     "-d", "grant_type=password&client_id=chatr&username=bob@contoso.com&password=Passw0rd!&scope=openid%20api://contoso-chat/Chat.Read"],
                 timeout: .seconds(20))
-            let untrusted = try await ChildProcess.run(
+            let untrusted = try await Command.run(
                 "/usr/bin/curl", ["-sS", "--max-time", "10", server.url + "/contoso.com/discovery/v2.0/keys"], timeout: .seconds(20))
             return (discovery, token, untrusted, server.url)
         }

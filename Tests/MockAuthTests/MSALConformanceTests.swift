@@ -16,12 +16,12 @@ struct MSALConformanceTests {
     static func python() async throws -> String {
         let python = venv + "/bin/python"
         if FileManager.default.isExecutableFile(atPath: python) {
-            let check = try await ChildProcess.run(python, ["-c", "import msal"], timeout: .seconds(30))
+            let check = try await Command.run(python, ["-c", "import msal"], timeout: .seconds(30))
             if check.status == 0 { return python }
         }
-        let created = try await ChildProcess.run("/usr/bin/python3", ["-m", "venv", venv], timeout: .seconds(120))
+        let created = try await Command.run("/usr/bin/python3", ["-m", "venv", venv], timeout: .seconds(120))
         try #require(created.status == 0, "python3 -m venv failed: \(created.stderr)")
-        let installed = try await ChildProcess.run(
+        let installed = try await Command.run(
             python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "msal"], timeout: .seconds(300))
         try #require(installed.status == 0, "pip install msal failed (timed out: \(installed.timedOut)): \(installed.stderr)")
         return python
@@ -36,7 +36,7 @@ struct MSALConformanceTests {
         environment["REQUESTS_CA_BUNDLE"] = nil
         environment["CURL_CA_BUNDLE"] = nil
         let result = try await LiveServer.run(https: true) { [environment] server in
-            try await ChildProcess.run(
+            try await Command.run(
                 python, [Self.script, server.url, server.certificatePath ?? ""], timeout: .seconds(120),
                 environment: environment)
         }

@@ -114,7 +114,7 @@ enum AdminFields {
             body["status"] = .int(status)
         }
         if let action = try fields.optionalString("action") {
-            let actions = ["reset", "close", "malformed", "empty", "truncated"]
+            let actions = ["reset", "close", "malformed", "empty", "truncated", "wrongContentType", "oversized"]
             guard actions.contains(action) else { throw fail("injectFault: field 'action' must be one of \(actions.joined(separator: ", ")), found '\(action)'") }
             body["action"] = .string(action)
         }
@@ -122,6 +122,8 @@ enum AdminFields {
         if delay > 0 { body["delayMs"] = .int(delay) }
         let retryAfter = try fields.int("retryAfter", default: -1, range: -1...86_400)
         if retryAfter >= 0 { body["retryAfter"] = .int(retryAfter) }
+        let bytes = try fields.int("bytes", default: 0, range: 0...(64 << 20))
+        if bytes > 0 { body["bytes"] = .int(bytes) }
         guard body["status"] != nil || body["action"] != nil || body["delayMs"] != nil else {
             throw fail("injectFault: give at least one of 'status', 'action' or 'delayMs'")
         }

@@ -1,0 +1,18 @@
+import ChildProcess
+
+/// Runs a command to its end (killed at `timeout`) and returns its status and output; the
+/// child gets a clean signal mask and no inherited descriptors (ChildProcess).
+public enum Command {
+    public struct Result: Sendable {
+        /// The exit status; -1 when the command was killed.
+        public var status: Int32
+        public var timedOut: Bool
+        public var stdout: String
+        public var stderr: String
+    }
+
+    public static func run(_ executable: String, _ arguments: [String], timeout: Duration, environment: [String: String]? = nil) async throws -> Result {
+        let completion = try await ChildProcess.run(executable, arguments, environment: environment, timeout: timeout)
+        return Result(status: completion.status ?? -1, timedOut: completion.timedOut, stdout: completion.standardOutput, stderr: completion.standardError)
+    }
+}
