@@ -3,7 +3,7 @@
 # straight from the module sources into .build-fuzz/, then runs it for SECONDS (default 60)
 # on a copy of its committed seed corpus (Tests/Fuzz/Corpus/TARGET).
 #
-#   Tests/Fuzz/run.sh [SECONDS] [TARGET...]     targets: json token-classifier plist (default: all)
+#   Tests/Fuzz/run.sh [SECONDS] [TARGET...]     targets: json token-classifier plist flow (default: all)
 #   Tests/Fuzz/run.sh 10                        a short CI-sized run
 #
 # Exit status: 0 when no target crashed; 1 otherwise. Crash inputs are left in
@@ -14,13 +14,13 @@ cd "$(dirname "$0")/../.."
 seconds="${1:-60}"
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json token-classifier plist)
+[ ${#targets[@]} -gt 0 ] || targets=(json token-classifier plist flow)
 
 out=.build-fuzz
 modules="$out/modules"
 mkdir -p "$modules"
 # Coverage-guided, with AddressSanitizer (catches memory errors in our jansson glue), optimised.
-flags=(-O -g -sanitize=fuzzer,address -parse-as-library -swift-version 6 -enable-upcoming-feature ExistentialAny -I "$modules" -I Sources/CJansson)
+flags=(-O -g -sanitize=fuzzer,address -parse-as-library -swift-version 6 -enable-upcoming-feature ExistentialAny -I "$modules" -I Sources/CJansson -I Sources/CCurl)
 
 # A module of the package as a static library: build_module NAME SOURCE_DIR
 build_module() {
@@ -39,7 +39,7 @@ build_target() {
     local libraries=()
     for module in "$@"; do libraries+=("$modules/lib$module.a"); done
     echo "==> building fuzz-$target"
-    swiftc "${flags[@]}" -use-ld=lld -o "$out/fuzz-$target" "$source" "${libraries[@]}" -ljansson
+    swiftc "${flags[@]}" -use-ld=lld -o "$out/fuzz-$target" "$source" "${libraries[@]}" -ljansson -lcurl
 }
 
 build_module JSON Sources/JSON
@@ -53,7 +53,15 @@ for target in "${targets[@]}"; do
             build_module ComplianceCore Sources/ComplianceCore
             build_module AppProfile Sources/AppProfile
             build_target plist Tests/Fuzz/Targets/FuzzPlist.swift AppProfile ComplianceCore JSON ;;
-        *) echo "unknown target '$target' (json, token-classifier, plist)" >&2; exit 64 ;;
+        flow)
+            build_module ComplianceCore Sources/ComplianceCore
+            build_module AppProfile Sources/AppProfile
+            build_module HTTPClient Sources/HTTPClient
+            build_module ChildProcess Sources/ChildProcess
+            build_module ControlClient Sources/ControlClient
+            build_module Flows Sources/Flows
+            build_target flow Tests/Fuzz/Targets/FuzzFlow.swift Flows ControlClient ChildProcess HTTPClient AppProfile ComplianceCore JSON ;;
+        *) echo "unknown target '$target' (json, token-classifier, plist, flow)" >&2; exit 64 ;;
     esac
 done
 
