@@ -13,9 +13,11 @@ struct PeerCheckMiddleware: RouterMiddleware {
     typealias Context = ControlRequestContext
     let ownUID: uid_t
     let logger: Logger
+    /// One kernel question per connection, not per request.
+    let peers = PeerUIDCache()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let peer = await PeerIdentity.uid(of: context.channel)
+        let peer = await peers.uid(of: context.channel) { await PeerIdentity.uid(of: $0) }
         if peer == ownUID { return try await next(request, context) }
         let who = peer.map { "uid \($0)" } ?? "an unknown user"
         logger.warning("control connection refused", metadata: ["peer.uid": "\(peer.map { "\($0)" } ?? "unknown")", "daemon.uid": "\(ownUID)"])

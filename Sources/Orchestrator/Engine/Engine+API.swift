@@ -148,8 +148,15 @@ extension Engine {
         let scopeList = JSONValue.array(scopes.map { .string($0) })
         switch result {
         case .success(let tokens):
-            let claims = JWTClaims.payload(of: tokens.accessToken.reveal())
-            record("tokenAcquired", account: account, ["scopes": scopeList, "xmsCC": claims?["xms_cc"] ?? .null])
+            let accessToken = tokens.accessToken.reveal()
+            let xmsCC: JSONValue
+            if let delivered = deliveredCapabilities[account], delivered.accessToken == accessToken {
+                xmsCC = delivered.xmsCC
+            } else {
+                xmsCC = JWTClaims.payload(of: accessToken)?["xms_cc"] ?? .null
+                deliveredCapabilities[account] = (accessToken, xmsCC)
+            }
+            record("tokenAcquired", account: account, ["scopes": scopeList, "xmsCC": xmsCC])
         case .failure(let failure):
             var payload = EngineJSON.failure(failure)
             payload["scopes"] = scopeList

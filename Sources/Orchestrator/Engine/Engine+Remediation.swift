@@ -228,13 +228,18 @@ extension Engine {
     func ensureAccountRow(_ account: AccountID) {
         // Every token request comes through here and the row is nearly always there: a read
         // answers that without a write transaction.
-        if case .some(.some) = try? store.readSync({ try $0.account(account) }) { return }
+        if accountRowsPresent.contains(account) { return }
+        if case .some(.some) = try? store.readSync({ try $0.account(account) }) {
+            accountRowsPresent.insert(account)
+            return
+        }
         do {
             try store.writeSync { transaction in
                 if try transaction.account(account) == nil {
                     try transaction.upsertAccount(account, signedIn: false, managed: false)
                 }
             }
+            accountRowsPresent.insert(account)
         } catch {
             logger.error("cannot create the account row", metadata: ["account.id": "\(account)", "error.message": "\(error)"])
         }

@@ -49,6 +49,7 @@ extension Engine {
                 }
                 action = wipeStep(account) { $0.persisted() }
             case .removeTokens:
+                deliveredCapabilities[account] = nil
                 do {
                     try await store.deleteTokens(for: account)
                 } catch {
