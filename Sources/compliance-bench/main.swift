@@ -6,6 +6,39 @@ import Foundation
 // See BENCHMARKS.md beside this file.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+let usage = """
+    usage: compliance-bench [BENCHMARK…] [--iterations N] [--rounds R] [--seconds S] [--connections C] [--starts N] [--accounts N]
+      benchmarks: http, issuance, remediation, silent-token, footprint, scaling, json (none named: all)
+      Each prints its figures beside a floor measured in the same run; see Sources/compliance-bench/BENCHMARKS.md.
+    """
+let valueOptions: Set<String> = ["--iterations", "--rounds", "--seconds", "--connections", "--starts", "--accounts"]
+
+/// Prints `message` on standard error and exits with 64 (usage error).
+func refuse(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("compliance-bench: \(message)\n".utf8))
+    exit(64)
+}
+
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
+// Every option takes a positive whole number; anything else is refused before a benchmark runs.
+var position = 0
+while position < arguments.count {
+    let argument = arguments[position]
+    if argument.hasPrefix("-") {
+        guard valueOptions.contains(argument) else {
+            refuse("unknown option '\(argument)'\n\(usage)")
+        }
+        guard position + 1 < arguments.count, let number = Int(arguments[position + 1]), number > 0 else {
+            refuse("\(argument) needs a positive whole number")
+        }
+        position += 2
+    } else {
+        position += 1
+    }
+}
 
 func option(_ name: String, default value: Int) -> Int {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]), number > 0 else {
@@ -15,10 +48,11 @@ func option(_ name: String, default value: Int) -> Int {
 }
 
 let known = ["http", "issuance", "remediation", "silent-token", "footprint", "scaling", "json"]
-let selected = arguments.filter { !$0.hasPrefix("--") && Int($0) == nil }
+let selected = arguments.enumerated().filter { index, argument in
+    !argument.hasPrefix("-") && !(index > 0 && valueOptions.contains(arguments[index - 1]))
+}.map(\.element)
 if let unknown = selected.first(where: { !known.contains($0) }) {
-    print("compliance-bench: unknown benchmark '\(unknown)'; known: \(known.joined(separator: ", "))")
-    exit(64)
+    refuse("unknown benchmark '\(unknown)'; known: \(known.joined(separator: ", "))\n\(usage)")
 }
 let toRun = selected.isEmpty ? known : selected
 
