@@ -322,12 +322,28 @@ public struct RemediationStateMachine: Sendable {
     /// another account's remediation gets 227. Valid in every state (no state change);
     /// persists when it changes what the machine knows, `.none` when it knew already.
     public mutating func accountEnrolled(_ account: AccountID) -> Action {
+        accountsEnrolled([account])
+    }
+
+    /// ``accountEnrolled(_:)`` for many accounts in one step (a start tells the machine of every
+    /// enrolled account): one persist when anything changed, `.none` otherwise; the first
+    /// account becomes the managed one when there is none. Linear in the accounts given plus
+    /// those the machine knows.
+    public mutating func accountsEnrolled(_ accounts: [AccountID]) -> Action {
         checkNotAwaitingPersist()
-        let knewIt = managedAccount == account && managedData.contains(account)
-        guard !knewIt else { return .none }
-        if managedAccount == nil { managedAccount = account }
-        if !managedData.contains(account) { managedData.append(account) }
-        return persist(then: .none)
+        var holdingData = Set(managedData)
+        var changed = false
+        for account in accounts {
+            if managedAccount == nil {
+                managedAccount = account
+                changed = true
+            }
+            if holdingData.insert(account).inserted {
+                managedData.append(account)
+                changed = true
+            }
+        }
+        return changed ? persist(then: .none) : .none
     }
 
     /// `account` was deregistered, wiped or left the allowed list elsewhere: forget its

@@ -13,6 +13,8 @@ final class ChildDaemon: @unchecked Sendable {  // the process is only started, 
     /// From `run()` to the ready line on stdout.
     let startToReady: Duration
     var socketPath: String { stateDirectory + "/control.sock" }
+    /// The daemon's standard error (removed by `stop()`).
+    let errorLog: String
 
     static var executable: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
@@ -32,15 +34,22 @@ final class ChildDaemon: @unchecked Sendable {  // the process is only started, 
         ]
         let stdout = Pipe()
         process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
+        // Its standard error goes to a file beside the state directory, quoted when it fails to start.
+        errorLog = stateDirectory + ".stderr"
+        _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: errorLog) ?? FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         let start = ContinuousClock.now
         try process.run()
         let line = Self.firstLine(of: stdout.fileHandleForReading, deadline: start + timeout)
         startToReady = ContinuousClock.now - start
         guard line == "listening on unix:\(stateDirectory)/control.sock" else {
+            let stderr = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
+            let tail = stderr.split(separator: "\n").suffix(5).joined(separator: "\n")
+            let exit = process.isRunning ? "still running" : "exit status \(process.terminationStatus)"
             stop()
-            throw BenchError("complianced did not get ready (first line: \(line ?? "none"))")
+            throw BenchError(
+                "complianced did not get ready within \(timeout) (first line: \(line ?? "none"); \(exit))\(tail.isEmpty ? "" : "; its standard error ends:\n\(tail)")")
         }
     }
 
@@ -78,6 +87,7 @@ final class ChildDaemon: @unchecked Sendable {  // the process is only started, 
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         let deadline = ContinuousClock.now + .seconds(5)
         while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
+        try? FileManager.default.removeItem(atPath: errorLog)
     }
 
     deinit { stop() }

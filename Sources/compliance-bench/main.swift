@@ -56,26 +56,38 @@ if let unknown = selected.first(where: { !known.contains($0) }) {
 }
 let toRun = selected.isEmpty ? known : selected
 
+// A benchmark that fails is reported and the others still run; the exit status says so.
+var failed: [String] = []
 for name in toRun {
-    switch name {
-    case "http":
-        try await HTTPBenchmark.run(iterations: option("--iterations", default: 2000), rounds: option("--rounds", default: 5))
-    case "issuance":
-        try await IssuanceBenchmark.run(
-            seconds: option("--seconds", default: 6), connections: option("--connections", default: 8), rounds: option("--rounds", default: 3))
-    case "remediation":
-        try await RemediationBenchmark.run(iterations: option("--iterations", default: 100), rounds: option("--rounds", default: 5))
-    case "silent-token":
-        try await SilentTokenBenchmark.run(iterations: option("--iterations", default: 1000), rounds: option("--rounds", default: 5))
-    case "footprint":
-        try await FootprintBenchmark.run(starts: option("--starts", default: 5), accounts: option("--accounts", default: 10_000))
-    case "scaling":
-        let largest = option("--accounts", default: 10_000)
-        try await ScalingBenchmark.run(sizes: [largest / 100, largest / 10, largest].filter { $0 > 0 })
-    case "json":
-        try JSONBenchmark.run(iterations: option("--iterations", default: 20_000), rounds: option("--rounds", default: 5))
-    default:
-        break
+    do {
+        switch name {
+        case "http":
+            try await HTTPBenchmark.run(iterations: option("--iterations", default: 2000), rounds: option("--rounds", default: 5))
+        case "issuance":
+            try await IssuanceBenchmark.run(
+                seconds: option("--seconds", default: 6), connections: option("--connections", default: 8), rounds: option("--rounds", default: 3))
+        case "remediation":
+            try await RemediationBenchmark.run(iterations: option("--iterations", default: 100), rounds: option("--rounds", default: 5))
+        case "silent-token":
+            try await SilentTokenBenchmark.run(iterations: option("--iterations", default: 1000), rounds: option("--rounds", default: 5))
+        case "footprint":
+            try await FootprintBenchmark.run(starts: option("--starts", default: 5), accounts: option("--accounts", default: 10_000))
+        case "scaling":
+            let largest = option("--accounts", default: 10_000)
+            try await ScalingBenchmark.run(sizes: [largest / 100, largest / 10, largest].filter { $0 > 0 })
+        case "json":
+            try JSONBenchmark.run(iterations: option("--iterations", default: 20_000), rounds: option("--rounds", default: 5))
+        default:
+            break
+        }
+    } catch {
+        FileHandle.standardError.write(Data("compliance-bench: \(name) failed: \(error)\n".utf8))
+        failed.append(name)
     }
     print("")
+    fflush(nil)  // figures reach a file or pipe as each benchmark ends
+}
+if !failed.isEmpty {
+    FileHandle.standardError.write(Data("compliance-bench: failed: \(failed.joined(separator: ", "))\n".utf8))
+    exit(1)
 }

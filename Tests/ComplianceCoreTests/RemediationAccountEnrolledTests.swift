@@ -25,6 +25,32 @@ import Testing
         #expect(machine.accountEnrolled(bob) == .none)
     }
 
+    /// A start tells the machine of every enrolled account again: one it knows, managed or
+    /// not, must cost no commit (with 10,000 enrolled accounts a commit each made the
+    /// start quadratic).
+    @Test func anAccountItKnowsBesideAnotherManagedOneCostsNoCommit() {
+        var machine = RemediationStateMachine()
+        _ = machine.accountEnrolled(bob)
+        _ = machine.persisted()
+        #expect(machine.accountEnrolled(alice) == .persist(machine.snapshot))
+        #expect(machine.persisted() == .none)
+        #expect(machine.currentManagedAccount == bob)
+        #expect(machine.accountEnrolled(alice) == .none)
+        #expect(machine.accountEnrolled(bob) == .none)
+    }
+
+    @Test func manyEnrolledAccountsArePersistedInOneStepAndTheFirstIsManaged() throws {
+        var machine = RemediationStateMachine()
+        #expect(machine.accountsEnrolled([]) == .none)
+        #expect(machine.accountsEnrolled([bob, alice, bob]) == .persist(machine.snapshot))
+        #expect(machine.persisted() == .none)
+        #expect(machine.currentManagedAccount == bob)
+        #expect(machine.accountsEnrolled([alice, bob]) == .none)
+        var restored = RemediationStateMachine(restoring: try .init(json: machine.snapshot.json))
+        #expect(restored.accountsEnrolled([bob, alice]) == .none)
+        #expect(Self.applyPolicy(&restored, bob) == .reportCompliance(bob))
+    }
+
     @Test func itsNextRemediationAppliesPolicyWithoutARestart() {
         var known = RemediationStateMachine()
         _ = known.accountEnrolled(bob)

@@ -111,9 +111,9 @@ public actor Engine {
         await runRemediation(remediationStep { $0.resumed() })
         // An enrollment committed just before a crash may not have reached the remediation
         // machine yet (two commits): tell it again (no effect when it knows).
-        for (account, machine) in enrollments.sorted(by: { $0.key < $1.key }) where machine.isEnrolled {
-            await runRemediation(remediationStep { $0.accountEnrolled(account) })
-        }
+        // One step for all of them: one commit at most, and linear in the accounts.
+        let enrolled = enrollments.filter { $0.value.isEnrolled }.keys.sorted()
+        if !enrolled.isEmpty { await runRemediation(remediationStep { $0.accountsEnrolled(enrolled) }) }
         record("daemonStarted", account: nil, ["resumed": .int(Int64(resumed)), "clock": .string(clock.mode.rawValue)])
         rearmTimers()
         return resumed
