@@ -23,34 +23,37 @@ if arguments.contains("--help") || arguments.contains("-h") {
     print(usage)
     exit(0)
 }
-// Every option takes a positive whole number; anything else is refused before a benchmark runs.
-var position = 0
-while position < arguments.count {
-    let argument = arguments[position]
-    if argument.hasPrefix("-") {
+/// One pass over the arguments: every option takes a positive whole number, anything not an
+/// option names a benchmark; a bad option is refused before a benchmark runs.
+func parse(_ arguments: [String]) -> (options: [String: Int], benchmarks: [String]) {
+    var options: [String: Int] = [:]
+    var benchmarks: [String] = []
+    var position = 0
+    while position < arguments.count {
+        let argument = arguments[position]
+        guard argument.hasPrefix("-") else {
+            benchmarks.append(argument)
+            position += 1
+            continue
+        }
         guard valueOptions.contains(argument) else {
             refuse("unknown option '\(argument)'\n\(usage)")
         }
         guard position + 1 < arguments.count, let number = Int(arguments[position + 1]), number > 0 else {
             refuse("\(argument) needs a positive whole number")
         }
+        options[argument] = number
         position += 2
-    } else {
-        position += 1
     }
+    return (options, benchmarks)
 }
+let (optionValues, selected) = parse(arguments)
 
 func option(_ name: String, default value: Int) -> Int {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]), number > 0 else {
-        return value
-    }
-    return number
+    optionValues[name] ?? value
 }
 
 let known = ["http", "issuance", "remediation", "silent-token", "footprint", "scaling", "json"]
-let selected = arguments.enumerated().filter { index, argument in
-    !argument.hasPrefix("-") && !(index > 0 && valueOptions.contains(arguments[index - 1]))
-}.map(\.element)
 if let unknown = selected.first(where: { !known.contains($0) }) {
     refuse("unknown benchmark '\(unknown)'; known: \(known.joined(separator: ", "))\n\(usage)")
 }
