@@ -23,11 +23,14 @@ public func buildApplication(
     let key = try configuration.signingKey ?? SigningKey.generate()
     let issuer = Issuer(state: state, key: key, scheme: configuration.scheme, logger: logger)
     let router = buildRouter(issuer: issuer, logger: logger)
+    // Each connection's handler runs on its own event loop (EventLoopPinnedChannel).
     let server: HTTPServerBuilder
     if let tls = try configuration.tlsConfiguration() {
-        server = try .tls(.http1(), tlsConfiguration: tls)
+        server = HTTPServerBuilder { responder in
+            EventLoopPinnedChannel(base: try TLSChannel(HTTP1Channel(responder: responder), tlsConfiguration: tls))
+        }
     } else {
-        server = .http1()
+        server = HTTPServerBuilder { responder in EventLoopPinnedChannel(base: HTTP1Channel(responder: responder)) }
     }
     let scheme = configuration.scheme
     let host = configuration.host
