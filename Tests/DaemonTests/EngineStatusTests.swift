@@ -69,6 +69,29 @@ import Testing
         }
     }
 
+    @Test func aFailedTokenRequestOrSignInLeavesNoAccountBehind() async throws {
+        try await DaemonHarness.run { harness in
+            // An account the tenant does not know, then a known one with a wrong password.
+            let stranger = try await harness.engine.acquireToken(
+                "nobody@contoso.com", scopes: DaemonHarness.chatRead, silent: false, remediate: true, user: DaemonHarness.password)
+            #expect(stranger.tokens == nil && stranger.status != .compliant)
+            let wrong = try await harness.engine.signIn(
+                "bob@contoso.com", scopes: DaemonHarness.chatRead, silent: false, user: .signIn(password: "not-the-password"))
+            #expect(!wrong.signedIn && wrong.token.tokens == nil)
+            #expect(try await harness.engine.accounts().isEmpty)
+            do {
+                _ = try await harness.engine.account("nobody@contoso.com")
+                Issue.record("nobody@contoso.com became a known account")
+            } catch let error as EngineError {
+                #expect(error.code == .unknownAccount)
+            }
+            // The same account signs in with its password: now it is known, once.
+            let bob = try await harness.signIn("bob@contoso.com")
+            #expect(bob.signedIn)
+            #expect(try await harness.engine.accounts().map(\.account.key) == ["bob@contoso.com"])
+        }
+    }
+
     @Test func anUnreachableIssuerIsANetworkFailure() async throws {
         try await DaemonHarness.run(authority: "http://127.0.0.1:9/contoso.com") { harness in
             let outcome = try await harness.signIn("alice@contoso.com")

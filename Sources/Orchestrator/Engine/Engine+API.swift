@@ -29,7 +29,8 @@ extension Engine {
             record("signInRefused", account: account, ["code": .string(refusal.code.description), "message": .string(refusal.message)])
             throw EngineError(.signInRefused, refusal.message)
         }
-        ensureAccountRow(account)
+        // No account row yet: a sign-in that fails (unknown user, wrong password) leaves none.
+        // Storing tokens, starting a remediation and the sign-in below each create it.
         let outcome = await token(account, scopes: scopes ?? configuration.defaultSignInScopes, silent: silent, remediate: true, user: user)
         guard outcome.status == .compliant else { return SignInOutcome(account: account, signedIn: false, token: outcome) }
         do {
@@ -61,7 +62,7 @@ extension Engine {
     public func acquireToken(_ upn: String, scopes: [String], silent: Bool, remediate: Bool, user: InteractiveUser?) async throws(EngineError) -> TokenOutcome {
         let account = try parseAccount(upn)
         guard !scopes.isEmpty else { throw EngineError(.badRequest, "scopes must name at least one scope") }
-        ensureAccountRow(account)
+        // The row comes with the first stored token or remediation, not with the request.
         return await token(account, scopes: scopes, silent: silent, remediate: remediate, user: user)
     }
 

@@ -224,7 +224,8 @@ extension Engine {
         }
     }
 
-    /// Makes sure the account has a row (tokens and enrollments reference it).
+    /// Makes sure the account has a row (enrollments and schedules reference it). The memo
+    /// `accountRowsPresent` is safe because the engine never deletes an account row.
     func ensureAccountRow(_ account: AccountID) {
         // Every token request comes through here and the row is nearly always there: a read
         // answers that without a write transaction.

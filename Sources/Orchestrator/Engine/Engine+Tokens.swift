@@ -5,7 +5,8 @@ import JSON
 /// Token requests: a ``TokenAcquisitionStateMachine`` per request (not persisted), driven
 /// against the token cache in the store and the issuer.
 extension Engine {
-    /// Runs one token request to its end. The account must have a row in the store.
+    /// Runs one token request to its end. Storing the tokens creates the account's row when
+    /// it has none.
     func runTokenRequest(_ request: TokenAcquisitionStateMachine.Request, user: InteractiveUser?) async -> Result<TokenSet, TokenAcquisitionFailure> {
         guard mayReceiveToken(request.account) else { return .failure(.accountRemoved) }
         var machine = TokenAcquisitionStateMachine(request: request)
