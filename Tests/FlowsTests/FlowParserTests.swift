@@ -48,6 +48,21 @@ import Testing
         #expect(fields["compliance"] == 0 && fields["lastEnrollmentStatus"] == 100)
     }
 
+    @Test func countedPatternsParseWithoutTheirCount() throws {
+        let flow = try Self.parse("""
+            {"steps": [
+              {"do": "expectEvents", "counts": [{"kind": "enrollment", "account": "bob@contoso.com", "count": 1}]},
+              {"do": "expectRequests", "requests": [{"route": "token"}], "counts": [{"route": "token", "status": 200, "count": 0}]}
+            ]}
+            """)
+        guard case .expectEvents(let events, let absent, let counts) = flow.steps[0].action else { Issue.record("step 1"); return }
+        #expect(events.isEmpty && absent.isEmpty)
+        #expect(counts == [CountedPattern(pattern: ["kind": "enrollment", "account": "bob@contoso.com"], count: 1)])
+        guard case .expectRequests(let requests, _, let counted) = flow.steps[1].action else { Issue.record("step 2"); return }
+        #expect(requests == [["route": "token"]])
+        #expect(counted == [CountedPattern(pattern: ["route": "token", "status": 200], count: 0)])
+    }
+
     @Test(arguments: [
         (#"{"steps": [{"do": "signIn", "account": "a@b.c"}, {"do": "signin", "account": "a@b.c"}]}"#, 2, "unknown step 'signin'"),
         (#"{"steps": [{"do": "signIn", "account": "a@b.c", "pasword": "x"}]}"#, 1, "signIn: unknown field 'pasword' (known: "),
@@ -63,6 +78,14 @@ import Testing
         (#"{"steps": [{"do": "signIn", "account": "a@b.c", "password": "p", "cancel": true}]}"#, 1, "give 'password' or 'cancel', not both"),
         (#"{"steps": [{"do": "injectFault", "route": "token", "action": "explode"}]}"#, 1, "field 'action' must be one of"),
         (#"{"steps": [{"do": "expectEvents", "events": [{"kind": "x", "acount": "a"}]}]}"#, 1, "event pattern 1: unknown field 'acount'"),
+        (#"{"steps": [{"do": "expectEvents", "absent": [{"kind": "x"}]}]}"#, 1, "field 'events' (patterns in order) or 'counts'"),
+        (#"{"steps": [{"do": "expectEvents", "counts": [{"kind": "x"}]}]}"#, 1, "counted event pattern 1: field 'count' (how many must match) is required"),
+        (#"{"steps": [{"do": "expectEvents", "counts": [{"kind": "x", "count": -1}]}]}"#, 1, "field 'count' must be an integer from 0 to 1000000, found -1"),
+        (#"{"steps": [{"do": "expectEvents", "counts": [{"kind": "x", "count": 1.5}]}]}"#, 1, "field 'count' must be an integer"),
+        (#"{"steps": [{"do": "expectEvents", "counts": [{"count": 1}]}]}"#, 1, "counted event pattern 1: field 'kind' (a string) is required"),
+        (#"{"steps": [{"do": "expectRequests", "counts": [{"route": "token", "cuont": 1}]}]}"#, 1, "counted request pattern 1: field 'count' (how many"),
+        (#"{"steps": [{"do": "expectRequests", "counts": [{"rute": "token", "count": 1}]}]}"#, 1, "counted request pattern 1: unknown field 'rute'"),
+        (#"{"steps": [{"do": "expectRequests", "counts": {"route": "token", "count": 1}}]}"#, 1, "field 'counts' must be an array"),
         (#"{"steps": [{"do": "expectEnrollmentStatuses", "account": "a@b.c", "codes": [999]}]}"#, 1, "999 is not an enrollment status"),
         (#"{"steps": [{"do": "crashAfter", "point": "nowhere"}]}"#, 1, "must be MACHINE:STATE"),
         (#"{"steps": [{"do": "admin", "method": "GET", "path": "../etc"}]}"#, 1, "relative to /_admin/"),

@@ -32,6 +32,33 @@ import Testing
         #expect(!unwanted.passed)
     }
 
+    @Test func countedPatternsMatchExactlyTheirCount() {
+        let events: [JSONValue] = [
+            ["seq": 1, "kind": "tokenAcquired", "account": "bob@contoso.com"],
+            ["seq": 2, "kind": "enrollment", "account": "bob@contoso.com", "payload": ["status": 100]],
+            ["seq": 3, "kind": "tokenAcquired", "account": "bob@contoso.com"],
+            ["seq": 4, "kind": "tokenAcquired", "account": "alice@contoso.com"],
+        ]
+        func check(_ counts: [CountedPattern]) -> StepCheck {
+            Sequences.check(events, [], absent: [], counts: counts, what: "event", describe: Sequences.describeEvent, matches: Sequences.eventMatches)
+        }
+        let exact = check([
+            CountedPattern(pattern: ["kind": "tokenAcquired"], count: 3),
+            CountedPattern(pattern: ["kind": "tokenAcquired", "account": "BOB@contoso.com"], count: 2),
+            CountedPattern(pattern: ["kind": "enrollment", "payload": ["status": 100]], count: 1),
+            CountedPattern(pattern: ["kind": "wipeStarted"], count: 0),
+        ])
+        #expect(exact.passed, "\(exact.mismatches)")
+        #expect(exact.detail.contains("4 counted"))
+        let tooFew = check([CountedPattern(pattern: ["kind": "tokenAcquired", "account": "bob@contoso.com"], count: 1)])
+        #expect(!tooFew.passed)
+        #expect(tooFew.mismatches == [
+            #"expected 1 event like {"kind":"tokenAcquired","account":"bob@contoso.com"}, got 2: #1 tokenAcquired bob@contoso.com | #3 tokenAcquired bob@contoso.com"#
+        ])
+        let none = check([CountedPattern(pattern: ["kind": "compliance"], count: 2)])
+        #expect(none.mismatches == [#"expected 2 events like {"kind":"compliance"}, got 0"#])
+    }
+
     @Test(arguments: [("90", 90), ("30s", 30), ("15m", 900), ("8h", 28_800), ("1d2h30m", 95_400), (" 24h ", 86_400)])
     func durations(text: String, seconds: Int64) throws {
         #expect(try DurationText.seconds(text) == seconds)

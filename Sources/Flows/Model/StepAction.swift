@@ -29,9 +29,9 @@ public enum StepAction: Sendable {
     // Checks.
     case expectAccount(account: String, fields: JSONObject)
     case expectData(account: String, present: [String], absent: [String], contents: [(String, String)])
-    case expectEvents(events: [JSONValue], absent: [JSONValue])
+    case expectEvents(events: [JSONValue], absent: [JSONValue], counts: [CountedPattern])
     case expectEnrollmentStatuses(account: String, codes: [Int64])
-    case expectRequests(requests: [JSONValue], absent: [JSONValue])
+    case expectRequests(requests: [JSONValue], absent: [JSONValue], counts: [CountedPattern])
 
     // Web-content checks, decided locally from the flow's app profile.
     case web(WebCheck)
@@ -51,10 +51,24 @@ public enum StepAction: Sendable {
         case .admin(_, _, _, let summary): summary
         case .expectAccount(let account, _): "expectAccount \(account)"
         case .expectData(let account, _, _, _): "expectData \(account)"
-        case .expectEvents(let events, _): "expectEvents (\(events.count) in order)"
+        case .expectEvents(let events, _, let counts): "expectEvents (\(events.count) in order\(counts.isEmpty ? "" : ", \(counts.count) counted"))"
         case .expectEnrollmentStatuses(let account, let codes): "expectEnrollmentStatuses \(account) \(codes)"
-        case .expectRequests(let requests, _): "expectRequests (\(requests.count) in order)"
+        case .expectRequests(let requests, _, let counts): "expectRequests (\(requests.count) in order\(counts.isEmpty ? "" : ", \(counts.count) counted"))"
         case .web(let check): check.summary
         }
+    }
+}
+
+/// A pattern of `expectEvents` or `expectRequests` with the exact number of events (or
+/// requests) that must match it: `{"kind": "enrollment", "count": 1}`.
+public struct CountedPattern: Sendable, Hashable {
+    /// The pattern, without its `count`.
+    public let pattern: JSONValue
+    /// How many must match: exactly this many (0 is the same as `absent`).
+    public let count: Int
+
+    public init(pattern: JSONValue, count: Int) {
+        self.pattern = pattern
+        self.count = count
     }
 }

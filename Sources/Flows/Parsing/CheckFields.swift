@@ -35,12 +35,17 @@ enum CheckFields {
             guard !present.isEmpty || !absent.isEmpty || !contents.isEmpty else { throw fail("expectData: give 'present', 'absent' or 'contents'") }
             return .expectData(account: account, present: present, absent: absent, contents: contents)
         case "expectEvents":
-            guard let events = try fields.array("events") else { throw fail("expectEvents: field 'events' is required (patterns in order)") }
+            let events = try fields.array("events")
             let absent = try fields.array("absent") ?? []
-            for (position, pattern) in (events + absent).enumerated() {
+            let counts = try fields.array("counts")
+            guard events != nil || counts != nil else {
+                throw fail("expectEvents: field 'events' (patterns in order) or 'counts' (patterns with a 'count') is required")
+            }
+            for (position, pattern) in ((events ?? []) + absent).enumerated() {
                 try check(pattern, keys: eventKeys, required: "kind", what: "event pattern \(position + 1)", fail: fail)
             }
-            return .expectEvents(events: events, absent: absent)
+            let counted = try countedPatterns(counts ?? [], keys: eventKeys, required: "kind", what: "event", fail: fail)
+            return .expectEvents(events: events ?? [], absent: absent, counts: counted)
         case "expectEnrollmentStatuses":
             let account = try fields.string("account")
             guard let values = try fields.array("codes") else { throw fail("expectEnrollmentStatuses: field 'codes' is required (statuses in order)") }
@@ -51,12 +56,17 @@ enum CheckFields {
             }
             return .expectEnrollmentStatuses(account: account, codes: codes)
         default:  // expectRequests
-            guard let requests = try fields.array("requests") else { throw fail("expectRequests: field 'requests' is required (patterns in order)") }
+            let requests = try fields.array("requests")
             let absent = try fields.array("absent") ?? []
-            for (position, pattern) in (requests + absent).enumerated() {
+            let counts = try fields.array("counts")
+            guard requests != nil || counts != nil else {
+                throw fail("expectRequests: field 'requests' (patterns in order) or 'counts' (patterns with a 'count') is required")
+            }
+            for (position, pattern) in ((requests ?? []) + absent).enumerated() {
                 try check(pattern, keys: requestKeys, required: nil, what: "request pattern \(position + 1)", fail: fail)
             }
-            return .expectRequests(requests: requests, absent: absent)
+            let counted = try countedPatterns(counts ?? [], keys: requestKeys, required: nil, what: "request", fail: fail)
+            return .expectRequests(requests: requests ?? [], absent: absent, counts: counted)
         }
     }
 
@@ -81,6 +91,25 @@ enum CheckFields {
             guard value.stringValue != nil else { throw fail("expectAccount: field '\(field)' must be a string, found \(value.kindName)") }
             return value
         }
+    }
+
+    /// The `counts` entries: each a pattern with a `count` (an integer, 0 or more).
+    static func countedPatterns(
+        _ entries: [JSONValue], keys: Set<String>, required: String?, what: String, fail: (String) -> FlowError
+    ) throws(FlowError) -> [CountedPattern] {
+        var result: [CountedPattern] = []
+        for (position, entry) in entries.enumerated() {
+            let place = "counted \(what) pattern \(position + 1)"
+            guard var object = entry.objectValue else { throw fail("\(place) must be an object, found \(entry.kindName)") }
+            guard let count = object["count"] else { throw fail("\(place): field 'count' (how many must match) is required") }
+            guard let number = count.intValue, number >= 0, number <= 1_000_000 else {
+                throw fail("\(place): field 'count' must be an integer from 0 to 1000000, found \(count)")
+            }
+            object["count"] = nil
+            try check(.object(object), keys: keys, required: required, what: place, fail: fail)
+            result.append(CountedPattern(pattern: .object(object), count: Int(number)))
+        }
+        return result
     }
 
     static func check(_ pattern: JSONValue, keys: Set<String>, required: String?, what: String, fail: (String) -> FlowError) throws(FlowError) {

@@ -10,9 +10,10 @@ extension FlowRunner {
                 return try await checkAccount(account, fields, context)
             case .expectData(let account, let present, let absent, let contents):
                 return try await checkData(account, present: present, absent: absent, contents: contents, context)
-            case .expectEvents(let patterns, let absent):
+            case .expectEvents(let patterns, let absent, let counts):
                 let events = try await context.events()
-                return Sequences.check(events, patterns, absent: absent, what: "event", describe: Sequences.describeEvent, matches: Sequences.eventMatches)
+                return Sequences.check(
+                    events, patterns, absent: absent, counts: counts, what: "event", describe: Sequences.describeEvent, matches: Sequences.eventMatches)
             case .expectEnrollmentStatuses(let account, let codes):
                 let seen = try await context.events().filter {
                     ["enrollment", "policy", "unenroll"].contains($0["kind"]?.stringValue ?? "") && $0["account"]?.stringValue == account.lowercased()
@@ -22,10 +23,11 @@ extension FlowRunner {
                     return .failed("enrollment statuses of \(account)", ["expected [\(describe(codes))], got [\(describe(seen))]"])
                 }
                 return .passed("[\(describe(seen))]")
-            case .expectRequests(let patterns, let absent):
+            case .expectRequests(let patterns, let absent, let counts):
                 guard let admin = context.stack.admin else { return .failed("expectRequests needs the mock's admin API (its request log)") }
                 let requests = Array(try await admin.requests().dropFirst(context.requestsBefore))
-                return Sequences.check(requests, patterns, absent: absent, what: "request", describe: Sequences.describeRequest, matches: JSONPattern.matches)
+                return Sequences.check(
+                    requests, patterns, absent: absent, counts: counts, what: "request", describe: Sequences.describeRequest, matches: JSONPattern.matches)
             default:
                 preconditionFailure("not a check: \(step.action.summary)")
             }
@@ -91,9 +93,11 @@ extension FlowRunner {
 
 /// Ordered-subsequence checks over events and requests.
 enum Sequences {
+    /// `patterns` occur in order among `items`, none of `absent` occurs, and each counted
+    /// pattern matches exactly its `count` items.
     static func check(
-        _ items: [JSONValue], _ patterns: [JSONValue], absent: [JSONValue], what: String, describe: (JSONValue) -> String,
-        matches: (JSONValue, JSONValue) -> Bool
+        _ items: [JSONValue], _ patterns: [JSONValue], absent: [JSONValue], counts: [CountedPattern] = [], what: String,
+        describe: (JSONValue) -> String, matches: (JSONValue, JSONValue) -> Bool
     ) -> StepCheck {
         var position = 0
         for (number, pattern) in patterns.enumerated() {
@@ -111,7 +115,21 @@ enum Sequences {
                 return .failed("an unwanted \(what) happened", ["expected no \(what) like \(pattern), got \(describe(hit))"])
             }
         }
-        return .passed("\(patterns.count) in order among \(items.count)\(absent.isEmpty ? "" : ", none of \(absent.count) unwanted")")
+        var miscounted: [String] = []
+        for counted in counts {
+            let hits = items.filter { matches(counted.pattern, $0) }
+            if hits.count != counted.count {
+                let shown = hits.isEmpty ? "" : ": \(hits.suffix(10).map(describe).joined(separator: " | "))"
+                miscounted.append("expected \(counted.count) \(what)\(counted.count == 1 ? "" : "s") like \(counted.pattern), got \(hits.count)\(shown)")
+            }
+        }
+        if !miscounted.isEmpty {
+            return .failed("\(miscounted.count) of \(counts.count) counted \(what) pattern\(counts.count == 1 ? "" : "s") miscounted", miscounted)
+        }
+        var parts = ["\(patterns.count) in order among \(items.count)"]
+        if !absent.isEmpty { parts.append("none of \(absent.count) unwanted") }
+        if !counts.isEmpty { parts.append("\(counts.count) counted") }
+        return .passed(parts.joined(separator: ", "))
     }
 
     /// An event pattern: `kind` equal, `account` equal ignoring case, `payload` partially.
