@@ -8,29 +8,33 @@ struct Compliancectl: AsyncParsableCommand {
         commandName: "compliancectl",
         abstract: "Drive complianced (app-protection CA remediation, enrollment, allowed accounts, selective wipe) and run end-to-end flows.",
         discussion: """
-            Commands other than `run`, `profile`, `webview` and `browser` talk to a running complianced over its
-            control socket: --socket PATH, or the COMPLIANCED_SOCKET environment variable, or
+            Commands other than `run`, `profile`, `webview` and `browser` talk to a running complianced over its \
+            control socket: --socket PATH, or the COMPLIANCED_SOCKET environment variable, or \
             --state-dir DIR (the socket is DIR/control.sock).
 
-            Statuses are shown in words with the SDK's code: Compliant (0), NotCompliant (1),
-            ServiceFailure (2), NetworkFailure (3), InteractionRequired (4), UserCancelled (5);
-            enrollment statuses likewise (NewPoliciesReceived (100), …). --json prints the
+            Statuses are shown in words with the SDK's code: Compliant (0), NotCompliant (1), \
+            ServiceFailure (2), NetworkFailure (3), InteractionRequired (4), UserCancelled (5); \
+            enrollment statuses likewise (NewPoliciesReceived (100), …). --json prints the \
             daemon's JSON answer instead.
 
             Exit status:
-              0   success (a token, Compliant, every flow passed, a profile without errors)
-              1   the daemon answered, but not with success: a status other than Compliant,
-                  a refused request (e.g. sign-in refused), or a flow whose expectation failed;
-                  `profile` found errors; `browser`: MSAL fails the request or Intune finds an error
+              0   success (a token, Compliant, every flow passed, a clean profile)
+              1   the daemon answered, but not with success: a status other than
+                  Compliant, a refused request (e.g. sign-in refused), or a flow
+                  whose expectation failed; `profile` found errors; `browser`:
+                  MSAL fails the request or Intune finds an error
               64  usage error (bad arguments)
-              65  bad input data: a flow or profile file that cannot be read or is invalid
-              69  the daemon (or a mock it needs) is unreachable or could not be started
+              65  bad input data: a flow or profile file that cannot be read or
+                  is invalid
+              69  the daemon (or a mock it needs) is unreachable or could not be
+                  started
               70  internal error
 
             Examples:
               compliancectl run flows/
-              compliancectl --state-dir /tmp/cd sign-in alice@contoso.com --password-stdin <<< 'Passw0rd!'
-              compliancectl --state-dir /tmp/cd token alice@contoso.com --scope api://contoso-chat/Chat.Read
+              export COMPLIANCED_SOCKET=/tmp/cd/control.sock
+              compliancectl sign-in alice@contoso.com --password-stdin <<< 'Passw0rd!'
+              compliancectl token alice@contoso.com --scope api://contoso-chat/Chat.Read
               compliancectl profile lint mocks/fixtures/apps/broken-Info.plist
               compliancectl webview decide --app Info.plist --url https://contoso.com/
               compliancectl browser --os ios --version 12.4

@@ -7,7 +7,7 @@ struct RemediateCommand: AsyncParsableCommand {
         commandName: "remediate",
         abstract: "Remediate an account (MAM token, enroll, apply policy, report compliance) and print its one report.",
         discussion: """
-            Like the SDK's remediateComplianceForIdentity. Silent remediation that needs the
+            Like the SDK's remediateComplianceForIdentity. Silent remediation that needs the \
             user reports InteractionRequired (4); run it again without --silent.
 
             Examples:

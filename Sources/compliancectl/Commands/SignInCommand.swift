@@ -8,8 +8,8 @@ struct SignInCommand: AsyncParsableCommand {
         commandName: "sign-in",
         abstract: "Sign an account in: allowed-accounts check, a token (remediating on 53005), then MAM registration.",
         discussion: """
-            Interactive by default: the issuer's sign-in page is answered with the password from
-            --password-stdin, $COMPLIANCE_PASSWORD or a prompt; --cancel presses cancel. With
+            Interactive by default: the issuer's sign-in page is answered with the password from \
+            --password-stdin, $COMPLIANCE_PASSWORD or a prompt; --cancel presses cancel. With \
             --silent (or no password) a step that needs the user ends in InteractionRequired (4).
 
             Examples:
@@ -49,13 +49,15 @@ struct TokenCommand: AsyncParsableCommand {
         commandName: "token",
         abstract: "Acquire an access token for an account; a 53005 answer starts remediation unless --no-remediate.",
         discussion: """
-            Silent by default (cache, then refresh); --interactive may show the sign-in page.
-            --print-token prints only the access token (for scripts); otherwise the token
+            Silent by default (cache, then refresh); --interactive may show the sign-in page. \
+            --print-token prints only the access token (for scripts); otherwise the token \
             itself is never printed except in --json.
 
             Examples:
               compliancectl token alice@contoso.com --scope api://contoso-chat/Chat.Read
-              curl -H "Authorization: Bearer $(compliancectl token bob@contoso.com --scope api://contoso-chat/Chat.Read --print-token)" …
+              scope=api://contoso-chat/Chat.Read
+              token=$(compliancectl token bob@contoso.com --scope $scope --print-token)
+              curl -H "Authorization: Bearer $token" …
             """)
 
     @OptionGroup var daemon: DaemonOptions
