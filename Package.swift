@@ -139,7 +139,7 @@ let package = Package(
         .executableTarget(
             name: "compliancectl",
             dependencies: [
-                "ControlClient", "Flows", "JSON", "AppProfile", "ComplianceCore",
+                "ControlClient", "Flows", "JSON", "AppProfile", "ComplianceCore", "ChildProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -149,6 +149,7 @@ let package = Package(
             name: "compliance-bench",
             dependencies: [
                 "HTTPClient", "CCurl", "CJansson", "JSON", "MockAuth", "ComplianceCore", "Orchestrator", "Daemon", "TestSupport",
+                "ChildProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

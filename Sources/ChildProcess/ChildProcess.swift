@@ -9,8 +9,9 @@ import Glibc
 ///
 /// Spawned with `posix_spawn` and an empty signal mask with default dispositions, so the
 /// child reacts to SIGTERM and SIGINT even when this process runs with signals blocked (as
-/// a test runner may). Its stdout and stderr go to files in a scratch directory, removed by
-/// ``stop(graceful:)``.
+/// a test runner may). Its stdout comes through a pipe that a thread drains into a file (so
+/// the ready line is seen the moment it is written), its stderr goes to a file; both files
+/// live in a scratch directory, removed when this object goes away.
 public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths never change; `exitStatus` is behind a lock
     /// The child's process id.
     public let pid: pid_t
@@ -20,6 +21,9 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
     private let stdoutPath: String
     private let stderrPath: String
     private let reaped = ReapState()
+    private let output: OutputPipe
+    /// When the child was spawned (just before `posix_spawn`).
+    public let startedAt: ContinuousClock.Instant
 
     /// Starts `executable` with `arguments`; `environment` nil inherits this process's;
     /// `input` is what the child reads on stdin (nothing when nil).
@@ -45,7 +49,28 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
             }
         }
         let environmentList = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
-        pid = try Spawn.run(executable: executable, arguments: arguments, environment: environmentList, stdin: stdinPath, stdout: stdoutPath, stderr: stderrPath)
+        output = try OutputPipe()
+        guard LiveChildren.beginSpawn() else {
+            output.abandon()
+            try? FileManager.default.removeItem(atPath: scratch)
+            throw ChildProcessError(.spawnFailed, "not starting \(executable): this process is stopping")
+        }
+        startedAt = .now
+        do {
+            pid = try Spawn.run(
+                executable: executable, arguments: arguments, environment: environmentList, stdin: stdinPath, stdout: output.writeEnd,
+                stderr: stderrPath)
+        } catch {
+            _ = LiveChildren.endSpawn(nil)
+            output.abandon()
+            try? FileManager.default.removeItem(atPath: scratch)
+            throw error
+        }
+        output.start(copyingTo: stdoutPath)
+        guard LiveChildren.endSpawn(pid) else {
+            // This process is stopping its children (``stopChildrenOnTermination()``), this one with them.
+            throw ChildProcessError(.spawnFailed, "not starting \(executable): this process is stopping")
+        }
     }
 
     deinit {
@@ -54,22 +79,37 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
         try? FileManager.default.removeItem(atPath: scratch)
     }
 
-    /// Waits (bounded) for the first complete stdout line; nil if the child exits first or
-    /// the time runs out.
+    /// Waits (bounded) for the first complete stdout line; nil if the child closes its stdout
+    /// (or exits) first or the time runs out.
     public func firstLine(timeout: Duration) async -> String? {
-        let deadline = ContinuousClock.now + timeout
+        var deadline = ContinuousClock.now + timeout
+        var exited = false
         while ContinuousClock.now < deadline {
-            if let text = try? String(contentsOfFile: stdoutPath, encoding: .utf8), let newline = text.firstIndex(of: "\n") {
-                return String(text[..<newline])
+            if let first = output.firstLine { return first.line }
+            if output.isClosed { return output.firstLine?.line }
+            if !exited, !isRunning {
+                // Exited, but what it wrote may still be in the pipe (or a process it started
+                // holds its stdout): give the draining thread a moment, not the whole timeout.
+                exited = true
+                deadline = min(deadline, .now + .milliseconds(200))
             }
-            if !isRunning { return nil }
-            try? await Task.sleep(for: .milliseconds(5))
+            try? await Task.sleep(for: .milliseconds(1))
         }
-        return nil
+        return output.firstLine?.line
     }
 
-    /// What the child wrote on stdout and stderr so far.
-    public var standardOutput: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    /// When the first complete stdout line arrived (noted by the draining thread), once it did.
+    public var firstLineAt: ContinuousClock.Instant? { output.firstLine?.at }
+
+    /// What the child wrote on stdout so far; once it exited, all of it: this waits (up to 2 s)
+    /// for the draining thread to copy the rest. A process the child started may hold its
+    /// stdout open longer; then it is what arrived so far.
+    public var standardOutput: String {
+        if !isRunning { output.waitUntilClosed(timeout: .seconds(2)) }
+        return (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? ""
+    }
+
+    /// What the child wrote on stderr so far.
     public var standardError: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
     /// True until the child exited (and was reaped).
@@ -80,8 +120,16 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
         reaped.withLock { status in
             if let status { return status }
             var raw: Int32 = 0
-            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+            let result = waitpid(pid, &raw, WNOHANG)
+            if result == -1, errno == ECHILD {
+                // Reaped elsewhere (``stopChildrenOnTermination()``): gone, how is unknown.
+                status = .signalled(SIGKILL)
+                LiveChildren.remove(pid)
+                return status
+            }
+            guard result == pid else { return nil }
             status = ExitStatus(raw: raw)
+            LiveChildren.remove(pid)
             return status
         }
     }

@@ -2,15 +2,15 @@
 import Glibc
 #endif
 
-/// `posix_spawn` with stdin, stdout and stderr redirected to files, an empty
-/// signal mask and default dispositions for the signals a supervisor sends.
+/// `posix_spawn` with stdin and stderr redirected to files, stdout to a descriptor (a pipe's
+/// write end), an empty signal mask and default dispositions for the signals a supervisor sends.
 enum Spawn {
-    static func run(executable: String, arguments: [String], environment: [String], stdin: String, stdout: String, stderr: String) throws(ChildProcessError) -> pid_t {
+    static func run(executable: String, arguments: [String], environment: [String], stdin: String, stdout: Int32, stderr: String) throws(ChildProcessError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)  // dup2 clears close-on-exec on descriptor 1
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         closeInheritedDescriptors(&actions)
 

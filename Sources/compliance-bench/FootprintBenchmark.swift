@@ -28,12 +28,12 @@ enum FootprintBenchmark {
         for _ in 0..<starts {
             let stateDirectory = directory()
             defer { if !keep { try? FileManager.default.removeItem(atPath: stateDirectory) } }
-            let daemon = try await BlockingQueue.run { try ChildDaemon(stateDirectory: stateDirectory, authority: mock.authority) }
+            let daemon = try await ChildDaemon(stateDirectory: stateDirectory, authority: mock.authority)
             ready.append(daemon.startToReady)
             try await Task.sleep(for: .seconds(1))
             resident.append(daemon.residentBytes)
             anonymous.append(daemon.anonymousBytes)
-            daemon.stop()
+            await daemon.stop()
         }
         resident.sort()
         anonymous.sort()

@@ -22,51 +22,56 @@ enum SilentTokenBenchmark {
     private static func viaDaemon(mock: BenchMock.Running, iterations: Int, rounds: Int) async throws {
         let directory = BenchEngine.makeDirectory("silent")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let daemon = try await BlockingQueue.run { try ChildDaemon(stateDirectory: directory, authority: mock.authority) }
-        defer { daemon.stop() }
-        let control = RawCurl(unixSocket: daemon.socketPath)
-        let json = ["Content-Type: application/json", "Accept: application/json"]
-        let signIn: JSONValue = [
-            "account": .string(bob), "scopes": .array(BenchEngine.chatRead.map { .string($0) }),
-            "user": ["action": "signIn", "password": "Passw0rd!"],
-        ]
-        let signedIn = try await BlockingQueue.run {
-            control.perform(.init(url: "http://localhost/v1/sign-in", body: signIn.encoded(), headers: json))
-        }
-        guard signedIn.status == 200, try JSONValue.parse(signedIn.body)["signedIn"] == true else {
-            throw BenchError("the daemon did not sign bob in: HTTP \(signedIn.status)")
-        }
-        let tokenBody: JSONValue = ["account": .string(bob), "scopes": .array(BenchEngine.chatRead.map { .string($0) }), "silent": true]
-        let tokenRequest = RawCurl.Request(url: "http://localhost/v1/token", body: tokenBody.encoded(), headers: json)
-
-        let trivialSocket = directory + "/trivial.sock"
-        try await TrivialUnixServer.run(path: trivialSocket) {
-            let floor = RawCurl(unixSocket: trivialSocket)
-            let floorRequest = RawCurl.Request(url: "http://localhost/v1/token", body: tokenBody.encoded(), headers: json)
-            let (daemonSamples, floorSamples) = try await BlockingQueue.run {
-                var daemonSamples = Samples()
-                var floorSamples = Samples()
-                for round in 0...rounds {  // round 0 warms up
-                    for _ in 0..<iterations {
-                        let reply = control.perform(tokenRequest)
-                        guard reply.status == 200, reply.text.contains("\"accessToken\"") else {
-                            throw BenchError("the daemon's silent token failed: HTTP \(reply.status) \(reply.text.prefix(200))")
-                        }
-                        if round > 0 { daemonSamples.append(reply.elapsed) }
-                    }
-                    for _ in 0..<iterations {
-                        let reply = floor.perform(floorRequest)
-                        precondition(reply.status == 200, "the trivial endpoint failed")
-                        if round > 0 { floorSamples.append(reply.elapsed) }
-                    }
-                }
-                return (daemonSamples, floorSamples)
+        let daemon = try await ChildDaemon(stateDirectory: directory, authority: mock.authority)
+        do {
+            let control = RawCurl(unixSocket: daemon.socketPath)
+            let json = ["Content-Type: application/json", "Accept: application/json"]
+            let signIn: JSONValue = [
+                "account": .string(bob), "scopes": .array(BenchEngine.chatRead.map { .string($0) }),
+                "user": ["action": "signIn", "password": "Passw0rd!"],
+            ]
+            let signedIn = try await BlockingQueue.run {
+                control.perform(.init(url: "http://localhost/v1/sign-in", body: signIn.encoded(), headers: json))
             }
-            print("silent token via complianced (cache hit, POST /v1/token on the unix control socket), \(rounds) rounds × \(iterations)")
-            print("  complianced                 : median \(micros(daemonSamples.median)), p99 \(micros(daemonSamples.percentile(0.99))), mean \(micros(daemonSamples.mean))")
-            print("  trivial endpoint, same socket kind: median \(micros(floorSamples.median)), p99 \(micros(floorSamples.percentile(0.99))), mean \(micros(floorSamples.mean))")
-            print("  ratio daemon / trivial: median \(ratio(daemonSamples.median, floorSamples.median)), mean \(ratio(daemonSamples.mean, floorSamples.mean))  (goal ≤ 2)")
+            guard signedIn.status == 200, try JSONValue.parse(signedIn.body)["signedIn"] == true else {
+                throw BenchError("the daemon did not sign bob in: HTTP \(signedIn.status)")
+            }
+            let tokenBody: JSONValue = ["account": .string(bob), "scopes": .array(BenchEngine.chatRead.map { .string($0) }), "silent": true]
+            let tokenRequest = RawCurl.Request(url: "http://localhost/v1/token", body: tokenBody.encoded(), headers: json)
+
+            let trivialSocket = directory + "/trivial.sock"
+            try await TrivialUnixServer.run(path: trivialSocket) {
+                let floor = RawCurl(unixSocket: trivialSocket)
+                let floorRequest = RawCurl.Request(url: "http://localhost/v1/token", body: tokenBody.encoded(), headers: json)
+                let (daemonSamples, floorSamples) = try await BlockingQueue.run {
+                    var daemonSamples = Samples()
+                    var floorSamples = Samples()
+                    for round in 0...rounds {  // round 0 warms up
+                        for _ in 0..<iterations {
+                            let reply = control.perform(tokenRequest)
+                            guard reply.status == 200, reply.text.contains("\"accessToken\"") else {
+                                throw BenchError("the daemon's silent token failed: HTTP \(reply.status) \(reply.text.prefix(200))")
+                            }
+                            if round > 0 { daemonSamples.append(reply.elapsed) }
+                        }
+                        for _ in 0..<iterations {
+                            let reply = floor.perform(floorRequest)
+                            precondition(reply.status == 200, "the trivial endpoint failed")
+                            if round > 0 { floorSamples.append(reply.elapsed) }
+                        }
+                    }
+                    return (daemonSamples, floorSamples)
+                }
+                print("silent token via complianced (cache hit, POST /v1/token on the unix control socket), \(rounds) rounds × \(iterations)")
+                print("  complianced                 : median \(micros(daemonSamples.median)), p99 \(micros(daemonSamples.percentile(0.99))), mean \(micros(daemonSamples.mean))")
+                print("  trivial endpoint, same socket kind: median \(micros(floorSamples.median)), p99 \(micros(floorSamples.percentile(0.99))), mean \(micros(floorSamples.mean))")
+                print("  ratio daemon / trivial: median \(ratio(daemonSamples.median, floorSamples.median)), mean \(ratio(daemonSamples.mean, floorSamples.mean))  (goal ≤ 2)")
+            }
+        } catch {
+            await daemon.stop()
+            throw error
         }
+        await daemon.stop()
     }
 
     private static func inProcess(mock: BenchMock.Running, iterations: Int, rounds: Int) async throws {

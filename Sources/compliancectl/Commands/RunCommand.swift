@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChildProcess
 import Flows
 import Foundation
 import JSON
@@ -9,12 +10,14 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run end-to-end flows (flows/README.md) against mockauth and complianced.",
         discussion: """
-            By default each flow gets its own mockauth (ephemeral port, the flow's fixture) and
-            complianced (temporary state directory, virtual clock), so flows run concurrently
-            (--jobs). --authority points at a running issuer instead (reset through its admin API
-            when it has one) and --socket at a running daemon; flows then run one by one.
-            Every flow file is checked before any runs. Exit status: 0 all passed, 1 a flow
-            failed, 65 a flow file is invalid, 69 a server could not be started or reached.
+            By default each flow gets its own mockauth (ephemeral port, the flow's fixture) and \
+            complianced (temporary state directory, virtual clock), so flows run concurrently \
+            (--jobs). --authority points at a running issuer instead (reset through its admin API \
+            when it has one) and --socket at a running daemon; flows then run one by one. \
+            Every flow file is checked before any runs. Exit status: 0 all passed, 1 a flow \
+            failed, 65 a flow file is invalid, 69 a server could not be started or reached. \
+            Stopped by SIGINT, SIGTERM or SIGHUP, it stops the servers it started first and \
+            then ends by that signal; a closed output (| head) does not stop it.
 
             Examples:
               compliancectl run flows/
@@ -74,6 +77,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         // Flows made only of web checks start no server, so they need neither executable.
         let servers = flows.contains(where: \.needsServers)
+        // Told to stop (or left without a reader for its output), stop the servers first.
+        if servers { ChildProcess.stopChildrenOnTermination() }
         var options = RunOptions(
             mockauthPath: servers ? try Executables.find("mockauth", given: mockauth) : "",
             compliancedPath: servers ? try Executables.find("complianced", given: complianced) : "")

@@ -1,0 +1,93 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The children of this process that are still running (spawned by ``ChildProcess``, not yet
+/// reaped), so a supervisor told to stop can stop them first instead of leaving them orphaned.
+enum LiveChildren {
+    /// The live children, how many spawns are under way, and whether this process is stopping
+    /// (then no new spawn starts).
+    static let state = Mutex<(pids: Set<pid_t>, spawning: Int, stopping: Bool)>(([], 0, false))
+    static let sources = Mutex<[SignalSource]>([])
+    static let installed = Mutex(false)
+
+    /// A dispatch signal source; it is only kept, never touched again once resumed.
+    final class SignalSource: @unchecked Sendable {
+        let source: any DispatchSourceSignal
+        init(_ source: any DispatchSourceSignal) { self.source = source }
+    }
+
+    /// Before `posix_spawn`: false once this process is stopping.
+    static func beginSpawn() -> Bool {
+        state.withLock { state in
+            guard !state.stopping else { return false }
+            state.spawning += 1
+            return true
+        }
+    }
+
+    /// After `posix_spawn` (`pid` nil when it failed): registers the child. False when this
+    /// process started stopping meanwhile; ``stopAll(grace:)`` then stops this child too.
+    static func endSpawn(_ pid: pid_t?) -> Bool {
+        state.withLock { state in
+            state.spawning -= 1
+            if let pid { state.pids.insert(pid) }
+            return !state.stopping
+        }
+    }
+
+    static func remove(_ pid: pid_t) { _ = state.withLock { $0.pids.remove(pid) } }
+
+    /// SIGTERM to every live child, up to `grace` for them to exit, SIGKILL to the rest; each
+    /// is reaped (the ``ChildProcess`` objects may never get to it). Spawns under way finish
+    /// first (bounded) and are stopped with the rest; no new spawn starts.
+    static func stopAll(grace: Duration) {
+        state.withLock { $0.stopping = true }
+        let settled = ContinuousClock.now + .seconds(2)
+        while state.withLock({ $0.spawning }) > 0, ContinuousClock.now < settled { usleep(1_000) }
+        let children = state.withLock { $0.pids }
+        for pid in children { kill(pid, SIGTERM) }
+        var running = children
+        let deadline = ContinuousClock.now + grace
+        while !running.isEmpty, ContinuousClock.now < deadline {
+            running = running.filter { waitpid($0, nil, WNOHANG) == 0 }
+            if !running.isEmpty { usleep(10_000) }
+        }
+        for pid in running {
+            kill(pid, SIGKILL)
+            _ = waitpid(pid, nil, 0)
+        }
+    }
+}
+
+extension ChildProcess {
+    /// Makes this process a careful supervisor of the children it starts:
+    ///
+    /// - On SIGINT, SIGTERM or SIGHUP it stops every live child (SIGTERM, up to 5 s, then
+    ///   SIGKILL) and then ends by the same signal, so its own parent sees how it ended.
+    /// - SIGPIPE is ignored: when whoever reads this process's output goes away (`| head`),
+    ///   writes fail instead of killing it with its children still running.
+    ///
+    /// Call early (compliancectl does before it starts servers); later calls do nothing. Children spawned by
+    /// ``ChildProcess`` get default dispositions back, whatever this process set.
+    public static func stopChildrenOnTermination() {
+        guard LiveChildren.installed.withLock({ installed in defer { installed = true }; return !installed }) else { return }
+        signal(SIGPIPE, SIG_IGN)
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number, SIG_IGN)  // delivered to the dispatch source instead
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                LiveChildren.stopAll(grace: .seconds(5))
+                signal(number, SIG_DFL)
+                kill(getpid(), number)
+            }
+            source.resume()
+            let kept = LiveChildren.SignalSource(source)
+            LiveChildren.sources.withLock { $0.append(kept) }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import ChildProcess
+import Foundation
+import Testing
+import TestSupport
+
+/// `compliancectl run` told to stop while its servers run: it stops them before it ends, so
+/// nothing it started outlives it.
+@Suite struct RunInterruptTests {
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func aStoppedRunStopsTheServersItStartedAndEndsByTheSignal(signal: Int32) async throws {
+        // The servers inherit the environment: the marker finds them among all processes.
+        let marker = "COMPLIANCECTL_TEST_RUN=\(UUID().uuidString)"
+        var environment = ProcessInfo.processInfo.environment
+        environment["COMPLIANCECTL_TEST_RUN"] = String(marker.split(separator: "=")[1])
+        let run = try ChildProcess(
+            executable: ChildServer.executable("compliancectl"), arguments: ["run", CLI.root + "/flows", "--jobs", "4"], environment: environment)
+        // Wait until it has servers running.
+        let deadline = ContinuousClock.now + .seconds(60)
+        var servers: [pid_t] = []
+        while servers.count < 2, run.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            servers = Self.processes(with: marker, besides: run.pid)
+        }
+        try #require(servers.count >= 2, "no servers seen; stdout: \(run.standardOutput.suffix(500))")
+        run.send(signal)
+        #expect(await run.waitForExit(timeout: .seconds(30)))
+        #expect(run.exitStatus == .signalled(signal))
+        // Everything it started is gone (stopped, and reaped by it).
+        var left = Self.processes(with: marker, besides: run.pid)
+        let gone = ContinuousClock.now + .seconds(10)
+        while !left.isEmpty, ContinuousClock.now < gone {
+            try await Task.sleep(for: .milliseconds(50))
+            left = Self.processes(with: marker, besides: run.pid)
+        }
+        #expect(left.isEmpty, "still running: \(left.map { Self.commandLine($0) })")
+        for pid in left { kill(pid, SIGKILL) }  // never leave them behind, even when the test fails
+        await run.stop()
+    }
+
+    /// Live processes (not zombies) whose environment holds `marker`, other than `excluded`.
+    static func processes(with marker: String, besides excluded: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { Int32($0) }.filter { pid in
+            guard pid != excluded, pid != getpid() else { return false }
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] != "Z"
+            else { return false }
+            guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            return environ.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == marker }
+        }
+    }
+
+    static func commandLine(_ pid: pid_t) -> String {
+        let bytes = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+        return bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+    }
+}
