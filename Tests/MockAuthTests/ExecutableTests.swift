@@ -30,6 +30,22 @@ struct ExecutableTests {
         #expect(try JSONValue.parse(curl?.stdout ?? "")["keys"]?[0]?["kty"] == "RSA")
     }
 
+    @Test("SIGTERM stops the server, exit 0, even while a client never finishes its request body")
+    func sigtermWithAStalledRequest() async throws {
+        let server = try ChildServer("mockauth", arguments: ["serve", "--port", "0", "--fixtures", TestSupport.fixturesPath])
+        let line = try #require(await server.firstLine(timeout: .seconds(30)), "no first line: \(server.stderr)")
+        let port = try #require(line.split(separator: ":").last.flatMap { UInt16($0) })
+        // A request whose body says 10 bytes and sends 2, on a connection kept open.
+        let client = try StalledClient(port: port, bytes: "POST /contoso.com/oauth2/v2.0/token HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab")
+        try await Task.sleep(for: .milliseconds(300))  // the server reads the head and waits for the rest
+        server.child.send(SIGTERM)
+        let stopped = await server.waitForExit(timeout: .seconds(60))  // the grace is 5 s
+        client.close()
+        await server.stop()
+        #expect(stopped, "mockauth still waits for the stalled request after SIGTERM")
+        #expect(server.exitStatus == .exited(0))
+    }
+
     @Test("bad options exit with a usage error")
     func badOptions() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: ServerProcess.executable))
@@ -38,3 +54,27 @@ struct ExecutableTests {
         #expect(result.stderr.contains("--tls-cert and --tls-key go together"))
     }
 }
+
+/// A loopback TCP client that sends some bytes and then neither sends more nor closes.
+final class StalledClient: Sendable {
+    let descriptor: Int32
+
+    init(port: UInt16, bytes: String) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected, Array(bytes.utf8).withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.utf8.count else {
+            Glibc.close(descriptor)
+            throw StalledClientError()
+        }
+    }
+
+    func close() { Glibc.close(descriptor) }
+}
+
+struct StalledClientError: Error {}

@@ -20,8 +20,9 @@ extension MockAuthCommand {
         static let configuration = CommandConfiguration(
             abstract: "Serve the issuer, the MAM service and the admin API on one port.",
             discussion: """
-                The first line on stdout is `listening on http(s)://HOST:PORT` with the real port.
-                SIGTERM or SIGINT stop the server cleanly.
+                The first line on stdout is `listening on http(s)://HOST:PORT` with the real port. \
+                SIGTERM or SIGINT stop the server cleanly: requests in flight get 5 seconds to \
+                finish, then they are cancelled.
 
                 Examples:
                   mockauth serve
@@ -56,6 +57,8 @@ extension MockAuthCommand {
         var logLevel: String = "info"
 
         static let defaultFixtures = "mocks/fixtures/contoso.json"
+        /// How long requests in flight may take to finish after SIGTERM or SIGINT.
+        static let shutdownGrace: Duration = .seconds(5)
 
         /// The default fixture path is relative to the package; when it does not exist in the
         /// working directory, use the one next to this source file (the package checkout).
@@ -106,8 +109,14 @@ extension MockAuthCommand {
                 // Unbuffered write: the first stdout line must reach a pipe at once.
                 FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
             }
-            let group = ServiceGroup(
-                configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            var groupConfiguration = ServiceGroupConfiguration(
+                services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            // Requests in flight get this long to finish after SIGTERM/SIGINT; then they are
+            // cancelled (a client that never finishes its request body, or an injected delay,
+            // cannot hold the shutdown).
+            groupConfiguration.maximumGracefulShutdownDuration = Self.shutdownGrace
+            groupConfiguration.maximumCancellationDuration = .seconds(2)
+            let group = ServiceGroup(configuration: groupConfiguration)
             try await group.run()
         }
     }
