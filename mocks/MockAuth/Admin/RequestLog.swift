@@ -13,6 +13,18 @@ public struct RequestLogEntry: Sendable, Hashable {
     /// The injected fault that shaped the answer, if any.
     public var fault: String?
 
+    /// `path` with every segment that looks like a secret replaced by `[redacted]`: a client
+    /// may put a token or a code in a path (a wrong URL), and the log never keeps secrets.
+    /// Taken for one: a JWT (`eyJ…`), one of the mock's codes and tokens (`mock-…`), and any
+    /// segment of 64 characters or more. Tenant ids, domains and UPNs stay.
+    static func redacted(path: String) -> String {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            let secret = (segment.count >= 16 && (segment.hasPrefix("eyJ") || segment.hasPrefix("mock-"))) || segment.count >= 64
+            return secret ? "[redacted]" : String(segment)
+        }
+        return segments.joined(separator: "/")
+    }
+
     var json: JSONValue {
         [
             "time": .string(ISO8601DateFormatter().string(from: time)),
@@ -34,7 +46,7 @@ extension MockState {
     ) {
         if requestLog.count >= requestLogLimit { requestLog.removeFirst() }
         requestLog.append(RequestLogEntry(
-            time: now(), method: method, path: path, route: route, status: status, grantType: grantType, user: user, fault: fault))
+            time: now(), method: method, path: RequestLogEntry.redacted(path: path), route: route, status: status, grantType: grantType, user: user, fault: fault))
     }
 
     /// The request log, oldest first.

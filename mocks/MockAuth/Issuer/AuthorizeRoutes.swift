@@ -4,13 +4,25 @@ import Hummingbird
 extension Issuer {
     /// `GET` and `POST /{tenant}/oauth2/v2.0/authorize`.
     func addAuthorizeRoutes(to router: Router<MockRequestContext>) {
+        // A request that cannot even be read (bad percent-encoding, a repeated parameter, a body
+        // too large) gets the HTML error page, like every other authorize error shown to a user.
         router.get("/:tenant/oauth2/v2.0/authorize") { request, context in
-            let parameters = try request.queryParameters
+            let parameters: FormParameters
+            do {
+                parameters = try request.queryParameters
+            } catch let error as OAuthError {
+                return Response.html(SignInPage.error(error), status: .badRequest)
+            }
             return await self.authorize(request: request, context: context, parameters: parameters, isSubmission: false)
         }
         router.post("/:tenant/oauth2/v2.0/authorize") { request, context in
             var request = request
-            let parameters = try await request.formBody()
+            let parameters: FormParameters
+            do {
+                parameters = try await request.formBody()
+            } catch let error as OAuthError {
+                return Response.html(SignInPage.error(error), status: error.status)
+            }
             return await self.authorize(request: request, context: context, parameters: parameters, isSubmission: true)
         }
     }

@@ -8,6 +8,9 @@ extension Issuer {
     func authorizationCodeGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) async throws -> JSONValue {
         let client = try authenticateClient(form, request: request, directory: directory)
         guard let code = form.nonEmpty("code") else { throw OAuthError.missingParameter("code") }
+        // RFC 6749 §4.1.3: required, since every authorize request carries one (checked before
+        // the code is spent).
+        guard let redirect = form.nonEmpty("redirect_uri") else { throw OAuthError.missingParameter("redirect_uri") }
         let grant: AuthorizationCodeGrant
         switch await state.redeemAuthorizationCode(code, clientId: client.clientId) {
         case .success(let found): grant = found
@@ -21,7 +24,7 @@ extension Issuer {
             throw OAuthError.invalidGrant(code: 70000, "The provided value for the 'code' parameter is not valid.")
         }
         context.noteRequest(user: grant.upn)
-        if let redirect = form.nonEmpty("redirect_uri"), redirect != grant.redirectURI {
+        if redirect != grant.redirectURI {
             throw OAuthError.invalidGrant(code: 500117, "The reply uri specified in the request does not match the reply uri used when requesting the authorization code.")
         }
         if let challenge = grant.codeChallenge {

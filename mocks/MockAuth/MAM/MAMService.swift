@@ -77,6 +77,7 @@ struct MAMService: Sendable {
     /// `POST /mam/v1/checkin` `{"enrollmentId", "policyVersion"?}` → 102 (wipe, dequeued), 103, 101 or 100.
     func checkIn(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) async throws -> JSONValue {
         let id = try enrollmentId(body)
+        try Self.requirePolicyVersion(body)
         guard let enrollment = await state.enrollment(id: id), enrollment.account.upn == caller.upn else {
             return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))])
         }
@@ -108,6 +109,13 @@ struct MAMService: Sendable {
         return Self.reply(.unenrollmentSuccess, [("enrollmentId", .string(id))])
     }
 
+    /// A `policyVersion`, when given, is a whole number (a version the service delivered).
+    static func requirePolicyVersion(_ body: JSONObject) throws {
+        if let value = body["policyVersion"], value.intValue == nil {
+            throw MAMError.badRequest("'policyVersion' must be a whole number, found \(value).")
+        }
+    }
+
     /// `POST /mam/v1/report-compliance` `{"enrollmentId", "policyVersion"?, "compliant"?}`:
     /// marks (user, app) compliant so the next token request passes CA.
     func reportCompliance(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) async throws -> JSONValue {
@@ -116,6 +124,7 @@ struct MAMService: Sendable {
             return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))])
         }
         if let value = body["compliant"], value.boolValue == nil { throw MAMError.badRequest("'compliant' must be a boolean.") }
+        try Self.requirePolicyVersion(body)
         let policy = directory.mamPolicy
         let refusal: String?
         if !targeted(enrollment.account, directory) {

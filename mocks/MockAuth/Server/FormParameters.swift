@@ -27,7 +27,7 @@ public struct FormParameters: Sendable, Hashable {
     }
 
     /// Parses `a=1&b=two+words&c=%2F`; throws on bad percent-encoding or a repeated name.
-    public static func parse(_ text: String) throws(OAuthError) -> FormParameters {
+    public static func parse(_ text: String, source: String = "The request body") throws(OAuthError) -> FormParameters {
         var pairs: [(String, String)] = []
         var seen = Set<String>()
         for field in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
@@ -36,7 +36,7 @@ public struct FormParameters: Sendable, Hashable {
             let rawValue = separator == field.endIndex ? field[separator...] : field[field.index(after: separator)...]
             guard let name = decode(rawName), let value = decode(rawValue) else {
                 let near = String(decoding: rawName, as: UTF8.self).prefix(40)
-                throw OAuthError.invalidRequest(code: 900144, "The request body is not a valid form: bad percent-encoding near '\(near)'.")
+                throw OAuthError.invalidRequest(code: 900144, "\(source) is not a valid form: bad percent-encoding near '\(near)'.")
             }
             guard seen.insert(name).inserted else {
                 throw OAuthError.invalidRequest(

@@ -54,7 +54,7 @@ extension Request {
 
     /// The query string's parameters.
     var queryParameters: FormParameters {
-        get throws(OAuthError) { try FormParameters.parse(uri.query ?? "") }
+        get throws(OAuthError) { try FormParameters.parse(uri.query ?? "", source: "The query string") }
     }
 
     /// The scheme and authority clients used to reach us, from the Host header.
