@@ -94,10 +94,13 @@ import TestSupport
             let socket = ["--socket", directory + "/control.sock", "--authority", mock.authority]
             let passed = try await CLI.run(["run", CLI.root + "/flows/seed-mam-ca-always-applied.json"] + socket)
             #expect(passed.status == 0, "\(passed.stdout)")
+            #expect(!passed.stderr.contains("note:"), "a fresh daemon gets no note: \(passed.stderr)")
             let account = try await CLI.run(["accounts", "alice@contoso.com", "--json", "--state-dir", directory])
             #expect(account.json["compliance"]?["name"] == "Compliant", "the flow ran in the given daemon")
             let restart = try await CLI.run(["run", CLI.root + "/flows/restart-graceful-keeps-state.json"] + socket)
             #expect(restart.status == 1)
+            // The daemon is no longer fresh: the run says so, naming what it already knows.
+            #expect(restart.stderr.contains("compliancectl: note: the daemon at \(directory)/control.sock already knows 1 account (alice@contoso.com)"), "\(restart.stderr)")
             #expect(restart.stdout.contains("restartDaemon needs a daemon started by compliancectl run (not --socket)"), "\(restart.stdout)")
         }
     }

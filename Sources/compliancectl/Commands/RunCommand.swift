@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChildProcess
+import ControlClient
 import Flows
 import Foundation
 import JSON
@@ -13,7 +14,8 @@ struct RunCommand: AsyncParsableCommand {
             By default each flow gets its own mockauth (ephemeral port, the flow's fixture) and \
             complianced (temporary state directory, virtual clock), so flows run concurrently \
             (--jobs). --authority points at a running issuer instead (reset through its admin API \
-            when it has one) and --socket at a running daemon; flows then run one by one. \
+            when it has one) and --socket at a running daemon; flows then run one by one, \
+            each seeing what the ones before it left in that daemon. \
             Every flow file is checked before any runs. Exit status: 0 all passed, 1 a flow \
             failed, 65 a flow file is invalid, 69 a server could not be started or reached. \
             Stopped by SIGINT, SIGTERM or SIGHUP, it stops the servers it started first and \
@@ -87,6 +89,7 @@ struct RunCommand: AsyncParsableCommand {
         options.socket = socket
         options.caFile = caFile
         options.keepState = keepState
+        if let socket, servers { await Self.noteStateOfGivenDaemon(socket) }
         let printer = RunPrinter(json: json, verbose: verbose)
         let results = await FlowSuite.run(flows, options: options, jobs: jobs) { progress in printer.show(progress) }
         printer.finish(results)
@@ -94,6 +97,23 @@ struct RunCommand: AsyncParsableCommand {
             throw Exit.unavailable
         }
         if !results.allSatisfy(\.passed) { throw Exit.failed }
+    }
+
+    /// Flows are written for a fresh daemon: a daemon given by --socket that already knows
+    /// accounts gets a note on stderr (the flows still run; an unreachable daemon is each
+    /// flow's setup error).
+    static func noteStateOfGivenDaemon(_ socket: String) async {
+        guard let answer = try? await ControlClient(socketPath: socket).accounts(),
+            let accounts = answer["accounts"]?.arrayValue, !accounts.isEmpty
+        else { return }
+        let names = accounts.prefix(5).compactMap { $0["account"]?.stringValue }
+        let shown = names.joined(separator: ", ") + (accounts.count > names.count ? ", …" : "")
+        FileHandle.standardError.write(Data("""
+            compliancectl: note: the daemon at \(socket) already knows \(accounts.count) account\(accounts.count == 1 ? "" : "s") \
+            (\(shown)); flows are written for a fresh daemon, so some expectations may not hold. For a \
+            clean run, start complianced on an empty --state-dir, or leave out --socket.
+
+            """.utf8))
     }
 
     private func report(_ errors: [FlowError]) {
