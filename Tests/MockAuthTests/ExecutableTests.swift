@@ -9,10 +9,11 @@ import TestSupport
 struct ExecutableTests {
     @Test("the first stdout line is `listening on https://127.0.0.1:PORT` and the server answers there")
     func listeningLine() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: ServerProcess.executable), "build mockauth first: \(ServerProcess.executable)")
+        let executable = ChildServer.executable("mockauth")
+        try #require(FileManager.default.isExecutableFile(atPath: executable), "build mockauth first: \(executable)")
         let tlsDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("mockauth-exe-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: tlsDirectory) }
-        let server = try ServerProcess(arguments: [
+        let server = try ChildServer("mockauth", arguments: [
             "serve", "--port", "0", "--fixtures", TestSupport.fixturesPath, "--tls-self-signed", tlsDirectory,
         ])
         let line = await server.firstLine(timeout: .seconds(30))
@@ -48,8 +49,9 @@ struct ExecutableTests {
 
     @Test("bad options exit with a usage error")
     func badOptions() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: ServerProcess.executable))
-        let result = try await Command.run(ServerProcess.executable, ["serve", "--tls-cert", "x.pem"], timeout: .seconds(20))
+        let executable = ChildServer.executable("mockauth")
+        try #require(FileManager.default.isExecutableFile(atPath: executable))
+        let result = try await Command.run(executable, ["serve", "--tls-cert", "x.pem"], timeout: .seconds(20))
         #expect(result.status == 64)
         #expect(result.stderr.contains("--tls-cert and --tls-key go together"))
     }
