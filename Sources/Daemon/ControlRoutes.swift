@@ -21,11 +21,13 @@ public struct ControlRoutes: Sendable {
         self.logger = logger
     }
 
-    /// A router with every route, answering only peers running as the daemon's own user.
+    /// A router with every route, answering only peers running as the daemon's own user, and
+    /// never a web page (``BrowserGuardMiddleware``).
     public func router() -> Router<ControlRequestContext> {
         let router = Router(context: ControlRequestContext.self)
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: PeerCheckMiddleware(ownUID: geteuid(), logger: logger))
+        router.add(middleware: BrowserGuardMiddleware())
         router.get("/v1/health") { _, _ in try await handle { try await health() } }
         router.get("/v1/accounts") { _, _ in try await handle { try await accounts() } }
         router.get("/v1/accounts/:upn") { _, context in try await handle { try await account(context) } }
@@ -131,9 +133,30 @@ public struct ControlRoutes: Sendable {
         return .json(["account": .string(upn.lowercased()), "files": .array(files.map(ControlJSON.file))])
     }
 
+    /// The `{name}` of a data route, by the control API's rule: 1 to 128 characters from
+    /// `A-Z a-z 0-9 . _ -`, not starting with '.', without '..'. Checked before the body is read.
+    private func dataName(_ context: ControlRequestContext) throws -> String {
+        let name = try parameter("name", context)
+        let allowed = name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+        let problem: String? =
+            if name.isEmpty || name.utf8.count > 128 { "must be 1 to 128 characters long (it is \(name.utf8.count))" }
+            else if !allowed { "may hold only letters A-Z and a-z, digits, '.', '_' and '-'" }
+            else if name.hasPrefix(".") { "must not start with '.'" }
+            else if name.contains("..") { "must not contain '..'" }
+            else { nil }
+        if let problem {
+            let shown = String(name.unicodeScalars.prefix(60).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+            throw ControlError(.badRequest, "bad_request", "the file name '\(shown)' \(problem)")
+        }
+        return name
+    }
+
     private func putData(_ request: Request, _ context: ControlRequestContext) async throws -> Response {
         let upn = try parameter("upn", context)
-        let name = try parameter("name", context)
+        let name = try dataName(context)
         let bytes: [UInt8]
         do {
             bytes = Array(try await request.body.collect(upTo: ControlLimits.maxDataBytes).readableBytesView)
@@ -148,7 +171,7 @@ public struct ControlRoutes: Sendable {
 
     private func getData(_ context: ControlRequestContext) async throws -> Response {
         let upn = try parameter("upn", context)
-        let name = try parameter("name", context)
+        let name = try dataName(context)
         let bytes = try await engineCall { try await engine.getData(upn, name: name) }
         return Response(
             status: .ok, headers: [.contentType: "application/octet-stream", .cacheControl: "no-store"],
@@ -157,7 +180,7 @@ public struct ControlRoutes: Sendable {
 
     private func removeData(_ context: ControlRequestContext) async throws -> Response {
         let upn = try parameter("upn", context)
-        let name = try parameter("name", context)
+        let name = try dataName(context)
         let removed = try await engineCall { try await engine.removeData(upn, name: name) }
         return .json(["removed": .bool(removed)])
     }

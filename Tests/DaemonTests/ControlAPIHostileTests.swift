@@ -27,6 +27,9 @@ import ChildProcess
     static let hostileNames = [
         "..%2F..%2Fstate.sqlite", "%2E%2E", "%2e%2e%2f%2e%2e%2fcomplianced.lock", "a%00b", "%2F", "..%5C..%5Cstate.sqlite",
         String(repeating: "n", count: 300), ".key", ".manifest.json", "x%2F..%2F..%2F..%2Fetc%2Fpasswd",
+        // Outside the documented rule ([A-Za-z0-9._-], no '..', at most 128): a space, a
+        // newline, a tab, a backslash, a colon, a non-ASCII letter, '..' inside, 129 characters.
+        "x%20y", "a%0Ab", "a%09b", "a%5Cb", "a%3Ab", "%C3%A9", "a..b", String(repeating: "n", count: 129),
     ]
 
     @Test func malformedBodiesHostileNamesAndHugeUploadsAreRefusedWithoutSideEffects() async throws {
@@ -55,6 +58,12 @@ import ChildProcess
                 let (status, _) = try await ControlAPITests.raw(daemon, .put, "/v1/accounts/\(account)/data/x.txt", body: [1])
                 #expect(status == 400 || status == 404, "account path \(account): HTTP \(status)")
             }
+            let (spaced, spacedAnswer) = try await ControlAPITests.raw(daemon, .put, "/v1/accounts/bob@contoso.com/data/x%20y", body: [1])
+            #expect(spaced == 400 && spacedAnswer["error"]?["message"]?.stringValue?.contains("may hold only letters") == true, "\(spacedAnswer)")
+            let (longest, _) = try await ControlAPITests.raw(
+                daemon, .put, "/v1/accounts/bob@contoso.com/data/" + String(repeating: "n", count: 128), body: [1])
+            #expect(longest == 201, "128 characters are allowed")
+            _ = try await ControlAPITests.raw(daemon, .delete, "/v1/accounts/bob@contoso.com/data/" + String(repeating: "n", count: 128), body: [])
             let oversized = [UInt8](repeating: 0x41, count: (16 << 20) + 1)
             let (tooBig, tooBigBody) = try await ControlAPITests.raw(daemon, .put, "/v1/accounts/bob@contoso.com/data/big.bin", body: oversized)
             #expect(tooBig == 413 && tooBigBody["error"]?["code"] == "payload_too_large")
