@@ -11,22 +11,11 @@ import TestSupport
     static let curl = "/usr/bin/curl"
 
     @Test func aWebPageCannotWipeAnAccountOverLoopbackTCPOrTheSocket() async throws {
-        try await InProcessMockAuth.run { mock in
-            try await CrashResumeTests.withStateDirectory { directory in
-                let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority, extra: ["--listen", "127.0.0.1:0"])
-                do {
-                    try await Self.check(daemon)
-                } catch {
-                    await daemon.stop()
-                    throw error
-                }
-                await daemon.stop()
-            }
-        }
+        try await DaemonProcess.withListening { daemon in try await Self.check(daemon) }
     }
 
     static func check(_ daemon: DaemonProcess) async throws {
-        let port = try #require(daemon.readyLine.split(separator: " ").last.flatMap { $0.split(separator: ":").last }.flatMap { Int($0) })
+        let port = try #require(daemon.listeningPort)
         let signedIn = try await daemon.call(
             .post, "/v1/sign-in", ["account": "bob@contoso.com", "user": ["action": "signIn", "password": "Passw0rd!"]])
         #expect(signedIn.json["signedIn"] == true, "\(signedIn.json)")

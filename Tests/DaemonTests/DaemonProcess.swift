@@ -46,3 +46,27 @@ final class DaemonProcess: @unchecked Sendable {  // immutable after init
 
     func stop() async { await child.stop() }
 }
+
+extension DaemonProcess {
+    /// A daemon also listening on loopback TCP (`--listen 127.0.0.1:0`) against an in-process
+    /// mockauth, on a fresh state directory; stopped after `body`, also when it throws.
+    static func withListening(_ body: @escaping @Sendable (DaemonProcess) async throws -> Void) async throws {
+        try await InProcessMockAuth.run { mock in
+            try await CrashResumeTests.withStateDirectory { directory in
+                let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority, extra: ["--listen", "127.0.0.1:0"])
+                do {
+                    try await body(daemon)
+                } catch {
+                    await daemon.stop()
+                    throw error
+                }
+                await daemon.stop()
+            }
+        }
+    }
+
+    /// The loopback TCP port of a daemon started with `--listen`.
+    var listeningPort: Int? {
+        readyLine.split(separator: " ").last.flatMap { $0.split(separator: ":").last }.flatMap { Int($0) }
+    }
+}

@@ -25,23 +25,12 @@ import TestSupport
     }
 
     @Test func anotherUserIsRefusedOnTheSocketAndOnLoopbackTCP() async throws {
-        try await InProcessMockAuth.run { mock in
-            try await CrashResumeTests.withStateDirectory { directory in
-                let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority, extra: ["--listen", "127.0.0.1:0"])
-                do {
-                    try await Self.check(daemon)
-                } catch {
-                    await daemon.stop()
-                    throw error
-                }
-                await daemon.stop()
-            }
-        }
+        try await DaemonProcess.withListening { daemon in try await Self.check(daemon) }
     }
 
     static func check(_ daemon: DaemonProcess) async throws {
         let socket = daemon.stateDirectory + "/control.sock"
-        let port = try #require(daemon.readyLine.split(separator: " ").last.flatMap { $0.split(separator: ":").last }.flatMap { Int($0) })
+        let port = try #require(daemon.listeningPort)
         let tcp = "http://127.0.0.1:\(port)/v1/health"
         // The owner gets answers on both.
         #expect(try await daemon.call(.get, "/v1/health").status == 200)
