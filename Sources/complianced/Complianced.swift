@@ -130,6 +130,9 @@ struct Complianced: AsyncParsableCommand {
                 onServerRunning: { channel in await ready.report("http://127.0.0.1:\(channel.localAddress?.port ?? address.port)") },
                 logger: logger))
         }
+        // Last, so it is told of the shutdown first (a group shuts its services down in reverse
+        // order): open long polls end before the servers wait for their requests.
+        services.append(EventWaitCloser(store: parts.store))
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         await parts.engine.shutdown()
@@ -157,5 +160,16 @@ actor ReadyLine {
         guard reported == expected else { return }
         let line = "listening on unix:\(socketPath)" + (tcp.map { " \($0)" } ?? "") + "\n"
         FileHandle.standardOutput.write(Data(line.utf8))
+    }
+}
+
+/// Ends the control API's open event long polls (`GET /v1/events?wait=…`, `events --follow`)
+/// when the daemon is told to stop; otherwise each would hold the shutdown until its wait ran out.
+struct EventWaitCloser: Service {
+    let store: OrchestratorStore
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        store.endEventWaits()
     }
 }

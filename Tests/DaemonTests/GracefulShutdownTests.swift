@@ -35,4 +35,25 @@ import Glibc
             }
         }
     }
+
+    @Test func sigtermEndsAnOpenEventLongPollAndARestartFindsTheDirectoryFree() async throws {
+        try await InProcessMockAuth.run { mock in
+            try await CrashResumeTests.withStateDirectory { directory in
+                let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
+                // A long poll for events that will never come (the limit is 60 s).
+                async let poll = daemon.call(.get, "/v1/events?since=1000000&wait=60000")
+                try await Task.sleep(for: .milliseconds(500))
+                daemon.child.child.send(SIGTERM)
+                let answer = try await poll
+                #expect(answer.status == 200 && answer.json["events"] == [], "\(answer.json)")
+                #expect(await daemon.child.waitForExit(timeout: .seconds(30)), "the long poll held the shutdown")
+                #expect(daemon.child.exitStatus == .exited(0), "\(daemon.child.stderr)")
+                await daemon.stop()
+                // The lock is free at once: the same state directory starts again.
+                let again = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
+                #expect(try await again.call(.get, "/v1/health").status == 200)
+                await again.stop()
+            }
+        }
+    }
 }

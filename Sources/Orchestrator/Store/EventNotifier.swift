@@ -9,6 +9,7 @@ final class EventNotifier: @unchecked Sendable {  // all mutable state is guarde
     private var latest: Int64 = 0
     private var nextID = 0
     private var continuations: [Int: AsyncStream<Int64>.Continuation] = [:]
+    private var ended = false
 
     /// The newest committed seq known (set at open, raised by ``signal(_:)``).
     var latestSeq: Int64 { lock.withLock { latest } }
@@ -27,18 +28,35 @@ final class EventNotifier: @unchecked Sendable {  // all mutable state is guarde
         for continuation in targets { continuation.yield(value) }
     }
 
-    /// A new subscription; it ends when the stream is dropped or its task is cancelled.
+    /// A new subscription; it ends when the stream is dropped or its task is cancelled, or at
+    /// once after ``endAll()``.
     func subscribe() -> AsyncStream<Int64> {
         let (stream, continuation) = AsyncStream.makeStream(of: Int64.self, bufferingPolicy: .bufferingNewest(1))
-        let id = lock.withLock { () -> Int in
+        let id = lock.withLock { () -> Int? in
+            guard !ended else { return nil }
             defer { nextID += 1 }
             continuations[nextID] = continuation
             return nextID
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
         }
         continuation.onTermination = { [weak self] _ in
             self?.lock.withLock { _ = self?.continuations.removeValue(forKey: id) }
         }
         return stream
+    }
+
+    /// Ends every subscription, and every later one at once: waiters stop waiting (the daemon
+    /// is shutting down and must not be held by long polls).
+    func endAll() {
+        let targets = lock.withLock { () -> [AsyncStream<Int64>.Continuation] in
+            ended = true
+            defer { continuations.removeAll() }
+            return Array(continuations.values)
+        }
+        for continuation in targets { continuation.finish() }
     }
 
     /// How many subscriptions are live (for tests and diagnostics).

@@ -74,7 +74,14 @@ extension OrchestratorStore {
         notifier.subscribe()
     }
 
-    /// Long poll: events after `seq` as soon as there are any, or `[]` after `timeout`.
+    /// Ends every wait of ``waitForEvents(since:limit:timeout:)`` and of
+    /// ``eventNotifications()``, now and from now on (at shutdown).
+    public func endEventWaits() {
+        notifier.endAll()
+    }
+
+    /// Long poll: events after `seq` as soon as there are any, or `[]` after `timeout` (or at
+    /// once after ``endEventWaits()``).
     /// Returns at once when events are already there. Cancellation ends the wait with `[]`.
     /// A `limit` below 1 counts as 1.
     public func waitForEvents(since seq: Int64, limit: Int, timeout: Duration) async throws -> [StoredEvent] {
