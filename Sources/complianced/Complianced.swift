@@ -92,9 +92,15 @@ struct Complianced: AsyncParsableCommand {
         let configuration: DaemonConfiguration
         let lock: StateDirectoryLock
         let parts: DaemonParts
+        // Absolute, so the ready line and the socket path mean the same from anywhere.
+        let stateDirectory = URL(fileURLWithPath: self.stateDirectory).standardizedFileURL.path
         do {
-            try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // Everything that can be checked without touching the disk comes first: a bad
+            // configuration leaves no state directory behind.
             let app = try AppSettings.load(infoPlist: appProfile)
+            try StartupChecks.socketPathFits(stateDirectory + "/control.sock")
+            if let caFile { try StartupChecks.readableFile(caFile, option: "--ca-file") }
+            try StartupChecks.prepareStateDirectory(stateDirectory, logger: logger)
             configuration = try DaemonConfiguration(
                 stateDirectory: stateDirectory, app: app, authority: authority, mamURL: mamURL,
                 signInScopes: scopes.isEmpty ? ["openid", "profile", "offline_access"] : scopes, caFile: caFile,

@@ -1,0 +1,68 @@
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What complianced checks before it starts, each failure a message naming the path and the
+/// rule (the caller prints it and exits 2).
+enum StartupChecks {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// A unix socket path holds at most 107 bytes (`sun_path` is 108 with its NUL).
+    static func socketPathFits(_ path: String) throws {
+        let limit = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+        guard path.utf8.count <= limit else {
+            throw Failure(description: "the control socket path '\(path)' is \(path.utf8.count) bytes long; a unix socket path holds at most \(limit): choose a shorter --state-dir")
+        }
+    }
+
+    static func readableFile(_ path: String, option: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            FileManager.default.isReadableFile(atPath: path)
+        else {
+            throw Failure(description: "\(option) '\(path)' is not a readable file")
+        }
+    }
+
+    /// Creates the state directory (0700), or checks the existing one: a directory this user
+    /// can write. Group or other permission bits on it are removed (it holds tokens and the
+    /// socket), with a notice.
+    static func prepareStateDirectory(_ path: String, logger: Logger) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw Failure(description: "--state-dir '\(path)' exists and is not a directory") }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw Failure(description: "cannot create the state directory '\(path)': \(reason(error))")
+            }
+        }
+        guard access(path, W_OK | X_OK) == 0 else {
+            throw Failure(description: "the state directory '\(path)' is not writable by this user (uid \(geteuid()))")
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw Failure(description: "cannot read the state directory '\(path)': \(String(cString: strerror(errno)))") }
+        let mode = status.st_mode & 0o777
+        if mode & 0o077 != 0 {
+            guard chmod(path, mode_t(0o700)) == 0 else {
+                throw Failure(description: "the state directory '\(path)' is open to other users (mode \(String(mode, radix: 8))) and cannot be restricted: \(String(cString: strerror(errno)))")
+            }
+            logger.notice("state directory restricted to its owner", metadata: ["state.dir": "\(path)", "mode.before": "\(String(mode, radix: 8))", "mode.after": "700"])
+        }
+    }
+
+    /// The underlying POSIX reason of a Foundation file error, without the NSError dump.
+    private static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return nsError.localizedDescription
+    }
+}

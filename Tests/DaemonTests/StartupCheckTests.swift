@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// complianced refuses a bad configuration before it touches the disk, naming the path and
+/// the rule, with exit 2; an existing state directory open to others is restricted to 0700.
+@Suite struct StartupCheckTests {
+    static func start(_ stateDirectory: String, _ extra: [String] = [], app: String = DaemonHarness.appsDirectory + "/chatr-Info.plist") async throws -> Command.Result {
+        try await Command.run(
+            ChildServer.executable("complianced"),
+            ["--state-dir", stateDirectory, "--app", app, "--authority", "http://127.0.0.1:9/contoso.com", "--clock", "virtual"] + extra,
+            timeout: .seconds(30))
+    }
+
+    @Test func aBadConfigurationExitsTwoNamingWhatIsWrongAndLeavesNoStateDirectory() async throws {
+        let base = NSTemporaryDirectory() + "startup-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let fresh = base + "/state"
+        let cases: [(String, [String], String)] = [
+            (fresh, ["--ca-file", base + "/missing.pem"], "--ca-file '\(base)/missing.pem' is not a readable file"),
+            (base + "/" + String(repeating: "s", count: 120), [], "a unix socket path holds at most 107"),
+        ]
+        for (directory, extra, message) in cases {
+            let result = try await Self.start(directory, extra)
+            #expect(result.status == 2, "\(extra): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory), "nothing created for \(extra)")
+        }
+        let missingApp = try await Self.start(fresh, app: base + "/missing-Info.plist")
+        #expect(missingApp.status == 2 && missingApp.stderr.contains("missing-Info.plist"), "\(missingApp.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: base + "/a-file", contents: Data())
+        let notADirectory = try await Self.start(base + "/a-file")
+        #expect(notADirectory.status == 2 && notADirectory.stderr.contains("exists and is not a directory"), "\(notADirectory.stderr)")
+        #expect(!notADirectory.stderr.contains("NSCocoaErrorDomain"))
+    }
+
+    @Test func anExistingStateDirectoryOpenToOthersIsRestrictedAndTheReadyLineIsAbsolute() async throws {
+        try await InProcessMockAuth.run { mock in
+            try await CrashResumeTests.withStateDirectory { directory in
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                #expect(chmod(directory, 0o777) == 0)
+                let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
+                let mode = (try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? NSNumber)?.intValue
+                #expect(mode == 0o700)
+                #expect(daemon.readyLine == "listening on unix:\(URL(fileURLWithPath: directory).standardizedFileURL.path)/control.sock")
+                await daemon.stop()
+            }
+        }
+    }
+}
