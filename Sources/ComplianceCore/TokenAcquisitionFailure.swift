@@ -15,7 +15,8 @@ public enum TokenAcquisitionFailure: Error, Sendable, Hashable, CustomStringConv
     case malformedResponse(MalformedResponse)
     /// The server's claims challenge could not be merged into a request.
     case invalidClaimsChallenge(ClaimsError)
-    /// The account was wiped or left the allowed list while the request ran.
+    /// The app may not hand this account a token: the policy's allowed accounts leave it out,
+    /// or it is being signed out and wiped (before or while the request ran).
     case accountRemoved
 
     /// The compliance status a remediation reports for this failure.
@@ -34,8 +35,13 @@ public enum TokenAcquisitionFailure: Error, Sendable, Hashable, CustomStringConv
         switch self {
         case .protectionPolicyRequired:
             "Your organization requires app protection policy for this account; the app will enroll it with the app management service."
-        case .interactionRequired:
-            "The account must sign in again."
+        case .interactionRequired(let required):
+            // The server's (or the sign-in page's) reason, its first line, when it gave one.
+            if let reason = required?.serverError.errorDescription?.split(whereSeparator: \.isNewline).first, !reason.isEmpty {
+                "The account must sign in again (\(reason))."
+            } else {
+                "The account must sign in again."
+            }
         case .capabilityMissing:
             "This app does not declare the protapp capability your organization requires (AADSTS53009); update the app's configuration."
         case .serviceFailure(let failure):
@@ -51,7 +57,7 @@ public enum TokenAcquisitionFailure: Error, Sendable, Hashable, CustomStringConv
         case .invalidClaimsChallenge(let error):
             "\(error.description)."
         case .accountRemoved:
-            "The account was removed from this app while the request ran."
+            "This app may not hand the account a token: the organization's allowed accounts leave it out, or it is being signed out and its data wiped."
         }
     }
 

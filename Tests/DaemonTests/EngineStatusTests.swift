@@ -78,6 +78,9 @@ import Testing
             let wrong = try await harness.engine.signIn(
                 "bob@contoso.com", scopes: DaemonHarness.chatRead, silent: false, user: .signIn(password: "not-the-password"))
             #expect(!wrong.signedIn && wrong.token.tokens == nil)
+            // The page refused the password: the user is needed again, not a broken service.
+            #expect(wrong.token.status == .interactionRequired, "\(wrong.token)")
+            #expect("\(wrong.token.failure.map { "\($0)" } ?? "")".contains("password is incorrect"), "\(String(describing: wrong.token.failure))")
             #expect(try await harness.engine.accounts().isEmpty)
             do {
                 _ = try await harness.engine.account("nobody@contoso.com")

@@ -143,6 +143,12 @@ extension Engine {
                 authority: issuer.configuration.authority.url))
         } catch {
             if error.code == .network { return .transportFailed(error.message) }
+            if error.code == .signInFailed {
+                // The sign-in page did not let the user in (a wrong password, no form): the app
+                // needs the user again, as a failed interactive sign-in is for MSAL; not a broken service.
+                let server = ServerError(status: error.httpStatus ?? 200, error: "sign_in_failed", errorDescription: error.message)
+                return .response(.interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: server)))
+            }
             if error.code == .serviceFailure, let status = error.httpStatus {
                 return .response(.serviceFailure(ServiceFailure(status: status, retryAfter: error.retryAfterSeconds.map { .seconds(Int64($0)) })))
             }
