@@ -23,7 +23,8 @@ struct Compliancectl: AsyncParsableCommand {
                   Compliant, a refused request (e.g. sign-in refused), or a flow
                   whose expectation failed; `profile` found errors; `browser`:
                   MSAL fails the request or Intune finds an error
-              64  usage error (bad arguments)
+              64  usage error: bad arguments, here or as the daemon judged them
+                  (invalid_account, bad_request)
               65  bad input data: a flow or profile file that cannot be read or
                   is invalid
               69  the daemon (or a mock it needs) is unreachable or could not be

@@ -31,7 +31,10 @@ enum DaemonCall {
         switch error.code {
         case .unreachable, .timeout: return Exit.unavailable
         case .invalidResponse: return Exit.software
-        case .refused: return Exit.failed
+        case .refused:
+            // The daemon refused an argument (an account that is not a UPN, a bad file name,
+            // a bad value): a usage error like the ones caught here; other refusals are 1.
+            return ["invalid_account", "bad_request"].contains(error.apiCode ?? "") ? ExitCode(64) : Exit.failed
         }
     }
 }

@@ -83,7 +83,9 @@ import TestSupport
             let silent = try await CLI.run(["remediate", "alice@contoso.com", "--silent", "--json"] + at)
             #expect(silent.status == 1 && silent.json["report"]?["status"]?["name"] == "InteractionRequired")
             let badName = try await CLI.run(["data", "put", "alice@contoso.com", "../escape", "--text", "x"] + at)
-            #expect(badName.status == 1 && !badName.stderr.isEmpty)
+            #expect(badName.status == 64 && badName.stderr.contains("the file name"), "\(badName.stderr)")
+            let spaced = try await CLI.run(["sign-in", "a b@contoso.com", "--silent"] + at)
+            #expect(spaced.status == 64 && !spaced.stderr.isEmpty, "a UPN the daemon refuses is a usage error: \(spaced.status) \(spaced.stderr)")
             let notVirtual = try await CLI.run(["clock", "advance", "soon"] + at)
             #expect(notVirtual.status == 64 && notVirtual.stderr.contains("'soon' is not a duration"))
         }
