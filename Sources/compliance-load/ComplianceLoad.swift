@@ -8,11 +8,11 @@ struct ComplianceLoad: AsyncParsableCommand {
         commandName: "compliance-load",
         abstract: "Runs N virtual devices (one engine and state directory each) through alice's flow against one in-process mockauth.",
         discussion: """
-            Each device signs in its own generated CA-targeted user (load00001@contoso.com, …): 53005,
-            remediation (MAM token, enroll, policy, first-policy restart, compliance report), retried
-            token. At the end every device must be signed in, managed, enrolled and Compliant, and the
-            mock must hold every user's compliance report. Prints devices, flows/s, latencies and the
-            count of lost or wrong states; exits 1 when any device is lost or wrong, or the run hits
+            Each device signs in its own generated CA-targeted user (load00001@contoso.com, …): 53005, \
+            remediation (MAM token, enroll, policy, first-policy restart, compliance report), retried \
+            token. At the end every device must be signed in, managed, enrolled and Compliant, and the \
+            mock must hold every user's compliance report. Prints devices, flows/s, latencies and the \
+            count of lost or wrong states; exits 1 when any device is lost or wrong, or the run hits \
             --time-limit.
 
             Example: swift run -c release compliance-load --devices 1000 --concurrency 64

@@ -13,10 +13,10 @@ struct Complianced: AsyncParsableCommand {
         commandName: "complianced",
         abstract: "The compliance daemon: app-protection CA remediation, enrollment, allowed accounts and selective wipe for one app.",
         discussion: """
-            Serves the control API (JSON over HTTP) on STATE_DIR/control.sock (mode 0600); see
+            Serves the control API (JSON over HTTP) on STATE_DIR/control.sock (mode 0600); see \
             Sources/complianced/README.md. When ready it prints one line on stdout:
-            `listening on unix:PATH` (plus ` http://127.0.0.1:PORT` with --listen).
-            SIGTERM or SIGINT stop it gracefully. Exit status: 0 after a clean stop, 2 for a bad
+            `listening on unix:PATH` (plus ` http://127.0.0.1:PORT` with --listen). \
+            SIGTERM or SIGINT stop it gracefully. Exit status: 0 after a clean stop, 2 for a bad \
             configuration or a state directory in use, 1 for other failures.
 
             Example:
