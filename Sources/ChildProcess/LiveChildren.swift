@@ -65,6 +65,16 @@ enum LiveChildren {
 }
 
 extension ChildProcess {
+    /// When a signal has started ``stopChildrenOnTermination()``'s stop, waits for it to end
+    /// this process by that signal (it never returns then); otherwise returns at once. Call it
+    /// before exiting on your own: work whose servers were just stopped fails fast, and its
+    /// exit would otherwise beat the signal's.
+    public static func awaitTerminationIfStopping() async {
+        while LiveChildren.state.withLock({ $0.stopping }) {
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
     /// Makes this process a careful supervisor of the children it starts:
     ///
     /// - On SIGINT, SIGTERM or SIGHUP it stops every live child (SIGTERM, up to 5 s, then

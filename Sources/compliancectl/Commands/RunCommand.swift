@@ -93,6 +93,8 @@ struct RunCommand: AsyncParsableCommand {
         let printer = RunPrinter(json: json, verbose: verbose)
         let results = await FlowSuite.run(flows, options: options, jobs: jobs) { progress in printer.show(progress) }
         printer.finish(results)
+        // Stopped by a signal: its handler ends this process by that signal, after the servers.
+        await ChildProcess.awaitTerminationIfStopping()
         if results.contains(where: { $0.setupError != nil }) && !results.contains(where: { $0.setupError == nil && !$0.passed }) {
             throw Exit.unavailable
         }
