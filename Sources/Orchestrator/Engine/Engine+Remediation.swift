@@ -224,23 +224,17 @@ extension Engine {
         }
     }
 
-    /// Makes sure the account has a row (enrollments and schedules reference it). The memo
-    /// `accountRowsPresent` is safe because the engine never deletes an account row.
+    /// Makes sure the account has a row (enrollments and schedules reference it). Only a
+    /// remediation's start comes here; the row is usually there, and a read answers that
+    /// without a write transaction.
     func ensureAccountRow(_ account: AccountID) {
-        // Every token request comes through here and the row is nearly always there: a read
-        // answers that without a write transaction.
-        if accountRowsPresent.contains(account) { return }
-        if case .some(.some) = try? store.readSync({ try $0.account(account) }) {
-            accountRowsPresent.insert(account)
-            return
-        }
+        if case .some(.some) = try? store.readSync({ try $0.account(account) }) { return }
         do {
             try store.writeSync { transaction in
                 if try transaction.account(account) == nil {
                     try transaction.upsertAccount(account, signedIn: false, managed: false)
                 }
             }
-            accountRowsPresent.insert(account)
         } catch {
             logger.error("cannot create the account row", metadata: ["account.id": "\(account)", "error.message": "\(error)"])
         }

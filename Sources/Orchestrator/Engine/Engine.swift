@@ -55,9 +55,6 @@ public actor Engine {
     var started = false
     /// Services that asked to wait (`Retry-After`); memory only.
     var throttle = ServiceThrottle()
-    /// Accounts whose store row is known to exist (the engine never deletes an account row),
-    /// so a token request does not read the row again; memory only.
-    var accountRowsPresent: Set<AccountID> = []
     /// The `xms_cc` claim of the last access token delivered per account, keyed by that token,
     /// so a cache hit does not decode the same JWT again; memory only.
     var deliveredCapabilities: [AccountID: (accessToken: String, xmsCC: JSONValue)] = [:]

@@ -11,7 +11,7 @@ extension Issuer {
             do {
                 parameters = try request.queryParameters
             } catch let error as OAuthError {
-                return Response.html(SignInPage.error(error), status: .badRequest)
+                return Self.unreadable(error)
             }
             return await self.authorize(request: request, context: context, parameters: parameters, isSubmission: false)
         }
@@ -21,10 +21,15 @@ extension Issuer {
             do {
                 parameters = try await request.formBody()
             } catch let error as OAuthError {
-                return Response.html(SignInPage.error(error), status: error.status)
+                return Self.unreadable(error)
             }
             return await self.authorize(request: request, context: context, parameters: parameters, isSubmission: true)
         }
+    }
+
+    /// The error page for a request whose query or form cannot be read (400, or 413 for a body too large).
+    private static func unreadable(_ error: OAuthError) -> Response {
+        .html(SignInPage.error(error), status: error.status)
     }
 
     private func authorize(request: Request, context: MockRequestContext, parameters: FormParameters, isSubmission: Bool) async -> Response {
