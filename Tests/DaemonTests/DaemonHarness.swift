@@ -13,6 +13,7 @@ struct DaemonHarness: Sendable {
     let mock: InProcessMockAuth.Running
     let parts: DaemonParts
     let directory: String
+    let configuration: DaemonConfiguration
     var engine: Engine { parts.engine }
 
     static let chatRead = ["api://contoso-chat/Chat.Read"]
@@ -33,8 +34,17 @@ struct DaemonHarness: Sendable {
                 mamURL: mock.mamURL, clock: .virtual, httpTimeout: .seconds(5))
             let parts = try DaemonParts(configuration, logger: quietLogger)
             try await parts.engine.start()
-            return try await body(DaemonHarness(mock: mock, parts: parts, directory: directory))
+            return try await body(DaemonHarness(mock: mock, parts: parts, directory: directory, configuration: configuration))
         }
+    }
+
+    /// Shuts this engine down and starts a new one on the same state directory, as a
+    /// daemon restart would; use the returned harness from then on.
+    func restarted() async throws -> DaemonHarness {
+        await engine.shutdown()
+        let parts = try DaemonParts(configuration, logger: quietLogger)
+        try await parts.engine.start()
+        return DaemonHarness(mock: mock, parts: parts, directory: directory, configuration: configuration)
     }
 
     /// A JSON request to the mock's admin API; returns the answer's JSON.

@@ -121,4 +121,22 @@ import Testing
             #expect(bob.token.status == .notCompliant && bob.token.report?.enrollmentStatus == .singleManagedAccountMode)
         }
     }
+
+    @Test func aRefusedSecondEnrollmentKeepsItsStatusAcrossARestart() async throws {
+        try await DaemonHarness.run { harness in
+            #expect(try await harness.signIn("alice@contoso.com").token.status == .compliant)
+            // bob is not targeted for CA: he signs in, and his enrollment is refused (227).
+            #expect(try await harness.signIn("bob@contoso.com").signedIn)
+            let before = try await harness.engine.account("bob@contoso.com")
+            #expect(before.lastEnrollmentStatus == .singleManagedAccountMode && before.enrollmentState == "unregistered")
+            let alice = try await harness.engine.account("alice@contoso.com")
+
+            let restarted = try await harness.restarted()
+            let after = try await restarted.engine.account("bob@contoso.com")
+            #expect(after.lastEnrollmentStatus == .singleManagedAccountMode)
+            #expect(after.enrollmentState == before.enrollmentState && after.managed == before.managed && after.signedIn)
+            let aliceAfter = try await restarted.engine.account("alice@contoso.com")
+            #expect(aliceAfter.lastEnrollmentStatus == alice.lastEnrollmentStatus && aliceAfter.lastEnrollmentStatus != nil)
+        }
+    }
 }

@@ -37,14 +37,9 @@ import Testing
     @Test func migratesAnOldVersionDatabaseKeepingItsRows() async throws {
         try await withTemporaryDirectory { root in
             let path = root + "/state.sqlite"
-            do {
-                let old = try DatabaseQueue(path: path)
-                try StoreSchema.migrator.migrate(old, upTo: "v1")
-                try await old.write { db in
-                    try db.execute(sql: "INSERT INTO account (key, upn, signed_in, managed, created_ms, updated_ms) VALUES ('alice@contoso.com', 'Alice@Contoso.com', 1, 1, 5, 5)")
-                    #expect(try !db.tableExists("journal"))
-                }
-                try old.close()
+            try await Self.oldDatabase(path, upTo: "v1") { db in
+                try db.execute(sql: "INSERT INTO account (key, upn, signed_in, managed, created_ms, updated_ms) VALUES ('alice@contoso.com', 'Alice@Contoso.com', 1, 1, 5, 5)")
+                #expect(try !db.tableExists("journal"))
             }
             let store = try OrchestratorStore(path: path, logger: quietLogger)
             let applied = try await store.read { try StoreSchema.migrator.appliedIdentifiers($0.db) }
@@ -55,6 +50,30 @@ import Testing
             try await store.saveJournal(for: alice, kind: .remediation, step: "enroll", state: ["n": 1])
             #expect(try await store.openJournals().count == 1)
         }
+    }
+
+    @Test func v5CopiesEachEnrollmentsLastStatusOntoItsAccount() async throws {
+        try await withTemporaryDirectory { root in
+            let path = root + "/state.sqlite"
+            try await Self.oldDatabase(path, upTo: "v4") { db in
+                try db.execute(sql: """
+                    INSERT INTO account (key, upn, signed_in, managed, created_ms, updated_ms) VALUES
+                        ('alice@contoso.com', 'alice@contoso.com', 1, 1, 5, 5), ('bob@contoso.com', 'bob@contoso.com', 1, 0, 5, 5);
+                    INSERT INTO enrollment (account, state, last_status, updated_ms) VALUES ('alice@contoso.com', '{}', 101, 5);
+                    """)
+            }
+            let store = try OrchestratorStore(path: path, logger: quietLogger)
+            let statuses = try await store.read { try $0.lastEnrollmentStatuses() }
+            #expect(statuses.map(\.account) == [alice] && statuses.map(\.status) == [101])
+        }
+    }
+
+    /// Writes a database at `path` migrated up to `version` only, with `rows` in it.
+    private static func oldDatabase(_ path: String, upTo version: String, rows: @escaping @Sendable (Database) throws -> Void) async throws {
+        let old = try DatabaseQueue(path: path)
+        try StoreSchema.migrator.migrate(old, upTo: version)
+        try await old.write(rows)
+        try old.close()
     }
 
     @Test func refusesADatabaseFromANewerVersion() async throws {

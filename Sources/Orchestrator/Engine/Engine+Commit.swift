@@ -88,6 +88,7 @@ extension Engine {
         switch event {
         case .enrollment(let report), .policy(let report), .unenroll(let report):
             lastEnrollmentStatus[report.account] = report.status
+            try transaction.setLastEnrollmentStatus(report.status.rawValue, for: report.account)
         default:
             break
         }

@@ -135,6 +135,7 @@ public actor Engine {
                 requests: try transaction.appState(StateKey.retryRequests),
                 compliance: try transaction.appState(StateKey.compliance),
                 enrollments: try transaction.enrollments(),
+                enrollmentStatuses: try transaction.lastEnrollmentStatuses(),
                 journals: try transaction.openJournals()
             )
         }
@@ -144,7 +145,10 @@ public actor Engine {
             enrollments = [:]
             for record in loaded.enrollments {
                 enrollments[record.account] = EnrollmentStateMachine(restoring: try .init(json: record.state))
-                lastEnrollmentStatus[record.account] = record.lastStatus.flatMap(EnrollmentStatus.init(rawValue:))
+            }
+            lastEnrollmentStatus = [:]
+            for (account, code) in loaded.enrollmentStatuses {
+                lastEnrollmentStatus[account] = EnrollmentStatus(rawValue: code)
             }
             wipes = [:]
             for journal in loaded.journals where journal.kind == .wipe {

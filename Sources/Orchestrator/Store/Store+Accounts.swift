@@ -55,6 +55,19 @@ extension StoreTransaction {
         return db.changesCount > 0
     }
 
+    /// Records the last IntuneMAMEnrollmentStatus the account received (enroll, check-in,
+    /// unenroll, or a refusal such as 227); a no-op for an unknown account.
+    public func setLastEnrollmentStatus(_ status: Int, for id: AccountID) throws {
+        try db.execute(
+            sql: "UPDATE account SET last_enrollment_status = ? WHERE key = ?", arguments: [status, id.key])
+    }
+
+    /// Every account's last enrollment status, for the accounts that received one.
+    public func lastEnrollmentStatuses() throws -> [(account: AccountID, status: Int)] {
+        try Row.fetchAll(db, sql: "SELECT upn, last_enrollment_status FROM account WHERE last_enrollment_status IS NOT NULL ORDER BY key")
+            .map { (try AccountID(try $0.decode(forColumn: "upn")), try $0.decode(forColumn: "last_enrollment_status")) }
+    }
+
     static func accountRecord(_ row: Row) throws -> AccountRecord {
         AccountRecord(
             id: try AccountID(try row.decode(forColumn: "upn")),

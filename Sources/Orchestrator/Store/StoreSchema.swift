@@ -5,7 +5,7 @@ import GRDB
 /// written by a newer program and is refused (``StoreError/Code/newerSchema``).
 enum StoreSchema {
     /// The identifiers in order; the last one is the current version.
-    static let versions = ["v1", "v2", "v3", "v4"]
+    static let versions = ["v1", "v2", "v3", "v4", "v5"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -116,6 +116,14 @@ enum StoreSchema {
                     policy TEXT,                            -- JSON, the last policy the service sent
                     updated_ms INTEGER NOT NULL
                 ) STRICT;
+                """)
+        }
+        // v5: each account's last enrollment status, kept on the account so that an account
+        // without an enrollment (a second account refused with 227) keeps it across restarts.
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: """
+                ALTER TABLE account ADD COLUMN last_enrollment_status INTEGER;  -- IntuneMAMEnrollmentStatus
+                UPDATE account SET last_enrollment_status = (SELECT last_status FROM enrollment WHERE enrollment.account = account.key);
                 """)
         }
         return migrator
