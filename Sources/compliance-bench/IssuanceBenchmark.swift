@@ -7,52 +7,87 @@ import Synchronization
 /// separate C process on loopback) against bare RS256 signatures/s of the same key and library,
 /// with as many signing threads as cores, in the same run. Each request asks for one access
 /// token only (no `openid`, no `offline_access`), so one token costs one signature.
+///
+/// Two ceilings are measured in the same rounds (``IssuanceCeilings``): servers that only
+/// sign, on plain SwiftNIO and on Hummingbird, under the same load.
 enum IssuanceBenchmark {
     static func run(seconds: Int, connections: Int, rounds: Int) async throws {
         guard let wrk = which("wrk") else {
             print("issuance: skipped: wrk is not installed (apt-get install wrk)")
             return
         }
+        let signingInput = floorSigningInput()
         try await BenchMock.run { mock in
-            let body = "grant_type=password&client_id=chatr&username=bob%40contoso.com&password=Passw0rd%21&scope=api%3A%2F%2Fcontoso-chat%2FChat.Read"
-            let script = FileManager.default.temporaryDirectory.appendingPathComponent("mockauth-bench-\(getpid()).lua")
-            try """
-                wrk.method = "POST"
-                wrk.body = "\(body)"
-                wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
-                """.write(to: script, atomically: true, encoding: .utf8)
-            defer { try? FileManager.default.removeItem(at: script) }
-            _ = try await BlockingQueue.run { try runWrk(wrk, url: mock.tokenURL, script: script.path, seconds: 1, connections: connections) }  // warm-up
-            // Rounds alternate wrk and the floor, so a neighbour's load hits both sides alike.
-            let slice = max(1, seconds / rounds)
-            var tokenRates: [Double] = []
-            var signatureRates: [Double] = []
-            var non2xx = 0
-            // This process's CPU seconds per side: tokens and signatures per CPU second do not
-            // depend on how much of a shared machine each side happened to get.
-            var serverCPU = 0.0
-            var floorCPU = 0.0
-            for _ in 0..<rounds {
-                var start = processCPUSeconds()
-                let (rate, bad) = try await BlockingQueue.run {
-                    try runWrk(wrk, url: mock.tokenURL, script: script.path, seconds: slice, connections: connections)
+            let key = mock.key
+            try await IssuanceCeilings.withNIOServer(key: key, signingInput: signingInput) { nioURL in
+                try await IssuanceCeilings.withHummingbirdServer(key: key, signingInput: signingInput, pinned: true) { pinnedURL in
+                    try await IssuanceCeilings.withHummingbirdServer(key: key, signingInput: signingInput, pinned: false) { defaultURL in
+                        try await measure(
+                            wrk: wrk, mockURL: mock.tokenURL, ceilings: [("plain SwiftNIO handler", nioURL), ("Hummingbird, pinned", pinnedURL), ("Hummingbird, defaults", defaultURL)],
+                            key: key, signingInput: signingInput, seconds: seconds, connections: connections, rounds: rounds)
+                    }
                 }
-                serverCPU += processCPUSeconds() - start
-                tokenRates.append(rate)
-                non2xx += bad
-                start = processCPUSeconds()
-                signatureRates.append(try await BlockingQueue.run { try signatureRate(key: mock.key, seconds: slice) })
-                floorCPU += processCPUSeconds() - start
             }
-            let tokensPerSecond = tokenRates.reduce(0, +) / Double(rounds)
-            let signaturesPerSecond = signatureRates.reduce(0, +) / Double(rounds)
-            print("mockauth issuance, password grant, \(connections) connections, \(rounds) rounds × \(slice) s each side, alternating (wrk, loopback)")
-            print("  tokens/s issued by mockauth : \(Int(tokensPerSecond))\(non2xx > 0 ? "  (\(non2xx) non-2xx answers!)" : "")")
-            print("  bare RS256 signatures/s     : \(Int(signaturesPerSecond))  (\(ProcessInfo.processInfo.activeProcessorCount) threads, same key, swift-crypto)")
-            print("  ratio tokens / signatures   : \(ratio(tokensPerSecond, signaturesPerSecond))  (goal ≥ 0.80); per round: \(zip(tokenRates, signatureRates).map { ratio($0, $1) }.joined(separator: ", "))")
-            let tokensPerCPU = tokensPerSecond * Double(slice * rounds) / max(serverCPU, 0.001)
-            let signaturesPerCPU = signaturesPerSecond * Double(slice * rounds) / max(floorCPU, 0.001)
-            print("  per CPU second of this process: \(Int(tokensPerCPU)) tokens, \(Int(signaturesPerCPU)) signatures; ratio \(ratio(tokensPerCPU, signaturesPerCPU))")
+        }
+    }
+
+    /// One side's figures over the rounds.
+    private struct Side {
+        var rates: [Double] = []
+        var cpu = 0.0
+        var non2xx = 0
+        var mean: Double { rates.reduce(0, +) / Double(max(rates.count, 1)) }
+    }
+
+    private static func measure(
+        wrk: String, mockURL: String, ceilings: [(name: String, url: String)], key: SigningKey, signingInput: [UInt8],
+        seconds: Int, connections: Int, rounds: Int
+    ) async throws {
+        let body = "grant_type=password&client_id=chatr&username=bob%40contoso.com&password=Passw0rd%21&scope=api%3A%2F%2Fcontoso-chat%2FChat.Read"
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("mockauth-bench-\(getpid()).lua")
+        try """
+            wrk.method = "POST"
+            wrk.body = "\(body)"
+            wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+            """.write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        for url in [mockURL] + ceilings.map(\.url) {  // warm-up
+            _ = try await BlockingQueue.run { try runWrk(wrk, url: url, script: script.path, seconds: 1, connections: connections) }
+        }
+        // Rounds alternate the sides, so a neighbour's load hits each alike. CPU seconds are
+        // this process's (every server here is in-process): tokens and signatures per CPU
+        // second do not depend on how much of a shared machine each side happened to get.
+        let slice = max(1, seconds / rounds)
+        var mockauth = Side(), floor = Side()
+        var ceilingSides = ceilings.map { _ in Side() }
+        func served(_ url: String, into side: inout Side) async throws {
+            let start = processCPUSeconds()
+            let (rate, bad) = try await BlockingQueue.run {
+                try runWrk(wrk, url: url, script: script.path, seconds: slice, connections: connections)
+            }
+            side.cpu += processCPUSeconds() - start
+            side.rates.append(rate)
+            side.non2xx += bad
+        }
+        for _ in 0..<rounds {
+            try await served(mockURL, into: &mockauth)
+            let start = processCPUSeconds()
+            floor.rates.append(try await BlockingQueue.run { try signatureRate(key: key, signingInput: signingInput, seconds: slice) })
+            floor.cpu += processCPUSeconds() - start
+            for index in ceilings.indices { try await served(ceilings[index].url, into: &ceilingSides[index]) }
+        }
+        let signatures = floor.mean
+        func perCPU(_ side: Side) -> Double { side.mean * Double(slice * rounds) / max(side.cpu, 0.001) }
+        func warning(_ side: Side) -> String { side.non2xx > 0 ? "  (\(side.non2xx) non-2xx answers!)" : "" }
+        print("mockauth issuance, password grant, \(connections) connections, \(rounds) rounds × \(slice) s each side, alternating (wrk, loopback)")
+        print("  tokens/s issued by mockauth : \(Int(mockauth.mean))\(warning(mockauth))")
+        print("  bare RS256 signatures/s     : \(Int(signatures))  (\(ProcessInfo.processInfo.activeProcessorCount) threads, same key, swift-crypto)")
+        print("  ratio tokens / signatures   : \(ratio(mockauth.mean, signatures))  (goal ≥ 0.80); per round: \(zip(mockauth.rates, floor.rates).map { ratio($0, $1) }.joined(separator: ", "))")
+        print("  per CPU second of this process: \(Int(perCPU(mockauth))) tokens, \(Int(perCPU(floor))) signatures; ratio \(ratio(perCPU(mockauth), perCPU(floor)))")
+        print("  ceilings, servers that only sign (same key, input and wrk load):")
+        for (ceiling, side) in zip(ceilings, ceilingSides) {
+            let name = ceiling.name.padding(toLength: 24, withPad: " ", startingAt: 0)
+            print("    \(name): \(Int(side.mean)) tokens/s, ratio \(ratio(side.mean, signatures)); per CPU second \(Int(perCPU(side))), ratio \(ratio(perCPU(side), perCPU(floor)))\(warning(side))")
         }
     }
 
@@ -76,16 +111,20 @@ enum IssuanceBenchmark {
         return (rate, non2xx)
     }
 
-    /// Bare RS256 signatures/s (the key's own `sign`, no JWT assembly) over a token-sized
-    /// signing input, one thread per core.
-    private static func signatureRate(key: SigningKey, seconds: Int) throws -> Double {
+    /// A token-sized signing input (header and claims of a password-grant access token).
+    private static func floorSigningInput() -> [UInt8] {
         let claims: JSONValue = [
             "aud": "api://contoso-chat", "iss": "http://127.0.0.1/8d5e2b1c-4f3a-4c7e-9b6d-2a1f0e3c5b7d/v2.0",
             "iat": 1_800_000_000, "nbf": 1_800_000_000, "exp": 1_800_003_600, "oid": "00000000-0000-0000-0000-000000000b0b",
             "preferred_username": "bob@contoso.com", "scp": "Chat.Read", "sub": "subject", "tid": "8d5e2b1c-4f3a-4c7e-9b6d-2a1f0e3c5b7d",
             "upn": "bob@contoso.com", "ver": "2.0", "xms_cc": ["protapp"],
         ]
-        let signingInput = Array((Base64URL.encode(#"{"typ":"JWT","alg":"RS256","kid":"k"}"#.utf8) + "." + Base64URL.encode(claims.encoded())).utf8)
+        return Array((Base64URL.encode(#"{"typ":"JWT","alg":"RS256","kid":"k"}"#.utf8) + "." + Base64URL.encode(claims.encoded())).utf8)
+    }
+
+    /// Bare RS256 signatures/s (the key's own `sign`, no JWT assembly) over `signingInput`,
+    /// one thread per core.
+    private static func signatureRate(key: SigningKey, signingInput: [UInt8], seconds: Int) throws -> Double {
         let threads = ProcessInfo.processInfo.activeProcessorCount
         let deadline = ContinuousClock.now + .seconds(seconds)
         let total = Mutex(0)
