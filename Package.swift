@@ -150,6 +150,7 @@ let package = Package(
             dependencies: [
                 "HTTPClient", "CCurl", "CJansson", "JSON", "MockAuth", "ComplianceCore", "Orchestrator", "Daemon", "TestSupport",
                 "ChildProcess",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
