@@ -8,8 +8,9 @@ import Synchronization
 /// with as many signing threads as cores, in the same run. Each request asks for one access
 /// token only (no `openid`, no `offline_access`), so one token costs one signature.
 ///
-/// Two ceilings are measured in the same rounds (``IssuanceCeilings``): servers that only
-/// sign, on plain SwiftNIO and on Hummingbird, under the same load.
+/// Three ceilings are measured in the same rounds (``IssuanceCeilings``): servers that only
+/// sign, under the same load, on plain SwiftNIO and on Hummingbird (served as mockauth is,
+/// and with Hummingbird's defaults).
 enum IssuanceBenchmark {
     static func run(seconds: Int, connections: Int, rounds: Int) async throws {
         guard let wrk = which("wrk") else {

@@ -8,7 +8,7 @@ import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
 
-/// Two servers that do nothing per request but the issuance floor's signature: read the POST,
+/// Servers that do nothing per request but the issuance floor's signature: read the POST,
 /// sign the floor's signing input with the same key, answer a token-shaped JSON of the same
 /// size. They bound what any issuer on each stack can reach on this machine under the same
 /// wrk load, so the issuance benchmark can say how much of the gap to the floor is the HTTP
