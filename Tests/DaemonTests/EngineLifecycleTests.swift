@@ -92,9 +92,27 @@ import Testing
             #expect(outcome.enrollmentStatus == .unenrollmentSuccess && outcome.wiped)
             let alice = try await harness.engine.account("alice@contoso.com")
             #expect(alice.dataFiles == 0 && !alice.signedIn && alice.enrollmentState == "removed")
+            // Unenrolled, she is no longer known compliant (the service forgot it too), also after a restart.
+            #expect(alice.compliance == nil)
             #expect(try await harness.engine.getData("bob@contoso.com", name: "notes.txt") == Self.bobFile)
             let bob = try await harness.engine.account("bob@contoso.com")
             #expect(bob.signedIn)
+            #expect(try await harness.restarted().engine.account("alice@contoso.com").compliance == nil)
+        }
+    }
+
+    @Test func deregisterWithoutWipeForgetsTheCompliance() async throws {
+        try await DaemonHarness.run { harness in
+            #expect(try await harness.signIn("alice@contoso.com").token.status == .compliant)
+            #expect(try await harness.engine.account("alice@contoso.com").compliance == .compliant)
+            let outcome = try await harness.engine.deregister("alice@contoso.com", wipe: false)
+            #expect(outcome.enrollmentStatus == .unenrollmentSuccess && !outcome.wiped)
+            let alice = try await harness.engine.account("alice@contoso.com")
+            #expect(alice.compliance == nil && alice.signedIn && !alice.managed)
+            // The service forgot it as well: alice is no longer compliant there.
+            let users = try await harness.admin(.get, "state")["users"]?.arrayValue ?? []
+            let mockAlice = try #require(users.first { $0["upn"] == "alice@contoso.com" })
+            #expect(mockAlice["compliantApps"] == [], "\(mockAlice)")
         }
     }
 
