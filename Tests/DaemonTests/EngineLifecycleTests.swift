@@ -137,6 +137,9 @@ import Testing
             try await harness.admin(.post, "users/bob@contoso.com/ca", ["targeted": true])
             let bob = try await harness.signIn("bob@contoso.com")
             #expect(bob.token.status == .notCompliant && bob.token.report?.enrollmentStatus == .singleManagedAccountMode)
+            // In the log, bob's remediation starts before it reports.
+            let bobs = try await harness.events().filter { $0.account == "bob@contoso.com" }.map(\.kind)
+            #expect(bobs.filter { ["remediationStarted", "compliance"].contains($0) } == ["remediationStarted", "compliance"], "\(bobs)")
         }
     }
 

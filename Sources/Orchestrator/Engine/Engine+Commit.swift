@@ -51,10 +51,13 @@ extension Engine {
     /// machines are reloaded from the store (the last committed truth) and the error returned.
     func commit(_ machine: String, state: String, _ write: (StoreTransaction) throws -> Void) throws(EngineError) {
         let events = pendingEvents
+        let records = pendingRecords
         pendingEvents = []
+        pendingRecords = []
         do {
             try store.writeSync { transaction in
                 try write(transaction)
+                for record in records { _ = try transaction.appendEvent(record.kind, account: record.account, payload: .object(record.payload)) }
                 for event in events { try append(event, in: transaction) }
             }
         } catch {
@@ -69,7 +72,7 @@ extension Engine {
 
     /// Writes the pending observer events (when a step had nothing else to commit).
     func flushEvents() {
-        guard !pendingEvents.isEmpty else { return }
+        guard !pendingEvents.isEmpty || !pendingRecords.isEmpty else { return }
         try? commit("events", state: "flush") { _ in }
     }
 

@@ -33,12 +33,13 @@ extension Engine {
         return await withCheckedContinuation { continuation in
             remediationWaiters[account, default: []].append(continuation)
             let action = remediationStep { $0.remediate(account, silent: silent) }
-            // Settled before the event is recorded: recording flushes pending machine events,
-            // and a report delivered at once (227) must commit with the snapshot that records it.
-            let pending = settleRemediation(action)
+            // Written with the machine's first commit, ahead of its events: a report delivered
+            // at once (227) commits with the snapshot that records it, after this event.
             if action != .none {
-                record("remediationStarted", account: account, ["silent": .bool(silent)])
+                pendingRecords.append(("remediationStarted", account, ["silent": .bool(silent)]))
             }
+            let pending = settleRemediation(action)
+            flushEvents()
             if let pending {
                 Task { await self.runRemediation(pending) }
             }

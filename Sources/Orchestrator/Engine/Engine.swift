@@ -48,6 +48,9 @@ public actor Engine {
     var lastEnrollmentStatus: [AccountID: EnrollmentStatus] = [:]
     /// Observer events drained from machines, written with the next commit.
     var pendingEvents: [ComplianceEvent] = []
+    /// Events of the engine's own (kind, account, payload) written with the next commit,
+    /// before the machine events: e.g. `remediationStarted` before the report it led to.
+    var pendingRecords: [(kind: String, account: AccountID?, payload: JSONObject)] = []
     var crashPoint: CrashPoint?
     /// Commits per `machine:state` since start.
     var commitCounts: [String: Int] = [:]
