@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import TestSupport
 
 /// The built `complianced` executable (beside this benchmark) as a child process on a state
 /// directory, started by the ``ChildProcess`` module (clean signal mask, ready line seen the
@@ -11,10 +12,7 @@ final class ChildDaemon: Sendable {
     let startToReady: Duration
     var socketPath: String { stateDirectory + "/control.sock" }
 
-    static var executable: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("complianced").path
-    }
+    static var executable: String { ChildServer.executable("complianced") }
 
     /// Starts the daemon and waits (bounded) for `listening on unix:…`; a daemon that does not
     /// get ready is killed, and the error quotes the end of its standard error.

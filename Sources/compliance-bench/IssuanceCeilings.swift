@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdCore
 import Logging
 import MockAuth
 import NIOCore
@@ -9,9 +8,9 @@ import NIOPosix
 import ServiceLifecycle
 
 /// Servers that do nothing per request but the issuance floor's signature: read the POST,
-/// sign the floor's signing input with the same key, answer a token-shaped JSON of the same
-/// size. They bound what any issuer on each stack can reach on this machine under the same
-/// wrk load, so the issuance benchmark can say how much of the gap to the floor is the HTTP
+/// sign the floor's signing input with the same key, answer a token-shaped JSON (the token
+/// and its type; a real answer also has `scope` and the lifetimes). They bound what any
+/// issuer on each stack can reach on this machine under the same wrk load, so the issuance benchmark can say how much of the gap to the floor is the HTTP
 /// stack and how much is mockauth's own work (form, CA evaluation, claims, JSON, state).
 enum IssuanceCeilings {
     /// The answer both servers send: `{"token_type":"Bearer","access_token":"<input>.<signature>"}`.
@@ -70,17 +69,14 @@ enum IssuanceCeilings {
         logger.logLevel = .error
         let router = Router()
         router.post("/token") { request, _ -> Response in
-            _ = try await request.body.collect(upTo: 64 * 1024)
+            _ = try await request.body.collect(upTo: MockAuthLimits.maxRequestBodyBytes)
             return Response(
                 status: .ok, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: try answer(signingInput: signingInput, key: key)))
         }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let server: HTTPServerBuilder = pinned
-            ? HTTPServerBuilder { responder in EventLoopPinnedChannel(base: HTTP1Channel(responder: responder)) }
-            : .http1()
         let application = Application(
-            router: router, server: server, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "ceiling"),
+            router: router, server: pinned ? try .pinnedHTTP1() : .http1(), configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "ceiling"),
             onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
         let services = ServiceGroup(configuration: .init(services: [application], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -7,9 +7,10 @@ import Foundation
 public final class ChildServer: Sendable {
     public let child: ChildProcess
 
-    /// The executable `name` next to the test bundle (`swift build` puts them in one directory).
+    /// The executable `name` next to the running test bundle or benchmark (`swift build` puts
+    /// them in one directory; symlinks resolved).
     public static func executable(_ name: String) -> String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name).path
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(name).path
     }
 
     public init(_ name: String, arguments: [String], environment: [String: String]? = nil) throws {

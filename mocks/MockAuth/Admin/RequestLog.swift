@@ -18,11 +18,18 @@ public struct RequestLogEntry: Sendable, Hashable {
     /// Taken for one: a JWT (`eyJ…`), one of the mock's codes and tokens (`mock-…`), and any
     /// segment of 64 characters or more. Tenant ids, domains and UPNs stay.
     static func redacted(path: String) -> String {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            let secret = (segment.count >= 16 && (segment.hasPrefix("eyJ") || segment.hasPrefix("mock-"))) || segment.count >= 64
-            return secret ? "[redacted]" : String(segment)
-        }
-        return segments.joined(separator: "/")
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        // Nearly every path has no such segment: it is returned as it is, without a copy.
+        guard segments.contains(where: isSecret) else { return path }
+        return segments.map { isSecret($0) ? "[redacted]" : String($0) }.joined(separator: "/")
+    }
+
+    /// A segment has at least as many UTF-8 bytes as characters, so the byte count rules out
+    /// short segments before the characters are counted.
+    private static func isSecret(_ segment: Substring) -> Bool {
+        let bytes = segment.utf8.count
+        if bytes >= 64, segment.count >= 64 { return true }
+        return bytes >= 16 && (segment.hasPrefix("eyJ") || segment.hasPrefix("mock-")) && segment.count >= 16
     }
 
     var json: JSONValue {
@@ -40,13 +47,14 @@ public struct RequestLogEntry: Sendable, Hashable {
 
 extension MockState {
     /// Appends a line stamped with the mock's time, dropping the oldest beyond the limit (a
-    /// ring buffer: O(1) per request once the log is full).
+    /// ring buffer: O(1) per request once the log is full). `path` is already
+    /// ``RequestLogEntry/redacted(path:)``.
     func appendLog(
         method: String, path: String, route: String?, status: Int, grantType: String?, user: String?, fault: String?
     ) {
         if requestLog.count >= requestLogLimit { requestLog.removeFirst() }
         requestLog.append(RequestLogEntry(
-            time: now(), method: method, path: RequestLogEntry.redacted(path: path), route: route, status: status, grantType: grantType, user: user, fault: fault))
+            time: now(), method: method, path: path, route: route, status: status, grantType: grantType, user: user, fault: fault))
     }
 
     /// The request log, oldest first.

@@ -4,32 +4,26 @@ import Hummingbird
 extension Issuer {
     /// `GET` and `POST /{tenant}/oauth2/v2.0/authorize`.
     func addAuthorizeRoutes(to router: Router<MockRequestContext>) {
-        // A request that cannot even be read (bad percent-encoding, a repeated parameter, a body
-        // too large) gets the HTML error page, like every other authorize error shown to a user.
         router.get("/:tenant/oauth2/v2.0/authorize") { request, context in
-            let parameters: FormParameters
-            do {
-                parameters = try request.queryParameters
-            } catch let error as OAuthError {
-                return Self.unreadable(error)
-            }
-            return await self.authorize(request: request, context: context, parameters: parameters, isSubmission: false)
+            try await self.authorize(request: request, context: context, isSubmission: false)
         }
         router.post("/:tenant/oauth2/v2.0/authorize") { request, context in
-            var request = request
-            let parameters: FormParameters
-            do {
-                parameters = try await request.formBody()
-            } catch let error as OAuthError {
-                return Self.unreadable(error)
-            }
-            return await self.authorize(request: request, context: context, parameters: parameters, isSubmission: true)
+            try await self.authorize(request: request, context: context, isSubmission: true)
         }
     }
 
-    /// The error page for a request whose query or form cannot be read (400, or 413 for a body too large).
-    private static func unreadable(_ error: OAuthError) -> Response {
-        .html(SignInPage.error(error), status: error.status)
+    /// Reads the query (GET) or the form (POST submission), then answers. A request that cannot
+    /// even be read (bad percent-encoding, a repeated parameter, a body too large) gets the HTML
+    /// error page (400, or 413), like every other authorize error shown to a user.
+    private func authorize(request: Request, context: MockRequestContext, isSubmission: Bool) async throws -> Response {
+        var request = request
+        let parameters: FormParameters
+        do {
+            parameters = isSubmission ? try await request.formBody() : try request.queryParameters
+        } catch let error as OAuthError {
+            return .html(SignInPage.error(error), status: error.status)
+        }
+        return await authorize(request: request, context: context, parameters: parameters, isSubmission: isSubmission)
     }
 
     private func authorize(request: Request, context: MockRequestContext, parameters: FormParameters, isSubmission: Bool) async -> Response {

@@ -77,7 +77,7 @@ struct MAMService: Sendable {
     /// `POST /mam/v1/checkin` `{"enrollmentId", "policyVersion"?}` → 102 (wipe, dequeued), 103, 101 or 100.
     func checkIn(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) async throws -> JSONValue {
         let id = try enrollmentId(body)
-        try Self.requirePolicyVersion(body)
+        let givenVersion = try Self.policyVersion(body)  // checked before the enrollment is looked up
         guard let enrollment = await state.enrollment(id: id), enrollment.account.upn == caller.upn else {
             return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))])
         }
@@ -88,7 +88,7 @@ struct MAMService: Sendable {
             return Self.reply(.wipeReceived, base + [("wipe", ["reason": "adminRequested", "scope": "selective"])])
         }
         guard targeted(enrollment.account, directory) else { return Self.reply(.noPolicyReceived, base + [("policy", .null)]) }
-        let known = body["policyVersion"]?.intValue.map(Int.init) ?? enrollment.deliveredPolicyVersion
+        let known = givenVersion ?? enrollment.deliveredPolicyVersion
         let policy = directory.mamPolicy
         if known == policy.version {
             return Self.reply(.policiesHaveNotChanged, base + [
@@ -109,11 +109,13 @@ struct MAMService: Sendable {
         return Self.reply(.unenrollmentSuccess, [("enrollmentId", .string(id))])
     }
 
-    /// A `policyVersion`, when given, is a whole number (a version the service delivered).
-    static func requirePolicyVersion(_ body: JSONObject) throws {
-        if let value = body["policyVersion"], value.intValue == nil {
+    /// The `policyVersion` given, if any: a whole number (a version the service delivered).
+    static func policyVersion(_ body: JSONObject) throws -> Int? {
+        guard let value = body["policyVersion"] else { return nil }
+        guard let version = value.intValue else {
             throw MAMError.badRequest("'policyVersion' must be a whole number, found \(value).")
         }
+        return Int(version)
     }
 
     /// `POST /mam/v1/report-compliance` `{"enrollmentId", "policyVersion"?, "compliant"?}`:
@@ -124,14 +126,14 @@ struct MAMService: Sendable {
             return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))])
         }
         if let value = body["compliant"], value.boolValue == nil { throw MAMError.badRequest("'compliant' must be a boolean.") }
-        try Self.requirePolicyVersion(body)
+        let givenVersion = try Self.policyVersion(body)  // checked after the enrollment is looked up
         let policy = directory.mamPolicy
         let refusal: String?
         if !targeted(enrollment.account, directory) {
             refusal = "noPolicy"
         } else if !policy.allows(upn: caller.upn) {
             refusal = "accountNotAllowed"
-        } else if let version = body["policyVersion"]?.intValue, Int(version) != policy.version {
+        } else if let givenVersion, givenVersion != policy.version {
             refusal = "policyOutdated"
         } else if body["compliant"]?.boolValue == false {
             refusal = "reportedNotCompliant"

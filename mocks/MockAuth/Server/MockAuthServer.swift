@@ -24,14 +24,7 @@ public func buildApplication(
     let issuer = Issuer(state: state, key: key, scheme: configuration.scheme, logger: logger)
     let router = buildRouter(issuer: issuer, logger: logger)
     // Each connection's handler runs on its own event loop (EventLoopPinnedChannel).
-    let server: HTTPServerBuilder
-    if let tls = try configuration.tlsConfiguration() {
-        server = HTTPServerBuilder { responder in
-            EventLoopPinnedChannel(base: try TLSChannel(HTTP1Channel(responder: responder), tlsConfiguration: tls))
-        }
-    } else {
-        server = HTTPServerBuilder { responder in EventLoopPinnedChannel(base: HTTP1Channel(responder: responder)) }
-    }
+    let server = try HTTPServerBuilder.pinnedHTTP1(tls: configuration.tlsConfiguration())
     let scheme = configuration.scheme
     let host = configuration.host
     let application = Application(

@@ -29,10 +29,12 @@ struct RequestLogMiddleware: RouterMiddleware {
                 status: .internalServerError)
         }
         let note = context.note.withLockedValue { $0 }
-        let path = request.uri.path
-        if !path.hasPrefix("/_admin") {
+        let rawPath = request.uri.path
+        // Redacted once, here, for the log and the debug line alike (neither keeps secrets).
+        let path = RequestLogEntry.redacted(path: rawPath)
+        if !rawPath.hasPrefix("/_admin") {
             await state.appendLog(
-                method: request.method.rawValue, path: path, route: RouteName.of(path: path),
+                method: request.method.rawValue, path: path, route: RouteName.of(path: rawPath),
                 status: response.status.code, grantType: note.grantType, user: note.user, fault: note.fault)
         }
         context.logger.debug(
