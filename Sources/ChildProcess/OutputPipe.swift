@@ -18,8 +18,7 @@ final class OutputPipe: @unchecked Sendable {  // `state` is behind `lock`; the 
     private var state = State()
 
     struct State {
-        var firstLine: String?
-        var firstLineAt: ContinuousClock.Instant?
+        var first: (line: String, at: ContinuousClock.Instant)?
         var pending: [UInt8] = []
         var closed = false
     }
@@ -55,8 +54,7 @@ final class OutputPipe: @unchecked Sendable {  // `state` is behind `lock`; the 
     var firstLine: (line: String, at: ContinuousClock.Instant)? {
         lock.lock()
         defer { lock.unlock() }
-        guard let line = state.firstLine, let at = state.firstLineAt else { return nil }
-        return (line, at)
+        return state.first
     }
 
     /// True once the pipe reached end of file (and everything read is in the file).
@@ -101,10 +99,9 @@ final class OutputPipe: @unchecked Sendable {  // `state` is behind `lock`; the 
     private func noteFirstLine(_ bytes: ArraySlice<UInt8>, at now: ContinuousClock.Instant) {
         lock.lock()
         defer { lock.unlock() }
-        guard state.firstLine == nil else { return }
+        guard state.first == nil else { return }
         if let newline = bytes.firstIndex(of: 0x0A) {
-            state.firstLine = String(decoding: state.pending + bytes[bytes.startIndex..<newline], as: UTF8.self)
-            state.firstLineAt = now
+            state.first = (String(decoding: state.pending + bytes[bytes.startIndex..<newline], as: UTF8.self), now)
             state.pending = []
         } else {
             state.pending.append(contentsOf: bytes)

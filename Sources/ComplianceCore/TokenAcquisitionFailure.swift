@@ -37,7 +37,7 @@ public enum TokenAcquisitionFailure: Error, Sendable, Hashable, CustomStringConv
             "Your organization requires app protection policy for this account; the app will enroll it with the app management service."
         case .interactionRequired(let required):
             // The server's (or the sign-in page's) reason, its first line, when it gave one.
-            if let reason = required?.serverError.errorDescription?.split(whereSeparator: \.isNewline).first, !reason.isEmpty {
+            if let reason = required?.serverError.errorDescription?.split(whereSeparator: \.isNewline).first {
                 "The account must sign in again (\(reason))."
             } else {
                 "The account must sign in again."

@@ -34,7 +34,7 @@ enum DaemonCall {
         case .refused:
             // The daemon refused an argument (an account that is not a UPN, a bad file name,
             // a bad value): a usage error like the ones caught here; other refusals are 1.
-            return ["invalid_account", "bad_request"].contains(error.apiCode ?? "") ? ExitCode(64) : Exit.failed
+            return ["invalid_account", "bad_request"].contains(error.apiCode ?? "") ? Exit.usage : Exit.failed
         }
     }
 }

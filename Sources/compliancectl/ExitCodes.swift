@@ -4,6 +4,8 @@ import ArgumentParser
 enum Exit {
     /// The daemon answered but not with success, or a flow failed.
     static let failed = ExitCode(1)
+    /// A usage error: bad arguments, caught here or refused by the daemon (64, EX_USAGE).
+    static let usage = ExitCode.validationFailure
     /// Bad input data: a flow or profile file.
     static let dataError = ExitCode(65)
     /// The daemon or a mock is unreachable or could not be started.

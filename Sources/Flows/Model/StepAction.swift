@@ -51,11 +51,16 @@ public enum StepAction: Sendable {
         case .admin(_, _, _, let summary): summary
         case .expectAccount(let account, _): "expectAccount \(account)"
         case .expectData(let account, _, _, _): "expectData \(account)"
-        case .expectEvents(let events, _, let counts): "expectEvents (\(events.count) in order\(counts.isEmpty ? "" : ", \(counts.count) counted"))"
+        case .expectEvents(let events, _, let counts): "expectEvents (\(Self.patternCounts(events, counts)))"
         case .expectEnrollmentStatuses(let account, let codes): "expectEnrollmentStatuses \(account) \(codes)"
-        case .expectRequests(let requests, _, let counts): "expectRequests (\(requests.count) in order\(counts.isEmpty ? "" : ", \(counts.count) counted"))"
+        case .expectRequests(let requests, _, let counts): "expectRequests (\(Self.patternCounts(requests, counts)))"
         case .web(let check): check.summary
         }
+    }
+
+    /// "2 in order" or "2 in order, 1 counted".
+    private static func patternCounts(_ inOrder: [JSONValue], _ counts: [CountedPattern]) -> String {
+        "\(inOrder.count) in order" + (counts.isEmpty ? "" : ", \(counts.count) counted")
     }
 }
 

@@ -35,17 +35,9 @@ enum CheckFields {
             guard !present.isEmpty || !absent.isEmpty || !contents.isEmpty else { throw fail("expectData: give 'present', 'absent' or 'contents'") }
             return .expectData(account: account, present: present, absent: absent, contents: contents)
         case "expectEvents":
-            let events = try fields.array("events")
-            let absent = try fields.array("absent") ?? []
-            let counts = try fields.array("counts")
-            guard events != nil || counts != nil else {
-                throw fail("expectEvents: field 'events' (patterns in order) or 'counts' (patterns with a 'count') is required")
-            }
-            for (position, pattern) in ((events ?? []) + absent).enumerated() {
-                try check(pattern, keys: eventKeys, required: "kind", what: "event pattern \(position + 1)", fail: fail)
-            }
-            let counted = try countedPatterns(counts ?? [], keys: eventKeys, required: "kind", what: "event", fail: fail)
-            return .expectEvents(events: events ?? [], absent: absent, counts: counted)
+            let (events, absent, counted) = try patternLists(
+                &fields, step: "expectEvents", list: "events", keys: eventKeys, required: "kind", what: "event", fail: fail)
+            return .expectEvents(events: events, absent: absent, counts: counted)
         case "expectEnrollmentStatuses":
             let account = try fields.string("account")
             guard let values = try fields.array("codes") else { throw fail("expectEnrollmentStatuses: field 'codes' is required (statuses in order)") }
@@ -56,17 +48,9 @@ enum CheckFields {
             }
             return .expectEnrollmentStatuses(account: account, codes: codes)
         default:  // expectRequests
-            let requests = try fields.array("requests")
-            let absent = try fields.array("absent") ?? []
-            let counts = try fields.array("counts")
-            guard requests != nil || counts != nil else {
-                throw fail("expectRequests: field 'requests' (patterns in order) or 'counts' (patterns with a 'count') is required")
-            }
-            for (position, pattern) in ((requests ?? []) + absent).enumerated() {
-                try check(pattern, keys: requestKeys, required: nil, what: "request pattern \(position + 1)", fail: fail)
-            }
-            let counted = try countedPatterns(counts ?? [], keys: requestKeys, required: nil, what: "request", fail: fail)
-            return .expectRequests(requests: requests ?? [], absent: absent, counts: counted)
+            let (requests, absent, counted) = try patternLists(
+                &fields, step: "expectRequests", list: "requests", keys: requestKeys, required: nil, what: "request", fail: fail)
+            return .expectRequests(requests: requests, absent: absent, counts: counted)
         }
     }
 
@@ -94,6 +78,25 @@ enum CheckFields {
     }
 
     /// The `counts` entries: each a pattern with a `count` (an integer, 0 or more).
+    /// The pattern lists of `expectEvents` and `expectRequests`: `list` (in order), `absent`
+    /// and `counts`; `list` or `counts` is required, and every pattern is checked.
+    private static func patternLists(
+        _ fields: inout FieldReader, step: String, list: String, keys: Set<String>, required: String?, what: String,
+        fail: (String) -> FlowError
+    ) throws(FlowError) -> (inOrder: [JSONValue], absent: [JSONValue], counts: [CountedPattern]) {
+        let inOrder = try fields.array(list)
+        let absent = try fields.array("absent") ?? []
+        let counts = try fields.array("counts")
+        guard inOrder != nil || counts != nil else {
+            throw fail("\(step): field '\(list)' (patterns in order) or 'counts' (patterns with a 'count') is required")
+        }
+        for (position, pattern) in ((inOrder ?? []) + absent).enumerated() {
+            try check(pattern, keys: keys, required: required, what: "\(what) pattern \(position + 1)", fail: fail)
+        }
+        let counted = try countedPatterns(counts ?? [], keys: keys, required: required, what: what, fail: fail)
+        return (inOrder ?? [], absent, counted)
+    }
+
     static func countedPatterns(
         _ entries: [JSONValue], keys: Set<String>, required: String?, what: String, fail: (String) -> FlowError
     ) throws(FlowError) -> [CountedPattern] {

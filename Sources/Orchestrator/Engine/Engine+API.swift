@@ -95,15 +95,10 @@ extension Engine {
         let account = try knownAccount(upn)
         guard !wipesRunning.contains(account) else { throw EngineError(.conflict, "\(account.upn) is being wiped already") }
         await runEnrollment(account, enrollmentStep(account) { $0.deregister(wipe: wipe) })
-        if enrollments[account]?.stateName ?? "removed" == "removed", lastCompliance.removeValue(forKey: account) != nil {
+        if (enrollments[account]?.stateName ?? "removed") == "removed", lastCompliance.removeValue(forKey: account) != nil {
             // No longer managed: the service forgets the account's compliance at unenrollment,
             // so the last report no longer holds; the next token request finds out afresh.
-            let compliance = complianceJSON()
-            do {
-                try store.writeSync { try $0.saveAppState(StateKey.compliance, compliance) }
-            } catch {
-                logger.error("cannot clear the compliance of a deregistered account", metadata: ["account.id": "\(account)", "error.message": "\(error)"])
-            }
+            saveCompliance()
         }
         if !wipe {
             await runRemediation(remediationStep { $0.accountRemoved(account) })

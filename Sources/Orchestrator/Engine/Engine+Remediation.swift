@@ -216,6 +216,16 @@ extension Engine {
         .object(JSONObject(retryRequests.sorted { $0.key < $1.key }.map { ($0.key.key, JSONValue.array($0.value.map { .string($0) })) }))
     }
 
+    /// Stores ``lastCompliance`` on its own (outside a remediation's commit).
+    func saveCompliance() {
+        let compliance = complianceJSON()
+        do {
+            try store.writeSync { try $0.saveAppState(StateKey.compliance, compliance) }
+        } catch {
+            logger.error("cannot store the accounts' compliance", metadata: ["error.message": "\(error)"])
+        }
+    }
+
     func saveRetryRequests() {
         let requests = retryRequestsJSON()
         do {
