@@ -218,20 +218,19 @@ extension Engine {
 
     /// Stores ``lastCompliance`` on its own (outside a remediation's commit).
     func saveCompliance() {
-        let compliance = complianceJSON()
-        do {
-            try store.writeSync { try $0.saveAppState(StateKey.compliance, compliance) }
-        } catch {
-            logger.error("cannot store the accounts' compliance", metadata: ["error.message": "\(error)"])
-        }
+        saveAppState(StateKey.compliance, complianceJSON(), what: "the accounts' compliance")
     }
 
     func saveRetryRequests() {
-        let requests = retryRequestsJSON()
+        saveAppState(StateKey.retryRequests, retryRequestsJSON(), what: "the remediation's token request")
+    }
+
+    /// One app-wide value in a write of its own; a failure is logged (the memory copy stays).
+    private func saveAppState(_ key: String, _ value: JSONValue, what: String) {
         do {
-            try store.writeSync { try $0.saveAppState(StateKey.retryRequests, requests) }
+            try store.writeSync { try $0.saveAppState(key, value) }
         } catch {
-            logger.error("cannot store the remediation's token request", metadata: ["error.message": "\(error)"])
+            logger.error("cannot store \(what)", metadata: ["error.message": "\(error)"])
         }
     }
 
