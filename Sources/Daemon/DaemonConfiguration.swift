@@ -18,11 +18,14 @@ public struct DaemonConfiguration: Sendable {
     public var wipeHook: WipeHook?
     public var httpTimeout: Duration
     public var testHooks: Bool
+    /// How many of the newest events the store's log keeps (``OrchestratorStore/eventRetention``).
+    public var eventRetention: Int
 
     public init(
         stateDirectory: String, app: AppSettings, authority: String? = nil, mamURL: String? = nil,
         signInScopes: [String] = ["openid", "profile", "offline_access"], caFile: String? = nil, clock: EngineClock.Mode = .real,
-        wipeHook: WipeHook? = nil, httpTimeout: Duration = .seconds(10), testHooks: Bool = false
+        wipeHook: WipeHook? = nil, httpTimeout: Duration = .seconds(10), testHooks: Bool = false,
+        eventRetention: Int = OrchestratorStore.defaultEventRetention
     ) throws {
         guard let authority = authority ?? app.authority else {
             throw AppSettingsError("no authority: give --authority or set IntuneMAMSettings.ADALAuthority")
@@ -40,6 +43,7 @@ public struct DaemonConfiguration: Sendable {
         self.wipeHook = wipeHook
         self.httpTimeout = httpTimeout
         self.testHooks = testHooks
+        self.eventRetention = eventRetention
     }
 
     /// `scheme://host[:port]` of an http(s) URL.
@@ -68,7 +72,9 @@ public struct DaemonParts: Sendable {
         let client = http ?? HTTPClient(configuration: Self.httpConfiguration(configuration))
         // The virtual clock starts at the real time; Engine.start() moves it to the stored time.
         let clock = EngineClock(mode: configuration.clock)
-        let store = try OrchestratorStore(stateDirectory: configuration.stateDirectory, clock: { clock.milliseconds }, logger: logger)
+        let store = try OrchestratorStore(
+            stateDirectory: configuration.stateDirectory, clock: { clock.milliseconds }, eventRetention: configuration.eventRetention,
+            logger: logger)
         let vault = try Vault(root: configuration.stateDirectory + "/vault", clock: { clock.milliseconds }, logger: logger)
         let issuer = IssuerClient(
             configuration: IssuerConfiguration(

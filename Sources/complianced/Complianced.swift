@@ -54,6 +54,9 @@ struct Complianced: AsyncParsableCommand {
     @Option(name: .customLong("http-timeout"), help: ArgumentHelp("Seconds an outgoing request may take.", valueName: "seconds"))
     var httpTimeout: Int = 10
 
+    @Option(name: .customLong("event-retention"), help: ArgumentHelp("How many of the newest events the event log keeps; older ones are deleted as new ones arrive.", valueName: "count"))
+    var eventRetention: Int = OrchestratorStore.defaultEventRetention
+
     @Option(name: .long, help: ArgumentHelp("Also serve the control API on loopback TCP, e.g. 127.0.0.1:0.", valueName: "host:port"))
     var listen: String?
 
@@ -68,6 +71,7 @@ struct Complianced: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'.") }
         guard (1...3600).contains(wipeHookTimeout) else { throw ValidationError("--wipe-hook-timeout must be 1...3600 seconds.") }
         guard (1...600).contains(httpTimeout) else { throw ValidationError("--http-timeout must be 1...600 seconds.") }
+        guard eventRetention >= 1 else { throw ValidationError("--event-retention must be at least 1, got \(eventRetention).") }
         if let listen { _ = try Self.loopbackAddress(listen) }
     }
 
@@ -106,7 +110,7 @@ struct Complianced: AsyncParsableCommand {
                 signInScopes: scopes.isEmpty ? ["openid", "profile", "offline_access"] : scopes, caFile: caFile,
                 clock: EngineClock.Mode(rawValue: clock) ?? .real,
                 wipeHook: wipeHook.map { WipeHook(command: $0, timeout: .seconds(wipeHookTimeout)) },
-                httpTimeout: .seconds(httpTimeout), testHooks: testHooks)
+                httpTimeout: .seconds(httpTimeout), testHooks: testHooks, eventRetention: eventRetention)
             lock = try StateDirectoryLock(stateDirectory: stateDirectory)
             parts = try DaemonParts(configuration, logger: logger)
         } catch {

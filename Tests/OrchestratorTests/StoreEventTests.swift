@@ -34,6 +34,43 @@ import Testing
         }
     }
 
+    @Test func theLogKeepsTheNewestEventsOfItsRetention() async throws {
+        try await withTemporaryDirectory { root in
+            func open(_ retention: Int) throws -> OrchestratorStore {
+                try OrchestratorStore(stateDirectory: root, clock: ManualClock().function, eventRetention: retention, logger: quietLogger)
+            }
+            func kept(_ store: OrchestratorStore) async throws -> [Int64] {
+                try await store.events(since: 0, limit: 1000).map(\.seq)
+            }
+            do {
+                let store = try open(5)
+                for index in 0..<9 { try await store.appendEvent("tick", account: nil, payload: ["i": .int(Int64(index))]) }
+                // Several appends in one transaction keep the bound too.
+                try await store.write { tx in
+                    for index in 9..<12 { try tx.appendEvent("tick", account: alice, payload: ["i": .int(Int64(index))]) }
+                }
+                #expect(try await kept(store) == [8, 9, 10, 11, 12])
+                #expect(try await store.events(since: 0, limit: 1).first?.payload["i"]?.intValue == 7)
+                #expect(try await store.lastEventSeq() == 12)
+            }
+            do {  // A smaller retention drops the excess at the next append.
+                let store = try open(3)
+                #expect(try await kept(store) == [8, 9, 10, 11, 12], "opening deletes nothing")
+                #expect(try await store.appendEvent("after", account: nil, payload: [:]).seq == 13)
+                #expect(try await kept(store) == [11, 12, 13])
+            }
+            do {  // A larger one keeps what is left and grows to it.
+                let store = try open(10)
+                for _ in 0..<3 { try await store.appendEvent("more", account: nil, payload: [:]) }
+                #expect(try await kept(store) == [11, 12, 13, 14, 15, 16])
+            }
+            let single = try open(0)  // clamped to 1
+            #expect(single.eventRetention == 1)
+            try await single.appendEvent("last", account: nil, payload: [:])
+            #expect(try await kept(single) == [17])
+        }
+    }
+
     @Test func longPollWakesWhenAnEventIsCommitted() async throws {
         try await withTemporaryDirectory { root in
             let store = try openStore(root)

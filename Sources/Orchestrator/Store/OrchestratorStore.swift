@@ -18,6 +18,12 @@ public final class OrchestratorStore: Sendable {
     let notifier: EventNotifier
     let clock: @Sendable () -> EpochMillis
     let logger: Logger
+    /// The event log keeps at most this many events: appending one more deletes the oldest.
+    public let eventRetention: Int
+
+    /// The default of ``eventRetention``: about 20–40 MB of log (an event's row is a few
+    /// hundred bytes), months of an app asking for tokens every minute.
+    public static let defaultEventRetention = 100_000
 
     /// Opens (creating when missing) `stateDirectory/state.sqlite` and migrates it to the
     /// current schema.
@@ -25,12 +31,15 @@ public final class OrchestratorStore: Sendable {
     /// - Parameters:
     ///   - stateDirectory: created with mode 0700 when missing.
     ///   - clock: the current time; every stored timestamp comes from it.
+    ///   - eventRetention: how many of the newest events the log keeps (at least 1); a
+    ///     smaller value than the last run's drops the excess at the next append.
     ///   - logger: the library never bootstraps logging.
     /// - Throws: ``StoreError`` — `.cannotOpen`, `.notADatabase` (garbage or corrupt file),
     ///   `.newerSchema` (written by a newer program), `.migrationFailed`.
     public convenience init(
         stateDirectory: String,
         clock: @escaping @Sendable () -> EpochMillis = OrchestratorStore.wallClock,
+        eventRetention: Int = OrchestratorStore.defaultEventRetention,
         logger: Logger
     ) throws {
         do {
@@ -38,17 +47,22 @@ public final class OrchestratorStore: Sendable {
         } catch {
             throw StoreError(code: .cannotOpen, path: stateDirectory, message: "cannot create the state directory: \(error)")
         }
-        try self.init(path: (stateDirectory as NSString).appendingPathComponent("state.sqlite"), clock: clock, logger: logger)
+        try self.init(
+            path: (stateDirectory as NSString).appendingPathComponent("state.sqlite"), clock: clock, eventRetention: eventRetention,
+            logger: logger)
     }
 
-    /// Opens (creating when missing) the database file at `path`; see ``init(stateDirectory:clock:logger:)``.
+    /// Opens (creating when missing) the database file at `path`; see
+    /// ``init(stateDirectory:clock:eventRetention:logger:)``.
     public init(
         path: String,
         clock: @escaping @Sendable () -> EpochMillis = OrchestratorStore.wallClock,
+        eventRetention: Int = OrchestratorStore.defaultEventRetention,
         logger: Logger
     ) throws {
         self.path = path
         self.clock = clock
+        self.eventRetention = max(1, eventRetention)
         self.logger = logger
         self.notifier = EventNotifier()
         do {
@@ -147,13 +161,11 @@ public final class OrchestratorStore: Sendable {
         writing: Bool, account: AccountID?, mapAll: Bool, _ body: @Sendable (StoreTransaction) throws -> T
     ) async throws -> T {
         let now = clock()
-        let notifier = self.notifier
-        let path = self.path
         do {
             if writing {
-                return try await pool.write { db in try body(StoreTransaction(db: db, now: now, notifier: notifier, path: path)) }
+                return try await pool.write { db in try body(transaction(db, now: now)) }
             }
-            return try await pool.read { db in try body(StoreTransaction(db: db, now: now, notifier: notifier, path: path)) }
+            return try await pool.read { db in try body(transaction(db, now: now)) }
         } catch where mapAll || Self.isStoreInternal(error) {
             throw StoreError.wrap(error, path: path, account: account?.key)
         }
@@ -166,16 +178,20 @@ public final class OrchestratorStore: Sendable {
     public func writeSync<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         let now = clock()
         do {
-            return try pool.write { db in try body(StoreTransaction(db: db, now: now, notifier: notifier, path: path)) }
+            return try pool.write { db in try body(transaction(db, now: now)) }
         } catch where Self.isStoreInternal(error) {
             throw StoreError.wrap(error, path: path)
         }
     }
 
+    private func transaction(_ db: Database, now: EpochMillis) -> StoreTransaction {
+        StoreTransaction(db: db, now: now, notifier: notifier, path: path, eventRetention: eventRetention)
+    }
+
     /// Runs `body` on a consistent read-only snapshot on the calling thread.
     public func readSync<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         do {
-            return try pool.read { db in try body(StoreTransaction(db: db, now: clock(), notifier: notifier, path: path)) }
+            return try pool.read { db in try body(transaction(db, now: clock())) }
         } catch {
             throw StoreError.wrap(error, path: path)
         }

@@ -13,12 +13,15 @@ public struct StoreTransaction {
     let notifier: EventNotifier
     /// The database file, for error messages.
     let path: String
+    /// The store's ``OrchestratorStore/eventRetention``.
+    let eventRetention: Int
 
-    init(db: Database, now: EpochMillis, notifier: EventNotifier, path: String) {
+    init(db: Database, now: EpochMillis, notifier: EventNotifier, path: String, eventRetention: Int) {
         self.db = db
         self.now = now
         self.notifier = notifier
         self.path = path
+        self.eventRetention = eventRetention
     }
 
     /// Stored JSON is ours, but may be large: allow more than the wire limits.
