@@ -18,16 +18,7 @@ public struct HTTPClientConfiguration: Sendable {
     public var proxy: String?
     /// Idle easy handles (each keeping its connections alive) kept for reuse.
     public var maxIdleHandles: Int = 16
-    /// Certificate and host-name verification. On by default; turning it off is the caller's
-    /// explicit, logged decision.
-    public private(set) var verifiesTLS: Bool = true
 
+    /// Certificate and host-name verification is always on; trust a private CA with ``caFile``.
     public init() {}
-
-    /// A copy that skips TLS verification. Only for tests against throwaway servers.
-    public func insecureSkippingTLSVerification() -> HTTPClientConfiguration {
-        var copy = self
-        copy.verifiesTLS = false
-        return copy
-    }
 }

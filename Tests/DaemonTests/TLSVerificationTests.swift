@@ -45,13 +45,20 @@ import ChildProcess
     @Test func noProductCodeSkipsVerification() throws {
         let sources = InProcessMockAuth.packageRoot.appendingPathComponent("Sources")
         var offenders: [String] = []
+        var checkedEasyHandle = false
         for case let path as String in FileManager.default.enumerator(atPath: sources.path) ?? NSEnumerator() where path.hasSuffix(".swift") {
-            guard !path.hasPrefix("HTTPClient/") else { continue }  // where the escape hatch is defined
             let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
-            if text.contains("insecureSkippingTLSVerification") || text.contains("SSL_VERIFYPEER") || text.contains("SSL_VERIFYHOST") {
+            guard text.contains("SSL_VERIFYPEER") || text.contains("SSL_VERIFYHOST") else { continue }
+            // Only the easy handle sets them, and only to "verify".
+            let verifies = text.contains("set(CURLOPT_SSL_VERIFYPEER, 1)") && text.contains("set(CURLOPT_SSL_VERIFYHOST, 2)")
+            let lines = text.split(separator: "\n").filter { $0.contains("SSL_VERIFYPEER") || $0.contains("SSL_VERIFYHOST") }
+            if path != "HTTPClient/EasyHandle.swift" || !verifies || lines.count != 2 {
                 offenders.append(path)
+            } else {
+                checkedEasyHandle = true
             }
         }
         #expect(offenders.isEmpty, "TLS verification switched off in \(offenders)")
+        #expect(checkedEasyHandle, "the easy handle sets CURLOPT_SSL_VERIFYPEER 1 and CURLOPT_SSL_VERIFYHOST 2")
     }
 }
