@@ -123,6 +123,18 @@ import TestSupport
         }
     }
 
+    @Test func eventsFollowEndsWhenItsReaderGoesAway() async throws {
+        try await Self.withDaemon { directory, _ in
+            // No event comes after the first (daemonStarted): without the watch on stdout the
+            // follower would wait in its long poll, and the pipeline with it, until the timeout.
+            let pipeline = try await Command.run(
+                "/bin/sh", ["-c", #""$0" events --follow --state-dir "$1" | head -1"#, ChildServer.executable("compliancectl"), directory],
+                timeout: .seconds(25))
+            #expect(!pipeline.timedOut, "the follower outlived its reader: \(pipeline.stderr)")
+            #expect(pipeline.stdout.contains("daemonStarted") && pipeline.stdout.split(separator: "\n").count == 1, "\(pipeline.stdout)")
+        }
+    }
+
     @Test func anUnreachableDaemonAndUsageErrorsHaveTheirOwnStatus() async throws {
         let unreachable = try await CLI.run(["status", "--socket", "/nonexistent/control.sock"])
         #expect(unreachable.status == 69)

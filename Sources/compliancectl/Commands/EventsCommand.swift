@@ -19,7 +19,7 @@ struct EventsCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only events after this sequence number.", valueName: "seq"))
     var since: Int64 = 0
 
-    @Flag(name: .shortAndLong, help: "Keep waiting for new events until interrupted.")
+    @Flag(name: .shortAndLong, help: "Keep waiting for new events until interrupted, or until the reader of a piped output goes away (| head).")
     var follow = false
 
     func validate() throws {
@@ -28,6 +28,7 @@ struct EventsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = daemon.client()
+        if follow { ReaderGoneWatch.start() }
         var cursor = since
         repeat {
             let answer: JSONValue
