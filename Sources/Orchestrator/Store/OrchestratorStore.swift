@@ -21,8 +21,8 @@ public final class OrchestratorStore: Sendable {
     /// The event log keeps at most this many events: appending one more deletes the oldest.
     public let eventRetention: Int
 
-    /// The default of ``eventRetention``: about 20–40 MB of log (an event's row is a few
-    /// hundred bytes), months of an app asking for tokens every minute.
+    /// The default of ``eventRetention``: at a few hundred bytes per row, tens of megabytes;
+    /// about ten weeks of an app asking for a token every minute.
     public static let defaultEventRetention = 100_000
 
     /// Opens (creating when missing) `stateDirectory/state.sqlite` and migrates it to the
