@@ -5,8 +5,8 @@ import TestSupport
 import ChildProcess
 
 /// TLS verification cannot be turned off: no flag does it, the environment adds no trust,
-/// only `--ca-file` makes the daemon trust a certificate, and no product code path calls the
-/// HTTP client's test-only escape hatch.
+/// only `--ca-file` makes the daemon trust a certificate, and the HTTP client's easy handle is
+/// the only code that sets curl's verification options, always to "verify".
 @Suite struct TLSVerificationTests {
     @Test func noFlagDisablesVerification() async throws {
         for flag in ["--insecure", "-k", "--no-verify-tls", "--tls-verify=false", "--skip-tls-verify"] {

@@ -131,6 +131,7 @@ import TestSupport
                 "/bin/sh", ["-c", #""$0" events --follow --state-dir "$1" | head -1"#, ChildServer.executable("compliancectl"), directory],
                 timeout: .seconds(25))
             #expect(!pipeline.timedOut, "the follower outlived its reader: \(pipeline.stderr)")
+            #expect(pipeline.stderr.isEmpty, "the follower ended without a word: \(pipeline.stderr)")
             #expect(pipeline.stdout.contains("daemonStarted") && pipeline.stdout.split(separator: "\n").count == 1, "\(pipeline.stdout)")
         }
     }

@@ -1,19 +1,19 @@
 import Foundation
 
-/// Ends the process as a write to a closed pipe would, as soon as the reader of stdout goes
-/// away (`compliancectl events --follow | head -1`), instead of at the next event's write,
-/// which may be hours later.
+/// Ends the process as soon as the reader of its piped stdout goes away
+/// (`compliancectl events --follow | head -1`), instead of at the next event's write, which
+/// may be hours later.
 ///
-/// Only for a pipe or socket on stdout (a terminal or a file has no reader to lose). A thread
-/// of its own blocks in `poll` for POLLERR/POLLHUP on fd 1, which Linux reports on a pipe's
-/// write end once its last reader closed; then SIGPIPE, with its default action, ends the
-/// process with the same status a failed write gives (128 + 13 in a shell).
+/// Only for a pipe on stdout (a terminal, a file or a socket has no reader to lose this way).
+/// A thread of its own blocks in `poll` on fd 1: Linux reports POLLERR on a pipe's write end
+/// once its last reader closed. The process then ends by SIGPIPE (status 128 + 13 in a shell),
+/// as a write would have ended it with SIGPIPE's default action; it does so even when it
+/// inherited SIGPIPE ignored or blocked (then a write would only fail), since nobody is left to
+/// read what it prints.
 enum ReaderGoneWatch {
     static func start() {
         var info = stat()
-        guard fstat(STDOUT_FILENO, &info) == 0 else { return }
-        let type = info.st_mode & S_IFMT
-        guard type == S_IFIFO || type == S_IFSOCK else { return }
+        guard fstat(STDOUT_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else { return }
         let thread = Thread {
             var entry = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
             while true {
@@ -21,8 +21,12 @@ enum ReaderGoneWatch {
                 if ready < 0, errno == EINTR { continue }
                 guard ready > 0, entry.revents & Int16(POLLERR | POLLHUP) != 0 else { return }
                 signal(SIGPIPE, SIG_DFL)
-                kill(getpid(), SIGPIPE)
-                return
+                var pipeSignal = sigset_t()
+                sigemptyset(&pipeSignal)
+                sigaddset(&pipeSignal, SIGPIPE)
+                pthread_sigmask(SIG_UNBLOCK, &pipeSignal, nil)
+                raise(SIGPIPE)  // to this thread, which does not block it
+                _exit(128 + SIGPIPE)  // not reached
             }
         }
         thread.name = "stdout-reader-watch"
