@@ -40,7 +40,7 @@ import Testing
                 try OrchestratorStore(stateDirectory: root, clock: ManualClock().function, eventRetention: retention, logger: quietLogger)
             }
             func kept(_ store: OrchestratorStore) async throws -> [Int64] {
-                try await store.events(since: 0, limit: 1000).map(\.seq)
+                try await store.events(since: 0, limit: 10_000).map(\.seq)
             }
             do {
                 let store = try open(5)
@@ -64,10 +64,20 @@ import Testing
                 for _ in 0..<3 { try await store.appendEvent("more", account: nil, payload: [:]) }
                 #expect(try await kept(store) == [11, 12, 13, 14, 15, 16])
             }
+            do {  // A large retention prunes in batches: never more than one batch over.
+                let store = try open(1024)
+                #expect(OrchestratorStore.pruneInterval(retention: 1024) == 64)
+                try await store.write { tx in
+                    for _ in 0..<1100 { try tx.appendEvent("bulk", account: nil, payload: [:]) }
+                }
+                let seqs = try await kept(store)
+                #expect(seqs.last == 1116 && seqs.count >= 1024 && seqs.count < 1024 + 64, "\(seqs.count) kept, first \(seqs.first ?? -1)")
+                #expect(seqs.first.map { Int(1116 - $0 + 1) } == seqs.count, "no gaps inside the kept range")
+            }
             let single = try open(0)  // clamped to 1
             #expect(single.eventRetention == 1)
             try await single.appendEvent("last", account: nil, payload: [:])
-            #expect(try await kept(single) == [17])
+            #expect(try await kept(single) == [1117])
         }
     }
 

@@ -18,8 +18,17 @@ public final class OrchestratorStore: Sendable {
     let notifier: EventNotifier
     let clock: @Sendable () -> EpochMillis
     let logger: Logger
-    /// The event log keeps at most this many events: appending one more deletes the oldest.
+    /// The event log keeps the newest this many events. Older ones are deleted every
+    /// ``pruneInterval(retention:)`` appends, so up to that many minus one more may be kept
+    /// for a moment.
     public let eventRetention: Int
+
+    /// How often an append prunes the event log: every `retention / 16`-th append, at most
+    /// every 64th (every append for a retention under 32, so a small log stays exact). The log
+    /// thus never holds more than about 1/16 over its retention.
+    public static func pruneInterval(retention: Int) -> Int {
+        min(64, max(1, retention / 16))
+    }
 
     /// The default of ``eventRetention``: at a few hundred bytes per row, tens of megabytes;
     /// about ten weeks of an app asking for a token every minute.
