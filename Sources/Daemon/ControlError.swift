@@ -1,4 +1,5 @@
 import HTTPTypes
+import Hummingbird
 import Orchestrator
 
 /// An error the control API answers with: `{"error": {"code", "message"}}` and a status.
@@ -29,4 +30,12 @@ public struct ControlError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(code): \(message)" }
+
+    /// The answer: `{"error": {"code", "message"}}` with ``status``; `closing` also tells the
+    /// client the connection ends (a refused peer or page gets nothing more on it).
+    func response(closing: Bool = false) -> Response {
+        var response = Response.json(["error": ["code": .string(code), "message": .string(message)]], status: status)
+        if closing { response.headers[.connection] = "close" }
+        return response
+    }
 }

@@ -149,7 +149,7 @@ public struct ControlRoutes: Sendable {
             else { nil }
         if let problem {
             let shown = String(name.unicodeScalars.prefix(60).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
-            throw ControlError(.badRequest, "bad_request", "the file name '\(shown)' \(problem)")
+            throw ControlError.badRequest("the file name '\(shown)' \(problem)")
         }
         return name
     }
@@ -255,10 +255,10 @@ public struct ControlRoutes: Sendable {
             return try await body()
         } catch let error as ControlError {
             if error.status.code >= 500 { logger.error("control request failed", metadata: ["error.message": "\(error)"]) }
-            return .json(["error": ["code": .string(error.code), "message": .string(error.message)]], status: error.status)
+            return error.response()
         } catch {
             logger.error("control request failed", metadata: ["error.message": "\(error)"])
-            return .json(["error": ["code": "internal", "message": .string("\(error)")]], status: .internalServerError)
+            return ControlError(.internalServerError, "internal", "\(error)").response()
         }
     }
 }

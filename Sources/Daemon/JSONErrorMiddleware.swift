@@ -11,7 +11,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let message = error.status == .notFound
                 ? "no route \(request.method) \(request.uri.path); see Sources/complianced/README.md"
                 : (error.body ?? "\(error.status)")
-            return .json(["error": ["code": .string(code), "message": .string(message)]], status: error.status)
+            return ControlError(error.status, code, message).response()
         }
     }
 }

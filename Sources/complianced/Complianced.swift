@@ -102,15 +102,15 @@ struct Complianced: AsyncParsableCommand {
             // Everything that can be checked without touching the disk comes first: a bad
             // configuration leaves no state directory behind.
             let app = try AppSettings.load(infoPlist: appProfile)
-            try StartupChecks.socketPathFits(stateDirectory + "/control.sock")
-            if let caFile { try StartupChecks.readableFile(caFile, option: "--ca-file") }
-            try StartupChecks.prepareStateDirectory(stateDirectory, logger: logger)
             configuration = try DaemonConfiguration(
                 stateDirectory: stateDirectory, app: app, authority: authority, mamURL: mamURL,
                 signInScopes: scopes.isEmpty ? ["openid", "profile", "offline_access"] : scopes, caFile: caFile,
                 clock: EngineClock.Mode(rawValue: clock) ?? .real,
                 wipeHook: wipeHook.map { WipeHook(command: $0, timeout: .seconds(wipeHookTimeout)) },
                 httpTimeout: .seconds(httpTimeout), testHooks: testHooks, eventRetention: eventRetention)
+            try StartupChecks.socketPathFits(configuration.socketPath)
+            if let caFile { try StartupChecks.readableFile(caFile, option: "--ca-file") }
+            try StartupChecks.prepareStateDirectory(stateDirectory, logger: logger)
             lock = try StateDirectoryLock(stateDirectory: stateDirectory)
             parts = try DaemonParts(configuration, logger: logger)
         } catch {
@@ -120,7 +120,7 @@ struct Complianced: AsyncParsableCommand {
         let resumed = try await parts.engine.start()
         logger.info("engine started", metadata: ["engine.resumed": "\(resumed)", "engine.clock": "\(clock)", "app.clientId": "\(configuration.app.clientID)"])
 
-        let socketPath = (configuration.socketPath as NSString).standardizingPath
+        let socketPath = configuration.socketPath  // absolute: the state directory is standardized above
         unlink(socketPath)  // a stale socket from a killed daemon; the lock proves none is alive
         let ready = ReadyLine(expected: listen == nil ? 1 : 2, socketPath: socketPath)
         var services: [any Service] = []

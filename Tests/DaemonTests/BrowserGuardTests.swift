@@ -8,7 +8,6 @@ import TestSupport
 /// A browser running as the daemon's own user passes the peer check; the control API still
 /// refuses what a web page can send (an Origin header; on TCP, a foreign Host).
 @Suite struct BrowserGuardTests {
-    static let curl = "/usr/bin/curl"
 
     @Test func aWebPageCannotWipeAnAccountOverLoopbackTCPOrTheSocket() async throws {
         try await DaemonProcess.withListening { daemon in try await Self.check(daemon) }
@@ -29,7 +28,7 @@ import TestSupport
             ("socket, Origin", ["--unix-socket", socket, "http://localhost/v1/deregister", "-H", "Origin: http://evil.example"]),
         ] {
             let result = try await Command.run(
-                curl, ["-sS", "--max-time", "10", "-X", "POST", "-H", "Content-Type: text/plain", "-d", wipe, "-w", "\n%{http_code}"] + arguments,
+                PeerAccessTests.curl, ["-sS", "--max-time", "10", "-X", "POST", "-H", "Content-Type: text/plain", "-d", wipe, "-w", "\n%{http_code}"] + arguments,
                 timeout: .seconds(20))
             let lines = result.stdout.split(separator: "\n")
             #expect(lines.last == "403", "\(name): \(result.stdout) \(result.stderr)")
@@ -41,7 +40,7 @@ import TestSupport
         // The CLI's way (no Origin, Host 127.0.0.1 or localhost) still works over TCP.
         for host in ["127.0.0.1:\(port)", "localhost:\(port)", "localhost"] {
             let health = try await Command.run(
-                curl, ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)", "http://127.0.0.1:\(port)/v1/health"],
+                PeerAccessTests.curl, ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)", "http://127.0.0.1:\(port)/v1/health"],
                 timeout: .seconds(20))
             #expect(health.stdout == "200", "Host \(host): \(health.stdout)")
         }

@@ -8,18 +8,7 @@ import ChildProcess
 /// The control API of a real `complianced` child: shapes, errors and access.
 @Suite struct ControlAPITests {
     static func withDaemon(_ body: @Sendable (DaemonProcess, InProcessMockAuth.Running) async throws -> Void) async throws {
-        try await InProcessMockAuth.run { mock in
-            try await CrashResumeTests.withStateDirectory { directory in
-                let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
-                do {
-                    try await body(daemon, mock)
-                } catch {
-                    await daemon.stop()
-                    throw error
-                }
-                await daemon.stop()
-            }
-        }
+        try await DaemonProcess.with(body)
     }
 
     static func raw(_ daemon: DaemonProcess, _ method: HTTPClientMethod, _ path: String, body: [UInt8]) async throws -> (Int, JSONValue) {

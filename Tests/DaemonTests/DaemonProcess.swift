@@ -48,14 +48,16 @@ final class DaemonProcess: @unchecked Sendable {  // immutable after init
 }
 
 extension DaemonProcess {
-    /// A daemon also listening on loopback TCP (`--listen 127.0.0.1:0`) against an in-process
-    /// mockauth, on a fresh state directory; stopped after `body`, also when it throws.
-    static func withListening(_ body: @escaping @Sendable (DaemonProcess) async throws -> Void) async throws {
+    /// A daemon (with `extra` arguments) against an in-process mockauth, on a fresh state
+    /// directory; stopped after `body`, also when it throws.
+    static func with(
+        extra: [String] = [], _ body: @Sendable (DaemonProcess, InProcessMockAuth.Running) async throws -> Void
+    ) async throws {
         try await InProcessMockAuth.run { mock in
             try await CrashResumeTests.withStateDirectory { directory in
-                let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority, extra: ["--listen", "127.0.0.1:0"])
+                let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority, extra: extra)
                 do {
-                    try await body(daemon)
+                    try await body(daemon, mock)
                 } catch {
                     await daemon.stop()
                     throw error
@@ -63,6 +65,11 @@ extension DaemonProcess {
                 await daemon.stop()
             }
         }
+    }
+
+    /// ``with(extra:_:)`` for a daemon also listening on loopback TCP (`--listen 127.0.0.1:0`).
+    static func withListening(_ body: @Sendable (DaemonProcess) async throws -> Void) async throws {
+        try await with(extra: ["--listen", "127.0.0.1:0"]) { daemon, _ in try await body(daemon) }
     }
 
     /// The loopback TCP port of a daemon started with `--listen`.

@@ -31,7 +31,7 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: fresh))
 
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: base + "/a-file", contents: Data())
+        _ = FileManager.default.createFile(atPath: base + "/a-file", contents: Data())
         let notADirectory = try await Self.start(base + "/a-file")
         #expect(notADirectory.status == 2 && notADirectory.stderr.contains("exists and is not a directory"), "\(notADirectory.stderr)")
         #expect(!notADirectory.stderr.contains("NSCocoaErrorDomain"))

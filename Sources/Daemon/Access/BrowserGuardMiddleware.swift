@@ -50,8 +50,6 @@ struct BrowserGuardMiddleware: RouterMiddleware {
     }
 
     static func refuse(_ code: String, _ message: String) -> Response {
-        var response = Response.json(["error": ["code": .string(code), "message": .string(message)]], status: .forbidden)
-        response.headers[.connection] = "close"
-        return response
+        ControlError(.forbidden, code, message).response(closing: true)
     }
 }

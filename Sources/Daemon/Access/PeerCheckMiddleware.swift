@@ -21,10 +21,7 @@ struct PeerCheckMiddleware: RouterMiddleware {
         if peer == ownUID { return try await next(request, context) }
         let who = peer.map { "uid \($0)" } ?? "an unknown user"
         logger.warning("control connection refused", metadata: ["peer.uid": "\(peer.map { "\($0)" } ?? "unknown")", "daemon.uid": "\(ownUID)"])
-        var response = Response.json(
-            ["error": ["code": "forbidden_peer", "message": .string("the control API answers only its own user (uid \(ownUID)); \(who) is refused")]],
-            status: .forbidden)
-        response.headers[.connection] = "close"
-        return response
+        return ControlError(.forbidden, "forbidden_peer", "the control API answers only its own user (uid \(ownUID)); \(who) is refused")
+            .response(closing: true)
     }
 }

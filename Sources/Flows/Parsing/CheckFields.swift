@@ -77,7 +77,6 @@ enum CheckFields {
         }
     }
 
-    /// The `counts` entries: each a pattern with a `count` (an integer, 0 or more).
     /// The pattern lists of `expectEvents` and `expectRequests`: `list` (in order), `absent`
     /// and `counts`; `list` or `counts` is required, and every pattern is checked.
     private static func patternLists(
@@ -97,6 +96,7 @@ enum CheckFields {
         return (inOrder ?? [], absent, counted)
     }
 
+    /// The `counts` entries: each a pattern with a `count` (an integer, 0 or more).
     static func countedPatterns(
         _ entries: [JSONValue], keys: Set<String>, required: String?, what: String, fail: (String) -> FlowError
     ) throws(FlowError) -> [CountedPattern] {

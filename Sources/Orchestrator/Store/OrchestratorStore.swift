@@ -41,7 +41,7 @@ public final class OrchestratorStore: Sendable {
     ///   - stateDirectory: created with mode 0700 when missing.
     ///   - clock: the current time; every stored timestamp comes from it.
     ///   - eventRetention: how many of the newest events the log keeps (at least 1); a
-    ///     smaller value than the last run's drops the excess at the next append.
+    ///     smaller value than the last run's drops the excess at the next pruning append.
     ///   - logger: the library never bootstraps logging.
     /// - Throws: ``StoreError`` — `.cannotOpen`, `.notADatabase` (garbage or corrupt file),
     ///   `.newerSchema` (written by a newer program), `.migrationFailed`.
