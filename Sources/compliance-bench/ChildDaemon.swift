@@ -12,7 +12,7 @@ final class ChildDaemon: Sendable {
     let startToReady: Duration
     var socketPath: String { stateDirectory + "/control.sock" }
 
-    static var executable: String { ChildServer.executable("complianced") }
+    static let executable = ChildServer.executable("complianced")
 
     /// Starts the daemon and waits (bounded) for `listening on unix:…`; a daemon that does not
     /// get ready is killed, and the error quotes the end of its standard error.

@@ -13,7 +13,7 @@ import ServiceLifecycle
 /// issuer on each stack can reach on this machine under the same wrk load, so the issuance benchmark can say how much of the gap to the floor is the HTTP
 /// stack and how much is mockauth's own work (form, CA evaluation, claims, JSON, state).
 enum IssuanceCeilings {
-    /// The answer both servers send: `{"token_type":"Bearer","access_token":"<input>.<signature>"}`.
+    /// The answer every ceiling server sends: `{"token_type":"Bearer","access_token":"<input>.<signature>"}`.
     static func answer(signingInput: [UInt8], key: SigningKey) throws -> ByteBuffer {
         let signature = try key.sign(signingInput)
         var buffer = ByteBuffer()
@@ -35,7 +35,6 @@ enum IssuanceCeilings {
         do {
             channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 256)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { child in
                     child.pipeline.configureHTTPServerPipeline().flatMapThrowing {
                         try child.pipeline.syncOperations.addHandler(SigningHandler(key: key, signingInput: signingInput))
@@ -76,7 +75,7 @@ enum IssuanceCeilings {
         }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let application = Application(
-            router: router, server: pinned ? try .pinnedHTTP1() : .http1(), configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "ceiling"),
+            router: router, server: pinned ? .pinnedHTTP1() : .http1(), configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "ceiling"),
             onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
         let services = ServiceGroup(configuration: .init(services: [application], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -103,7 +102,7 @@ enum IssuanceCeilings {
     }
 
     /// Answers each complete request with a fresh signature; keep-alive as the client asks.
-    private final class SigningHandler: ChannelInboundHandler, RemovableChannelHandler {
+    private final class SigningHandler: ChannelInboundHandler {
         typealias InboundIn = HTTPServerRequestPart
         typealias OutboundOut = HTTPServerResponsePart
         private let key: SigningKey

@@ -72,11 +72,9 @@ final class StalledClient: Sendable {
         }
         guard connected, Array(bytes.utf8).withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.utf8.count else {
             Glibc.close(descriptor)
-            throw StalledClientError()
+            throw TestFailure("cannot connect or write to 127.0.0.1:\(port)")
         }
     }
 
     func close() { Glibc.close(descriptor) }
 }
-
-struct StalledClientError: Error {}

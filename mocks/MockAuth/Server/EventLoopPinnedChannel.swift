@@ -28,7 +28,7 @@ struct EventLoopPinnedChannel<Base: ServerChildChannel>: ServerChildChannel {
 extension HTTPServerBuilder {
     /// HTTP/1.1 (over TLS when `tls` is given), each connection served on its own event loop:
     /// how mockauth serves, and the issuance benchmark's Hummingbird ceiling with it.
-    public static func pinnedHTTP1(tls: TLSConfiguration? = nil) throws -> HTTPServerBuilder {
+    public static func pinnedHTTP1(tls: TLSConfiguration? = nil) -> HTTPServerBuilder {
         guard let tls else {
             return HTTPServerBuilder { responder in EventLoopPinnedChannel(base: HTTP1Channel(responder: responder)) }
         }

@@ -1,6 +1,5 @@
 import Hummingbird
 import HummingbirdCore
-import HummingbirdTLS
 import Logging
 import NIOCore
 
@@ -24,7 +23,7 @@ public func buildApplication(
     let issuer = Issuer(state: state, key: key, scheme: configuration.scheme, logger: logger)
     let router = buildRouter(issuer: issuer, logger: logger)
     // Each connection's handler runs on its own event loop (EventLoopPinnedChannel).
-    let server = try HTTPServerBuilder.pinnedHTTP1(tls: configuration.tlsConfiguration())
+    let server = HTTPServerBuilder.pinnedHTTP1(tls: try configuration.tlsConfiguration())
     let scheme = configuration.scheme
     let host = configuration.host
     let application = Application(
