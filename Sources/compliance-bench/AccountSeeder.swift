@@ -35,7 +35,7 @@ enum AccountSeeder {
     static func enroll(_ count: Int, mock: BenchMock.Running, tenantID: String) async throws -> [Seed] {
         var ids: [String] = []
         for index in 0..<count {
-            ids.append(await mock.state.seedEnrollment(AccountApp(upn: upn(index), appId: BenchEngine.clientID)))
+            ids.append(mock.state.seedEnrollment(AccountApp(upn: upn(index), appId: BenchEngine.clientID)))
         }
         let issued = Int64(Date().timeIntervalSince1970)
         let tokens = try await BlockingQueue.run { [ids] in

@@ -53,7 +53,7 @@ struct FloorRequests: Sendable {
 
     /// One replay: the sum of the round trips (each checked for the status it had).
     func measure(_ mock: BenchMock.Running) async throws -> Duration {
-        await mock.state.resetCompliance(AccountApp(upn: RemediationBenchmark.alice, appId: BenchEngine.clientID))
+        mock.state.resetCompliance(AccountApp(upn: RemediationBenchmark.alice, appId: BenchEngine.clientID))
         let requests = self.requests
         let curl = self.curl
         return try await BlockingQueue.run {

@@ -14,7 +14,7 @@ enum FootprintBenchmark {
             defer { try? FileManager.default.removeItem(atPath: seeded) }
             try AccountSeeder.seedStore(
                 directory: seeded, seeds: AccountSeeder.offline(accounts)[...],
-                policy: ScalingBenchmark.registrationPolicy(await mock.state.directory.mamPolicy))
+                policy: ScalingBenchmark.registrationPolicy(mock.state.directory.mamPolicy))
             try await measure("\(accounts)-account store", starts: starts, mock: mock, keep: true) { seeded }
         }
     }

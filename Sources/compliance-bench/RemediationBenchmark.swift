@@ -23,9 +23,9 @@ enum RemediationBenchmark {
                 let restartsBefore = try restarts(bench)
                 // One remediation to learn which requests it sends.
                 try await prepare(bench, mock)
-                await mock.state.clearRequestLog()
+                mock.state.clearRequestLog()
                 _ = try await remediate(bench)
-                let log = await mock.state.requestLogEntries()
+                let log = mock.state.requestLogEntries()
                 let replay = try FloorRequests(bench: bench, mock: mock, log: log)
                 print("remediation end to end (53005 → Compliant, steady state: no app restart), \(rounds) rounds × \(iterations)")
                 print("  requests per remediation: " + log.map { "\($0.route ?? $0.path)\($0.grantType.map { "(\($0))" } ?? "") \($0.status)" }.joined(separator: ", "))
@@ -56,7 +56,7 @@ enum RemediationBenchmark {
     /// Untimed: the mock forgets alice's compliance, the engine her API access token (so the
     /// next request reaches the issuer), while her MAM token stays cached.
     private static func prepare(_ bench: BenchEngine, _ mock: BenchMock.Running) async throws {
-        await mock.state.resetCompliance(AccountApp(upn: alice, appId: BenchEngine.clientID))
+        mock.state.resetCompliance(AccountApp(upn: alice, appId: BenchEngine.clientID))
         let account = try AccountID(alice)
         try await bench.store.write { try $0.deleteAccessTokens(for: account, clientID: BenchEngine.clientID) }
         let mam = try await bench.engine.acquireToken(alice, scopes: [MAMClient.scope], silent: true, remediate: false, user: nil)

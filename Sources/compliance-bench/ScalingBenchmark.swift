@@ -13,7 +13,7 @@ enum ScalingBenchmark {
     static func run(sizes: [Int]) async throws {
         guard let largest = sizes.max() else { return }
         try await BenchMock.run(prepare: { AccountSeeder.addUsers(largest, to: &$0) }) { mock in
-            let directory = await mock.state.directory
+            let directory = mock.state.directory
             let seeds = try await AccountSeeder.enroll(largest, mock: mock, tenantID: directory.tenant.id)
             let policy = registrationPolicy(directory.mamPolicy)
             print("scaling: store load (Engine.start, median of 3) and one check-in sweep (8 h of virtual time, loopback mock)")

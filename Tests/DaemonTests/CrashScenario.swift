@@ -87,7 +87,7 @@ struct CrashScenario: Sendable {
     /// Runs setup and trigger uninterrupted; returns the end state and the points the
     /// trigger committed.
     func reference(mock: InProcessMockAuth.Running) async throws -> (state: [String], points: [String]) {
-        await mock.state.reset()
+        mock.state.reset()
         return try await CrashResumeTests.withStateDirectory { directory in
             let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
             do {
@@ -110,7 +110,7 @@ struct CrashScenario: Sendable {
     /// Runs setup, arms `point`, runs the trigger (the daemon may die), restarts, runs the
     /// trigger again; returns whether the daemon died and the end state.
     func crash(at point: String, mock: InProcessMockAuth.Running) async throws -> (died: Bool, state: [String]) {
-        await mock.state.reset()
+        mock.state.reset()
         return try await CrashResumeTests.withStateDirectory { directory in
             let first = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
             var start: Int64 = 0

@@ -10,7 +10,7 @@ import TestSupport
 
     @Test func aTraceLoggedRunLeaksNoSecretIntoLogsOrEvents() async throws {
         try await InProcessMockAuth.run { mock in
-            await mock.state.setRecordsIssuedTokens(true)
+            mock.state.setRecordsIssuedTokens(true)
             try await CrashResumeTests.withStateDirectory { directory in
                 let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority, logLevel: "trace")
                 let vaultContent = "vault-secret-" + UUID().uuidString
@@ -25,7 +25,7 @@ import TestSupport
                 }
                 await daemon.stop()
 
-                let issued = await mock.state.issuedSecrets()
+                let issued = mock.state.issuedSecrets()
                 #expect(issued.contains { $0.hasPrefix("mock-code.") } && issued.contains { $0.hasPrefix("mock-rt.") })
                 #expect(issued.filter { $0.split(separator: ".").count == 3 }.count >= 4, "access and id tokens were recorded")
                 let secrets = issued + [collected.accessToken, Self.password, vaultContent]

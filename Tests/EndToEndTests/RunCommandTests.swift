@@ -52,7 +52,7 @@ import TestSupport
             ])
             #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
             #expect(result.stdout.contains("2 of 2 flows passed"))
-            let requests = await mock.state.requestLogEntries()
+            let requests = mock.state.requestLogEntries()
             #expect(requests.contains { $0.route == "mam.enroll" }, "the flows used the given mock")
         }
     }

@@ -18,7 +18,7 @@ struct AdminTests {
             #expect(try await client.passwordToken("bob@contoso.com").1["error_codes"] == [53009])
 
             _ = try await client.sendJSON("/_admin/users/alice@contoso.com/ca", ["targeted": true])
-            await state.markCompliant(AccountApp(upn: "alice@contoso.com", appId: "chatr"))
+            state.markCompliant(AccountApp(upn: "alice@contoso.com", appId: "chatr"))
             #expect(try await client.passwordToken("alice@contoso.com").0 == .ok)
             let (_, reset) = try await client.sendJSON("/_admin/users/alice@contoso.com/compliance/reset", [:])
             #expect(reset["wasCompliant"] == true)
@@ -124,12 +124,12 @@ struct AdminTests {
         try await TestSupport.withRouterApp { client, state in
             _ = try await client.sendJSON("/_admin/users/alice@contoso.com/ca", ["targeted": false])
             _ = try await client.sendJSON("/_admin/faults", ["route": "keys", "status": 500])
-            await state.advanceClock(seconds: 60)
+            state.advanceClock(seconds: 60)
             let (_, snapshot) = try await client.sendJSON("/_admin/reset", [:])
             #expect(snapshot["users"]?[0]?["caTargeted"] == true)
             #expect(snapshot["faults"] == [])
             #expect(snapshot["clockOffsetSeconds"] == 0.0)
-            #expect(await state.requestLogEntries().isEmpty)
+            #expect(state.requestLogEntries().isEmpty)
         }
     }
 

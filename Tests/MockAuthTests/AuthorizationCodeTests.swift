@@ -75,7 +75,7 @@ struct AuthorizationCodeTests {
             let (_, missing) = try await browser.redeem(try await browser.code(login: "bob@contoso.com"), verifier: "")
             #expect(missing["error_codes"] == [50148])
             let code = try await browser.code(login: "bob@contoso.com")
-            await state.advanceClock(seconds: 301)
+            state.advanceClock(seconds: 301)
             let (_, expired) = try await browser.redeem(code)
             #expect(expired["error"] == "invalid_grant")
             #expect(expired["error_codes"] == [70008])

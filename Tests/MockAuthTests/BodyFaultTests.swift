@@ -35,20 +35,20 @@ struct BodyFaultTests {
             let (created, generated) = try await client.sendJSON("/_admin/users/generate", ["count": 3])
             #expect(created == .ok && generated["users"] == 7 && generated["first"] == "load00001@contoso.com")
             #expect(try await client.passwordToken("load00002@contoso.com", claims: TestSupport.protapp).1["error_codes"] == [53005])
-            #expect(await state.directory.mamPolicy.allows(upn: "load00003@contoso.com"))
+            #expect(state.directory.mamPolicy.allows(upn: "load00003@contoso.com"))
             let (refused, _) = try await client.sendJSON("/_admin/users/generate", ["count": 2, "prefix": "Bad Prefix"])
             #expect(refused == .badRequest)
 
-            await state.setRecordsIssuedTokens(true)
+            state.setRecordsIssuedTokens(true)
             let (ok, tokens) = try await client.passwordToken("bob@contoso.com")
             #expect(ok == .ok)
-            let issued = await state.issuedSecrets()
+            let issued = state.issuedSecrets()
             for key in ["access_token", "refresh_token", "id_token"] {
                 #expect(issued.contains(try #require(tokens[key]?.stringValue)), "\(key) is listed")
             }
             _ = try await client.sendJSON("/_admin/reset", [:])
-            #expect(await state.directory.user(upn: "load00001@contoso.com") == nil)
-            #expect(await state.issuedSecrets().isEmpty)
+            #expect(state.directory.user(upn: "load00001@contoso.com") == nil)
+            #expect(state.issuedSecrets().isEmpty)
         }
     }
 }

@@ -89,7 +89,7 @@ struct UnknownRouteTests {
             let (status, body) = try await client.sendJSON("/nope/nothing", method: .get)
             #expect(status == .notFound)
             #expect(body["error"] == "not_found")
-            #expect(await state.requestLogEntries().last?.status == 404)
+            #expect(state.requestLogEntries().last?.status == 404)
         }
     }
 }

@@ -19,12 +19,12 @@ struct LiveFaultTests {
             let keys = server.url + "/contoso.com/discovery/v2.0/keys"
             var results: [String: Command.Result] = [:]
             for action in ["reset", "close", "truncated"] {
-                await server.state.clearFaults()
-                _ = try await server.state.addFault(JSONObject([("route", "keys"), ("action", .string(action))]))
+                server.state.clearFaults()
+                _ = try server.state.addFault(JSONObject([("route", "keys"), ("action", .string(action))]))
                 results[action] = try await Self.curl(keys)
             }
             results["after"] = try await Self.curl(keys)
-            let log = await server.state.requestLogEntries()
+            let log = server.state.requestLogEntries()
             #expect(log.filter { $0.fault != nil }.count == 3)
             return results
         }

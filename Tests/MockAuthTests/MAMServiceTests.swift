@@ -69,7 +69,7 @@ struct MAMServiceTests {
             let (_, report) = try await client.sendJSON("/mam/v1/report-compliance", ["enrollmentId": .string(id)], bearer: token)
             #expect(report["complianceStatus"] == 1)
             #expect(report["reason"] == "accountNotAllowed")
-            #expect(await state.isCompliant(AccountApp(upn: "dave@contoso.com", appId: "chatr")) == false)
+            #expect(state.isCompliant(AccountApp(upn: "dave@contoso.com", appId: "chatr")) == false)
         }
     }
 
@@ -93,7 +93,7 @@ struct MAMServiceTests {
             #expect(wipe["statusName"] == "WipeReceived")
             let (_, after) = try await client.sendJSON("/mam/v1/checkin", ["enrollmentId": .string(id)], bearer: token)
             #expect(after["status"] == 213)
-            #expect(await state.enrollments.isEmpty)
+            #expect(state.enrollments.isEmpty)
         }
     }
 
@@ -104,10 +104,10 @@ struct MAMServiceTests {
             let (_, enrolled) = try await client.sendJSON("/mam/v1/enroll", [:], bearer: token)
             let id = try #require(enrolled["enrollmentId"]?.stringValue)
             _ = try await client.sendJSON("/mam/v1/report-compliance", ["enrollmentId": .string(id)], bearer: token)
-            #expect(await state.isCompliant(AccountApp(upn: "alice@contoso.com", appId: "chatr")))
+            #expect(state.isCompliant(AccountApp(upn: "alice@contoso.com", appId: "chatr")))
             let (_, removed) = try await client.sendJSON("/mam/v1/unenroll", ["enrollmentId": .string(id)], bearer: token)
             #expect(removed["status"] == 104)
-            #expect(await state.isCompliant(AccountApp(upn: "alice@contoso.com", appId: "chatr")) == false)
+            #expect(state.isCompliant(AccountApp(upn: "alice@contoso.com", appId: "chatr")) == false)
         }
     }
 
@@ -130,7 +130,7 @@ struct MAMServiceTests {
             let response = try await client.execute(
                 uri: "/mam/v1/enroll", method: .post, headers: [.authorization: "Bearer \(token)"], body: .init(string: "{oops"))
             #expect(response.status == .badRequest)
-            await state.advanceClock(seconds: 7200)
+            state.advanceClock(seconds: 7200)
             let (expired, expiredBody) = try await client.sendJSON("/mam/v1/enroll", [:], bearer: token)
             #expect(expired == .unauthorized)
             #expect(expiredBody["error_description"]?.stringValue?.contains("expired") == true)
@@ -149,7 +149,7 @@ struct MAMServiceTests {
             }
             #expect(statuses.filter { $0 == 100 }.count == 1)
             #expect(statuses.filter { $0 == 208 }.count == 7)
-            #expect(await state.enrollments.count == 1)
+            #expect(state.enrollments.count == 1)
         }
     }
 }

@@ -90,7 +90,7 @@ struct TokenGrantTests {
             let (mamStatus, mamBody) = try await client.passwordToken("alice@contoso.com", scope: TestSupport.mamScope, claims: TestSupport.protapp)
             #expect(mamStatus == .ok)
             #expect(mamBody.jwtClaims("access_token")?["aud"] == "https://msmamservice.api.application")
-            await state.markCompliant(AccountApp(upn: "Alice@contoso.com", appId: "chatr"))
+            state.markCompliant(AccountApp(upn: "Alice@contoso.com", appId: "chatr"))
             let (status, _) = try await client.passwordToken("alice@contoso.com", claims: TestSupport.protapp)
             #expect(status == .ok)
         }

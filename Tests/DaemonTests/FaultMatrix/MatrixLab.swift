@@ -64,19 +64,19 @@ struct MatrixLab: Sendable {
 
     /// Requests the mock logged for `route` since its last reset.
     func requests(to route: String) async -> Int {
-        await mock.state.requestLogEntries().filter { $0.route == route }.count
+        mock.state.requestLogEntries().filter { $0.route == route }.count
     }
 
     /// Waits (at most 20 s) until every request a fault rule took has been answered, so a
     /// delayed request cannot change the mock after the next reset; then clears the faults.
     func settleAndClearFaults(count: Int) async throws {
-        let remaining = await mock.state.faultRules().reduce(0) { $0 + $1.remaining }
+        let remaining = mock.state.faultRules().reduce(0) { $0 + $1.remaining }
         let taken = count - remaining
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
-            if await mock.state.requestLogEntries().filter({ $0.fault != nil }).count >= taken { break }
+            if mock.state.requestLogEntries().filter({ $0.fault != nil }).count >= taken { break }
             try await Task.sleep(for: .milliseconds(20))
         }
-        await mock.state.clearFaults()
+        mock.state.clearFaults()
     }
 }

@@ -2,11 +2,11 @@ import Foundation
 import JSON
 
 extension AdminRoutes {
-    func userJSON(_ user: Fixtures.User) async -> JSONValue {
-        let directory = await state.directory
+    func userJSON(_ user: Fixtures.User) -> JSONValue {
+        let directory = state.directory
         let apps = directory.mamPolicy.appIds.isEmpty ? directory.clients.filter(\.isPublic).map(\.clientId) : directory.mamPolicy.appIds
         var compliantApps: [JSONValue] = []
-        for app in apps where await state.isCompliant(AccountApp(upn: user.upn, appId: app)) {
+        for app in apps where state.isCompliant(AccountApp(upn: user.upn, appId: app)) {
             compliantApps.append(.string(app))
         }
         return [
@@ -18,18 +18,18 @@ extension AdminRoutes {
     }
 
     /// `GET /_admin/state`: users, policy, enrollments, pending wipes, faults, clock offset.
-    func snapshot() async -> JSONValue {
-        let directory = await state.directory
+    func snapshot() -> JSONValue {
+        let directory = state.directory
         var users: [JSONValue] = []
-        for user in directory.users { users.append(await userJSON(user)) }
-        let enrollments = await state.enrollments.values.sorted { $0.enrolledAt < $1.enrolledAt }.map { enrollment -> JSONValue in
+        for user in directory.users { users.append(userJSON(user)) }
+        let enrollments = state.enrollments.values.sorted { $0.enrolledAt < $1.enrolledAt }.map { enrollment -> JSONValue in
             [
                 "enrollmentId": .string(enrollment.id), "upn": .string(enrollment.account.upn),
                 "appId": .string(enrollment.account.appId),
                 "policyVersion": enrollment.deliveredPolicyVersion.map { .int(Int64($0)) } ?? .null,
             ]
         }
-        let wipes = await state.pendingWipeList.map { account -> JSONValue in
+        let wipes = state.pendingWipeList.map { account -> JSONValue in
             ["upn": .string(account.upn), "appId": .string(account.appId)]
         }
         return [
@@ -38,9 +38,9 @@ extension AdminRoutes {
             "policy": directory.mamPolicy.json,
             "enrollments": .array(enrollments),
             "pendingWipes": .array(wipes),
-            "faults": .array(await state.faultRules().map(\.json)),
-            "clockOffsetSeconds": .double(await state.clockOffset),
-            "caErrorStatus": .int(Int64(await state.caErrorStatus)),
+            "faults": .array(state.faultRules().map(\.json)),
+            "clockOffsetSeconds": .double(state.clockOffset),
+            "caErrorStatus": .int(Int64(state.caErrorStatus)),
         ]
     }
 }

@@ -8,10 +8,10 @@ struct AdminRoutes: Sendable {
 
     func addRoutes(to router: Router<MockRequestContext>) {
         let admin = router.group("_admin")
-        admin.get("state") { _, _ in Response.json(await self.snapshot()) }
+        admin.get("state") { _, _ in Response.json(self.snapshot()) }
         admin.post("reset") { _, _ in
-            await self.state.reset()
-            return Response.json(await self.snapshot())
+            self.state.reset()
+            return Response.json(self.snapshot())
         }
         admin.post("users/generate") { request, _ in
             var request = request
@@ -19,8 +19,8 @@ struct AdminRoutes: Sendable {
             guard let count = body["count"]?.intValue else { throw AdminError.badRequest("'count' (an integer) is required.") }
             let prefix = body["prefix"]?.stringValue ?? "load"
             do {
-                let total = try await self.state.addGeneratedUsers(count: Int(clamping: count), prefix: prefix)
-                return Response.json(["users": .int(Int64(total)), "first": .string(await self.state.directory.generatedUPN(1, prefix: prefix))])
+                let total = try self.state.addGeneratedUsers(count: Int(clamping: count), prefix: prefix)
+                return Response.json(["users": .int(Int64(total)), "first": .string(self.state.directory.generatedUPN(1, prefix: prefix))])
             } catch let error as FixtureError {
                 throw AdminError.badRequest(error.message)
             }
@@ -35,18 +35,18 @@ struct AdminRoutes: Sendable {
         }
         admin.post("users/:upn/wipe") { request, context in
             let account = try await self.account(request, context)
-            await self.state.queueWipe(account)
+            self.state.queueWipe(account)
             return Response.json(["queued": true, "upn": .string(account.upn), "appId": .string(account.appId)])
         }
         admin.post("users/:upn/compliance/reset") { request, context in
             let account = try await self.account(request, context)
-            let was = await self.state.resetCompliance(account)
+            let was = self.state.resetCompliance(account)
             return Response.json(["upn": .string(account.upn), "appId": .string(account.appId), "wasCompliant": .bool(was)])
         }
         admin.post("users/:upn/revoke-refresh-tokens") { _, context in
             let upn = try context.parameters.require("upn")
-            guard await self.state.directory.user(upn: upn) != nil else { throw AdminError.notFound("no user '\(upn)'.") }
-            return Response.json(["revoked": .int(Int64(await self.state.revokeRefreshTokens(upn: upn)))])
+            guard self.state.directory.user(upn: upn) != nil else { throw AdminError.notFound("no user '\(upn)'.") }
+            return Response.json(["revoked": .int(Int64(self.state.revokeRefreshTokens(upn: upn)))])
         }
         admin.put("policy/allowed-accounts") { request, _ in
             var request = request
@@ -60,7 +60,7 @@ struct AdminRoutes: Sendable {
             } else {
                 throw AdminError.badRequest("'allowedAccounts' must be an array of strings or null.")
             }
-            return Response.json(await self.state.setAllowedAccounts(accounts).json)
+            return Response.json(self.state.setAllowedAccounts(accounts).json)
         }
         admin.patch("policy") { request, _ in
             var request = request
@@ -69,7 +69,7 @@ struct AdminRoutes: Sendable {
             for (name, value) in body {
                 if let problem = MAMPolicy.problem(setting: name, value: value) { throw AdminError.badRequest(problem) }
             }
-            return Response.json(await self.state.updatePolicySettings(body).json)
+            return Response.json(self.state.updatePolicySettings(body).json)
         }
         admin.put("ca-error-status") { request, _ in
             var request = request
@@ -77,22 +77,22 @@ struct AdminRoutes: Sendable {
             guard let status = body["status"]?.intValue, status == 400 || status == 200 else {
                 throw AdminError.badRequest("'status' must be 400 (Entra) or 200.")
             }
-            await self.state.setCAErrorStatus(Int(status))
+            self.state.setCAErrorStatus(Int(status))
             return Response.json(["status": .int(status)])
         }
         admin.post("faults") { request, _ in
             var request = request
             let body = try await Self.object(&request)
-            return Response.json(try await self.state.addFault(body).json, status: .created)
+            return Response.json(try self.state.addFault(body).json, status: .created)
         }
-        admin.get("faults") { _, _ in Response.json(.array(await self.state.faultRules().map(\.json))) }
+        admin.get("faults") { _, _ in Response.json(.array(self.state.faultRules().map(\.json))) }
         admin.delete("faults") { _, _ in
-            await self.state.clearFaults()
+            self.state.clearFaults()
             return Response.json(["cleared": true])
         }
-        admin.get("requests") { _, _ in Response.json(.array(await self.state.requestLogEntries().map(\.json))) }
+        admin.get("requests") { _, _ in Response.json(.array(self.state.requestLogEntries().map(\.json))) }
         admin.delete("requests") { _, _ in
-            await self.state.clearRequestLog()
+            self.state.clearRequestLog()
             return Response.json(["cleared": true])
         }
         admin.post("clock/advance") { request, _ in
@@ -101,8 +101,8 @@ struct AdminRoutes: Sendable {
             guard let seconds = body["seconds"]?.doubleValue, seconds >= 0, seconds <= 10 * 365 * 86_400 else {
                 throw AdminError.badRequest("'seconds' must be a non-negative number.")
             }
-            await self.state.advanceClock(seconds: seconds)
-            return Response.json(["clockOffsetSeconds": .double(await self.state.clockOffset)])
+            self.state.advanceClock(seconds: seconds)
+            return Response.json(["clockOffsetSeconds": .double(self.state.clockOffset)])
         }
         admin.post("device-codes/:userCode/approve") { request, context in
             var request = request
@@ -111,9 +111,9 @@ struct AdminRoutes: Sendable {
             let deny = body["deny"]?.boolValue ?? false
             let upn = body["upn"]?.stringValue
             guard deny || upn.map({ _ in true }) == true else { throw AdminError.badRequest("'upn' is required unless 'deny' is true.") }
-            let directory = await self.state.directory
+            let directory = self.state.directory
             if let upn, directory.user(upn: upn) == nil { throw AdminError.notFound("no user '\(upn)'.") }
-            guard await self.state.completeDeviceCode(userCode: code, upn: upn, deny: deny) else {
+            guard self.state.completeDeviceCode(userCode: code, upn: upn, deny: deny) else {
                 throw AdminError.notFound("no pending device code '\(code)'.")
             }
             return Response.json(["approved": .bool(!deny), "userCode": .string(code)])
@@ -122,16 +122,16 @@ struct AdminRoutes: Sendable {
 
     private func updateUser(_ context: MockRequestContext, _ change: @Sendable (inout Fixtures.User) -> Void) async throws -> Response {
         let upn = try context.parameters.require("upn")
-        guard let user = await state.updateUser(upn: upn, change) else { throw AdminError.notFound("no user '\(upn)'.") }
-        return .json(await userJSON(user))
+        guard let user = state.updateUser(upn: upn, change) else { throw AdminError.notFound("no user '\(upn)'.") }
+        return .json(userJSON(user))
     }
 
     private func account(_ request: Request, _ context: MockRequestContext) async throws -> AccountApp {
         var request = request
         let body = try await Self.object(&request)
         let upn = try context.parameters.require("upn")
-        guard await state.directory.user(upn: upn) != nil else { throw AdminError.notFound("no user '\(upn)'.") }
-        let directory = await state.directory
+        guard state.directory.user(upn: upn) != nil else { throw AdminError.notFound("no user '\(upn)'.") }
+        let directory = state.directory
         let appId = body["appId"]?.stringValue ?? directory.mamPolicy.appIds.first ?? "chatr"
         return AccountApp(upn: upn, appId: appId)
     }

@@ -15,7 +15,7 @@ struct FaultMiddleware: RouterMiddleware {
     let state: MockState
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard state.hasPendingFaults, let route = RouteName.of(path: request.uri.path), let rule = await state.takeFault(route: route) else {
+        guard state.hasPendingFaults, let route = RouteName.of(path: request.uri.path), let rule = state.takeFault(route: route) else {
             return try await next(request, context)
         }
         context.note.withLockedValue { $0.fault = "#\(rule.id) \(rule.action.rawValue)\(rule.status.map { " \($0)" } ?? "")" }

@@ -52,43 +52,46 @@ extension MockState {
     func appendLog(
         method: String, path: String, route: String?, status: Int, grantType: String?, user: String?, fault: String?
     ) {
-        if requestLog.count >= requestLogLimit { requestLog.removeFirst() }
-        requestLog.append(RequestLogEntry(
-            time: now(), method: method, path: path, route: route, status: status, grantType: grantType, user: user, fault: fault))
+        let limit = requestLogLimit
+        locked { state in
+            if state.requestLog.count >= limit { state.requestLog.removeFirst() }
+            state.requestLog.append(RequestLogEntry(
+                time: state.now(), method: method, path: path, route: route, status: status, grantType: grantType, user: user,
+                fault: fault))
+        }
     }
 
     /// The request log, oldest first.
-    public func requestLogEntries() -> [RequestLogEntry] { Array(requestLog) }
+    public func requestLogEntries() -> [RequestLogEntry] { locked { Array($0.requestLog) } }
 
     /// Empties the request log.
-    public func clearRequestLog() { requestLog.removeAll() }
+    public func clearRequestLog() { locked { $0.requestLog.removeAll() } }
 
     func addFault(_ body: JSONObject) throws(AdminError) -> FaultRule {
-        let rule = try FaultRule.parse(body, id: (faults.map(\.id).max() ?? 0) + 1)
-        faults.append(rule)
-        faultsPending.withLockedValue { $0 = true }
-        return rule
+        try locked { (state: inout Storage) throws(AdminError) -> FaultRule in
+            let rule = try FaultRule.parse(body, id: (state.faults.map(\.id).max() ?? 0) + 1)
+            state.faults.append(rule)
+            return rule
+        }
     }
 
     /// Takes one use of the first fault matching `route`; drops it when used up.
     func takeFault(route: String) -> FaultRule? {
-        guard let index = faults.firstIndex(where: { $0.matches(route) }) else { return nil }
-        let rule = faults[index]
-        faults[index].remaining -= 1
-        if faults[index].remaining <= 0 { faults.remove(at: index) }
-        faultsPending.withLockedValue { $0 = !faults.isEmpty }
-        return rule
+        locked { state in
+            guard let index = state.faults.firstIndex(where: { $0.matches(route) }) else { return nil }
+            let rule = state.faults[index]
+            state.faults[index].remaining -= 1
+            if state.faults[index].remaining <= 0 { state.faults.remove(at: index) }
+            return rule
+        }
     }
 
     /// Faults still waiting to fire, in the order they match.
-    public func faultRules() -> [FaultRule] { faults }
+    public func faultRules() -> [FaultRule] { locked { $0.faults } }
 
     /// Removes every pending fault.
-    public func clearFaults() {
-        faults = []
-        faultsPending.withLockedValue { $0 = false }
-    }
+    public func clearFaults() { locked { $0.faults = [] } }
 
-    /// False when no fault is armed: requests then skip the actor (read without a hop).
-    nonisolated var hasPendingFaults: Bool { faultsPending.withLockedValue { $0 } }
+    /// False when no fault is armed.
+    var hasPendingFaults: Bool { locked { !$0.faults.isEmpty } }
 }

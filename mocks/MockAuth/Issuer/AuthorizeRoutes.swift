@@ -31,7 +31,7 @@ extension Issuer {
         let directory: Fixtures
         let authorize: AuthorizeRequest
         do {
-            directory = try await self.directory(forTenant: segment)
+            directory = try self.directory(forTenant: segment)
             authorize = try AuthorizeRequest.validateClient(parameters, directory: directory, issuer: self)
         } catch let error as AuthorizeRequest.PageError {
             return .html(SignInPage.error(error.error), status: .badRequest)
@@ -57,7 +57,7 @@ extension Issuer {
             // Single sign-on: a session cookie answers at once unless the app asked for a prompt
             // or hinted at another account.
             let prompt = parameters["prompt"]
-            if prompt != "login", prompt != "select_account", let user = await sessionUser(request, directory),
+            if prompt != "login", prompt != "select_account", let user = sessionUser(request, directory),
                 parameters.nonEmpty("login_hint").map({ $0.lowercased() == user.upn.lowercased() }) ?? true
             {
                 context.noteRequest(user: user.upn)
@@ -90,7 +90,7 @@ extension Issuer {
         }
         context.noteRequest(user: user.upn)
         var response = await complete(authorize, user: user, scopes: scopes, capabilities: capabilities, directory: directory)
-        let session = await state.startSession(upn: user.upn)
+        let session = state.startSession(upn: user.upn)
         response.headers[.setCookie] = "\(Self.sessionCookie)=\(session); Path=/; HttpOnly; SameSite=Lax\(scheme == "https" ? "; Secure" : "")"
         return response
     }
@@ -98,8 +98,8 @@ extension Issuer {
     static let sessionCookie = "mockauth_session"
 
     /// The user of the request's session cookie, if it names a live session of a known user.
-    func sessionUser(_ request: Request, _ directory: Fixtures) async -> Fixtures.User? {
-        guard let id = request.cookies[Self.sessionCookie]?.value, let upn = await state.sessionUser(id) else { return nil }
+    func sessionUser(_ request: Request, _ directory: Fixtures) -> Fixtures.User? {
+        guard let id = request.cookies[Self.sessionCookie]?.value, let upn = state.sessionUser(id) else { return nil }
         return directory.user(upn: upn)
     }
 
@@ -108,8 +108,8 @@ extension Issuer {
         _ authorize: AuthorizeRequest, user: Fixtures.User, scopes: ScopeRequest, capabilities: [String], directory: Fixtures
     ) async -> Response {
         let parameters = authorize.parameters
-        let now = await state.now()
-        let code = await state.issueAuthorizationCode(AuthorizationCodeGrant(
+        let now = state.now()
+        let code = state.issueAuthorizationCode(AuthorizationCodeGrant(
             clientId: authorize.client.clientId, redirectURI: authorize.redirectURI, upn: user.upn, scopes: scopes,
             nonce: parameters.nonEmpty("nonce"), codeChallenge: parameters.nonEmpty("code_challenge"),
             codeChallengeMethod: parameters.nonEmpty("code_challenge") == nil ? nil : (parameters.nonEmpty("code_challenge_method") ?? "plain"),

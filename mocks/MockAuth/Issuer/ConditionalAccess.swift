@@ -10,9 +10,9 @@ enum ConditionalAccess {
     /// Throws the CA error when the request must be blocked.
     static func evaluate(
         user: Fixtures.User, clientId: String, scopes: ScopeRequest, capabilities: [String], state: MockState
-    ) async throws(OAuthError) {
+    ) throws(OAuthError) {
         guard user.caTargeted, !scopes.isMAMService else { return }
-        if await state.isCompliant(AccountApp(upn: user.upn, appId: clientId)) { return }
+        if state.isCompliant(AccountApp(upn: user.upn, appId: clientId)) { return }
         var error: OAuthError
         if capabilities.contains("protapp") {
             error = .unauthorizedClient(code: 53005, message)
@@ -21,7 +21,7 @@ enum ConditionalAccess {
         } else {
             error = .invalidGrant(code: 53009, message)
         }
-        error.status = .init(code: await state.caErrorStatus)
+        error.status = .init(code: state.caErrorStatus)
         throw error
     }
 }

@@ -19,16 +19,16 @@ extension Issuer {
                 throw OAuthError(status: .notFound, error: "not_found", aadsts: nil, message: "User realm discovery lives at /common/userrealm/{username}.")
             }
             let username = try context.parameters.require("username")
-            return Response.json(await self.userRealm(username: username))
+            return Response.json(self.userRealm(username: username))
         }
         router.get("/:tenant/v2.0/.well-known/openid-configuration") { request, context in
             let segment = try context.parameters.require("tenant")
-            let directory = try await self.directory(forTenant: segment)
+            let directory = try self.directory(forTenant: segment)
             return Response.json(self.openIDConfiguration(base: request.baseURL(scheme: self.scheme), segment: segment, directory: directory))
         }
         router.get("/:tenant/discovery/v2.0/keys") { request, context in
             let segment = try context.parameters.require("tenant")
-            let directory = try await self.directory(forTenant: segment)
+            let directory = try self.directory(forTenant: segment)
             var jwk = self.key.jwk.objectValue ?? JSONObject()
             jwk["issuer"] = .string(self.issuerURL(base: request.baseURL(scheme: self.scheme), tenantId: directory.tenant.id))
             return Response.json(["keys": [.object(jwk)]])
@@ -106,8 +106,8 @@ extension Issuer {
 
     /// MSAL's user realm discovery: every account of the tenant's domain is `Managed`
     /// (password grant goes straight to the token endpoint); other domains are `Unknown`.
-    func userRealm(username: String) async -> JSONValue {
-        let directory = await state.directory
+    func userRealm(username: String) -> JSONValue {
+        let directory = state.directory
         let domain = username.split(separator: "@").last.map { $0.lowercased() } ?? ""
         let managed = domain == directory.tenant.domain.lowercased()
         return [

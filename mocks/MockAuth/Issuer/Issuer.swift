@@ -28,8 +28,8 @@ public struct Issuer: Sendable {
     }
 
     /// The directory if `segment` names its tenant; otherwise AADSTS90002.
-    func directory(forTenant segment: String) async throws(OAuthError) -> Fixtures {
-        let directory = await state.directory
+    func directory(forTenant segment: String) throws(OAuthError) -> Fixtures {
+        let directory = state.directory
         guard directory.acceptsTenantSegment(segment) else { throw .unknownTenant(segment) }
         return directory
     }

@@ -6,10 +6,10 @@ extension Issuer {
     /// URI of some app, else shows a page.
     func addLogoutRoutes(to router: Router<MockRequestContext>) {
         router.get("/:tenant/oauth2/v2.0/logout") { request, context in
-            let directory = try await self.directory(forTenant: context.parameters.require("tenant"))
+            let directory = try self.directory(forTenant: context.parameters.require("tenant"))
             if let id = request.cookies[Self.sessionCookie]?.value {
-                if let upn = await self.state.sessionUser(id) { context.noteRequest(user: upn) }
-                await self.state.endSession(id)
+                if let upn = self.state.sessionUser(id) { context.noteRequest(user: upn) }
+                self.state.endSession(id)
             }
             let target = try request.queryParameters.nonEmpty("post_logout_redirect_uri")
             let registered = directory.clients.flatMap(\.redirectURIs)

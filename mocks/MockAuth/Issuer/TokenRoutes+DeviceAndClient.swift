@@ -4,7 +4,7 @@ import JSON
 
 extension Issuer {
     /// `grant_type=client_credentials`: app-only tokens for confidential clients.
-    func clientCredentialsGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) async throws -> JSONValue {
+    func clientCredentialsGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) throws -> JSONValue {
         let client = try authenticateClient(form, request: request, directory: directory)
         guard !client.isPublic else {
             throw OAuthError.invalidClient(code: 7000218, "The request body must contain the following parameter: 'client_assertion' or 'client_secret'.")
@@ -12,7 +12,7 @@ extension Issuer {
         let scopes = try ScopeParser.parseClientCredentials(form["scope"], apis: directory.apis)
         let minter = TokenMinter(
             key: key, issuer: issuerURL(base: request.baseURL(scheme: scheme), tenantId: directory.tenant.id),
-            tenantId: directory.tenant.id, now: await state.now(), lifetime: directory.lifetimes.accessToken)
+            tenantId: directory.tenant.id, now: state.now(), lifetime: directory.lifetimes.accessToken)
         return [
             "token_type": "Bearer",
             "expires_in": .int(Int64(directory.lifetimes.accessToken)),
@@ -22,11 +22,11 @@ extension Issuer {
     }
 
     /// `POST /{tenant}/oauth2/v2.0/devicecode`: starts a device-code sign-in.
-    func deviceAuthorization(_ form: FormParameters, request: Request, segment: String, directory: Fixtures) async throws -> Response {
+    func deviceAuthorization(_ form: FormParameters, request: Request, segment: String, directory: Fixtures) throws -> Response {
         let client = try self.client(form.nonEmpty("client_id"), in: directory)
         let scopes = try ScopeParser.parse(form["scope"], apis: directory.apis)
         let capabilities = try Issuer.capabilities(fromClaims: form["claims"])
-        let (deviceCode, userCode) = await state.issueDeviceCode(clientId: client.clientId, scopes: scopes, capabilities: capabilities)
+        let (deviceCode, userCode) = state.issueDeviceCode(clientId: client.clientId, scopes: scopes, capabilities: capabilities)
         let verification = "\(request.baseURL(scheme: scheme))/\(segment)/oauth2/v2.0/deviceauth"
         return .json([
             "user_code": .string(userCode),
@@ -39,17 +39,17 @@ extension Issuer {
     }
 
     /// `grant_type=urn:ietf:params:oauth:grant-type:device_code`: polls until someone signs in.
-    func deviceCodeGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) async throws -> JSONValue {
+    func deviceCodeGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) throws -> JSONValue {
         let client = try authenticateClient(form, request: request, directory: directory)
         guard let deviceCode = form.nonEmpty("device_code") else { throw OAuthError.missingParameter("device_code") }
-        switch await state.redeemDeviceCode(deviceCode, clientId: client.clientId) {
+        switch state.redeemDeviceCode(deviceCode, clientId: client.clientId) {
         case .success(let (grant, upn)):
             context.noteRequest(user: upn)
             guard let user = directory.user(upn: upn) else {
                 throw OAuthError.invalidGrant(code: 50034, "The user account {EUII Hidden} does not exist in the directory.")
             }
             let capabilities = try Self.union(grant.capabilities, Issuer.capabilities(fromClaims: form["claims"]))
-            return try await issueUserTokens(
+            return try issueUserTokens(
                 user: user, client: client, scopes: grant.scopes, capabilities: capabilities, nonce: nil,
                 form: form, request: request, directory: directory)
         case .failure(.authorizationPending):
@@ -67,13 +67,13 @@ extension Issuer {
     /// (fields `user_code`, `login`, `passwd`).
     func addDeviceVerificationRoutes(to router: Router<MockRequestContext>) {
         router.get("/:tenant/oauth2/v2.0/deviceauth") { request, context in
-            _ = try await self.directory(forTenant: context.parameters.require("tenant"))
+            _ = try self.directory(forTenant: context.parameters.require("tenant"))
             return Response.html(Self.devicePage(message: nil))
         }
         router.post("/:tenant/oauth2/v2.0/deviceauth") { request, context in
             var request = request
             let form = try await request.formBody()
-            let directory = try await self.directory(forTenant: context.parameters.require("tenant"))
+            let directory = try self.directory(forTenant: context.parameters.require("tenant"))
             let user: Fixtures.User
             do {
                 user = try self.authenticate(login: form["login"] ?? "", password: form["passwd"] ?? "", in: directory)
@@ -81,7 +81,7 @@ extension Issuer {
                 return Response.html(Self.devicePage(message: "Your account or password is incorrect."), status: .ok)
             }
             context.noteRequest(user: user.upn)
-            let done = await self.state.completeDeviceCode(userCode: form["user_code"] ?? "", upn: user.upn)
+            let done = self.state.completeDeviceCode(userCode: form["user_code"] ?? "", upn: user.upn)
             return Response.html(Self.devicePage(message: done ? "You have signed in. You may close this window." : "That code is not valid or has expired."))
         }
     }

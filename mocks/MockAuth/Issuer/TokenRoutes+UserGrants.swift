@@ -5,14 +5,14 @@ import JSON
 
 extension Issuer {
     /// `grant_type=authorization_code`: single-use, short-lived codes; PKCE verified.
-    func authorizationCodeGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) async throws -> JSONValue {
+    func authorizationCodeGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) throws -> JSONValue {
         let client = try authenticateClient(form, request: request, directory: directory)
         guard let code = form.nonEmpty("code") else { throw OAuthError.missingParameter("code") }
         // RFC 6749 §4.1.3: required, since every authorize request carries one (checked before
         // the code is spent).
         guard let redirect = form.nonEmpty("redirect_uri") else { throw OAuthError.missingParameter("redirect_uri") }
         let grant: AuthorizationCodeGrant
-        switch await state.redeemAuthorizationCode(code, clientId: client.clientId) {
+        switch state.redeemAuthorizationCode(code, clientId: client.clientId) {
         case .success(let found): grant = found
         case .failure(.alreadyRedeemed):
             throw OAuthError.invalidGrant(code: 54005, "OAuth2 Authorization code was already redeemed, please retry with a new valid code or use an existing refresh token.")
@@ -41,17 +41,17 @@ extension Issuer {
             throw OAuthError.invalidGrant(code: 50034, "The user account {EUII Hidden} does not exist in the directory.")
         }
         let capabilities = try Self.union(grant.capabilities, Issuer.capabilities(fromClaims: form["claims"]))
-        return try await issueUserTokens(
+        return try issueUserTokens(
             user: user, client: client, scopes: grant.scopes, capabilities: capabilities, nonce: grant.nonce,
             form: form, request: request, directory: directory)
     }
 
     /// `grant_type=refresh_token`: any scope of the tenant's APIs, like Entra's multi-resource refresh tokens.
-    func refreshTokenGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) async throws -> JSONValue {
+    func refreshTokenGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) throws -> JSONValue {
         let client = try authenticateClient(form, request: request, directory: directory)
         guard let token = form.nonEmpty("refresh_token") else { throw OAuthError.missingParameter("refresh_token") }
         let grant: RefreshTokenGrant
-        switch await state.refreshTokenGrant(token, clientId: client.clientId) {
+        switch state.refreshTokenGrant(token, clientId: client.clientId) {
         case .success(let found): grant = found
         case .failure(.expired):
             throw OAuthError.invalidGrant(code: 700082, "The refresh token has expired due to inactivity.", suberror: "token_expired")
@@ -68,13 +68,13 @@ extension Issuer {
             throw OAuthError.invalidGrant(code: 50034, "The user account {EUII Hidden} does not exist in the directory.")
         }
         let scopes = form["scope"] == nil ? grant.scopes : try ScopeParser.parse(form["scope"], apis: directory.apis)
-        return try await issueUserTokens(
+        return try issueUserTokens(
             user: user, client: client, scopes: scopes, capabilities: Issuer.capabilities(fromClaims: form["claims"]),
             nonce: nil, form: form, request: request, directory: directory)
     }
 
     /// `grant_type=password` (ROPC).
-    func passwordGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) async throws -> JSONValue {
+    func passwordGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) throws -> JSONValue {
         let client = try authenticateClient(form, request: request, directory: directory)
         guard let login = form.nonEmpty("username") else { throw OAuthError.missingParameter("username") }
         guard let password = form["password"] else { throw OAuthError.missingParameter("password") }
@@ -82,7 +82,7 @@ extension Issuer {
         let scopes = try ScopeParser.parse(form["scope"], apis: directory.apis)
         let capabilities = try Issuer.capabilities(fromClaims: form["claims"])
         let user = try authenticate(login: login, password: password, in: directory)
-        return try await issueUserTokens(
+        return try issueUserTokens(
             user: user, client: client, scopes: scopes, capabilities: capabilities, nonce: nil,
             form: form, request: request, directory: directory)
     }

@@ -10,21 +10,21 @@ extension Issuer {
         router.post("/:tenant/oauth2/v2.0/token") { request, context in
             var request = request
             let form = try await request.formBody()
-            let directory = try await self.directory(forTenant: context.parameters.require("tenant"))
+            let directory = try self.directory(forTenant: context.parameters.require("tenant"))
             guard let grantType = form.nonEmpty("grant_type") else { throw OAuthError.missingParameter("grant_type") }
             context.noteRequest(grantType: grantType)
             let body: JSONValue
             switch grantType {
             case "authorization_code":
-                body = try await self.authorizationCodeGrant(form, request: request, context: context, directory: directory)
+                body = try self.authorizationCodeGrant(form, request: request, context: context, directory: directory)
             case "refresh_token":
-                body = try await self.refreshTokenGrant(form, request: request, context: context, directory: directory)
+                body = try self.refreshTokenGrant(form, request: request, context: context, directory: directory)
             case "password":
-                body = try await self.passwordGrant(form, request: request, context: context, directory: directory)
+                body = try self.passwordGrant(form, request: request, context: context, directory: directory)
             case "client_credentials":
-                body = try await self.clientCredentialsGrant(form, request: request, context: context, directory: directory)
+                body = try self.clientCredentialsGrant(form, request: request, context: context, directory: directory)
             case Self.deviceCodeGrantType:
-                body = try await self.deviceCodeGrant(form, request: request, context: context, directory: directory)
+                body = try self.deviceCodeGrant(form, request: request, context: context, directory: directory)
             default:
                 throw OAuthError(
                     error: "unsupported_grant_type", aadsts: 70003,
@@ -36,8 +36,8 @@ extension Issuer {
             var request = request
             let form = try await request.formBody()
             let segment = try context.parameters.require("tenant")
-            let directory = try await self.directory(forTenant: segment)
-            return try await self.deviceAuthorization(form, request: request, segment: segment, directory: directory)
+            let directory = try self.directory(forTenant: segment)
+            return try self.deviceAuthorization(form, request: request, segment: segment, directory: directory)
         }
     }
 
@@ -79,21 +79,21 @@ extension Issuer {
     func issueUserTokens(
         user: Fixtures.User, client: Fixtures.ClientApp, scopes: ScopeRequest, capabilities: [String],
         nonce: String?, form: FormParameters, request: Request, directory: Fixtures
-    ) async throws -> JSONValue {
-        try await ConditionalAccess.evaluate(
+    ) throws -> JSONValue {
+        try ConditionalAccess.evaluate(
             user: user, clientId: client.clientId, scopes: scopes, capabilities: capabilities, state: state)
         let minter = TokenMinter(
             key: key, issuer: issuerURL(base: request.baseURL(scheme: scheme), tenantId: directory.tenant.id),
-            tenantId: directory.tenant.id, now: await state.now(), lifetime: directory.lifetimes.accessToken)
+            tenantId: directory.tenant.id, now: state.now(), lifetime: directory.lifetimes.accessToken)
         let refreshToken = scopes.oidcScopes.contains("offline_access")
-            ? await state.issueRefreshToken(upn: user.upn, clientId: client.clientId, scopes: scopes) : nil
+            ? state.issueRefreshToken(upn: user.upn, clientId: client.clientId, scopes: scopes) : nil
         logger.debug(
             "user tokens issued",
             metadata: ["user.upn": "\(user.upn)", "client.id": "\(client.clientId)", "token.scope": "\(scopes.responseScope)"])
         let body = try minter.userTokenResponse(
             user: user, clientId: client.clientId, scopes: scopes, capabilities: capabilities, nonce: nonce,
             refreshToken: refreshToken, wantsClientInfo: form["client_info"] == "1")
-        await state.noteIssued(body)
+        state.noteIssued(body)
         return body
     }
 }

@@ -21,11 +21,11 @@ struct MAMCaller: Sendable {
         let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
         let claims: JSONValue
         do {
-            claims = try JWT.verify(token, key: issuer.key, audience: resource, now: await issuer.state.now())
+            claims = try JWT.verify(token, key: issuer.key, audience: resource, now: issuer.state.now())
         } catch {
             throw .unauthorized("The bearer token was refused: \(error.description).")
         }
-        let directory = await issuer.state.directory
+        let directory = issuer.state.directory
         guard let upn = claims["upn"]?.stringValue, let appId = claims["azp"]?.stringValue else {
             throw .unauthorized("The bearer token is not a user token (no upn).")
         }

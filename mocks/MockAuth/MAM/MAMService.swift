@@ -29,7 +29,7 @@ struct MAMService: Sendable {
         let caller = try await MAMCaller.authenticate(request, issuer: issuer)
         context.noteRequest(user: caller.upn)
         let body = try await request.jsonObjectBody()
-        let result = try await operation(caller, body, await state.directory)
+        let result = try await operation(caller, body, state.directory)
         logger.debug("mam request", metadata: ["user.upn": "\(caller.upn)", "mam.status": "\(result["status"] ?? .null)"])
         return .json(result)
     }
@@ -62,28 +62,28 @@ struct MAMService: Sendable {
     }
 
     /// `POST /mam/v1/enroll` `{"appId"?}` → 100, 208, 200 or 225.
-    func enroll(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) async throws -> JSONValue {
+    func enroll(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) throws -> JSONValue {
         let account = try account(caller, body)
         guard let user = directory.user(upn: account.upn) else { throw MAMError.unauthorized("The token's user no longer exists.") }
         let who: [(String, JSONValue)] = [("upn", .string(account.upn)), ("appId", .string(account.appId))]
         guard user.licensed else { return Self.reply(.accountNotLicensed, who) }
         guard targeted(account, directory) else { return Self.reply(.licensedNotTargeted, who + [("policy", .null)]) }
-        let (enrollment, isNew) = await state.enrollOrExisting(account, policyVersion: directory.mamPolicy.version)
+        let (enrollment, isNew) = state.enrollOrExisting(account, policyVersion: directory.mamPolicy.version)
         return Self.reply(
             isNew ? .newPoliciesReceived : .alreadyEnrolled,
             [("enrollmentId", .string(enrollment.id))] + who + policyDetails(account, directory))
     }
 
     /// `POST /mam/v1/checkin` `{"enrollmentId", "policyVersion"?}` → 102 (wipe, dequeued), 103, 101 or 100.
-    func checkIn(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) async throws -> JSONValue {
+    func checkIn(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) throws -> JSONValue {
         let id = try enrollmentId(body)
         let givenVersion = try Self.policyVersion(body)  // checked before the enrollment is looked up
-        guard let enrollment = await state.enrollment(id: id), enrollment.account.upn == caller.upn else {
+        guard let enrollment = state.enrollment(id: id), enrollment.account.upn == caller.upn else {
             return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))])
         }
         let base: [(String, JSONValue)] = [("enrollmentId", .string(id))]
-        if await state.takePendingWipe(enrollment.account) {
-            await state.removeEnrollment(id: id)
+        if state.takePendingWipe(enrollment.account) {
+            state.removeEnrollment(id: id)
             logger.info("wipe delivered", metadata: ["user.upn": "\(caller.upn)", "app.id": "\(enrollment.account.appId)"])
             return Self.reply(.wipeReceived, base + [("wipe", ["reason": "adminRequested", "scope": "selective"])])
         }
@@ -95,17 +95,17 @@ struct MAMService: Sendable {
                 ("policyVersion", .int(Int64(policy.version))), ("etag", .string(policy.etag)),
             ])
         }
-        await state.recordDelivered(policyVersion: policy.version, enrollmentId: id)
+        state.recordDelivered(policyVersion: policy.version, enrollmentId: id)
         return Self.reply(.newPoliciesReceived, base + policyDetails(enrollment.account, directory))
     }
 
     /// `POST /mam/v1/unenroll` `{"enrollmentId"}` → 104 or 213.
-    func unenroll(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) async throws -> JSONValue {
+    func unenroll(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) throws -> JSONValue {
         let id = try enrollmentId(body)
-        guard let enrollment = await state.enrollment(id: id), enrollment.account.upn == caller.upn else {
+        guard let enrollment = state.enrollment(id: id), enrollment.account.upn == caller.upn else {
             return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))])
         }
-        await state.removeEnrollment(id: id)
+        state.removeEnrollment(id: id)
         return Self.reply(.unenrollmentSuccess, [("enrollmentId", .string(id))])
     }
 
@@ -120,9 +120,9 @@ struct MAMService: Sendable {
 
     /// `POST /mam/v1/report-compliance` `{"enrollmentId", "policyVersion"?, "compliant"?}`:
     /// marks (user, app) compliant so the next token request passes CA.
-    func reportCompliance(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) async throws -> JSONValue {
+    func reportCompliance(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) throws -> JSONValue {
         let id = try enrollmentId(body)
-        guard let enrollment = await state.enrollment(id: id), enrollment.account.upn == caller.upn else {
+        guard let enrollment = state.enrollment(id: id), enrollment.account.upn == caller.upn else {
             return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))])
         }
         if let value = body["compliant"], value.boolValue == nil { throw MAMError.badRequest("'compliant' must be a boolean.") }
@@ -143,11 +143,11 @@ struct MAMService: Sendable {
         var details: [(String, JSONValue)] = [("enrollmentId", .string(id)), ("policyVersion", .int(Int64(policy.version)))]
         let status: ComplianceStatus
         if let refusal {
-            await state.resetCompliance(enrollment.account)
+            state.resetCompliance(enrollment.account)
             status = .notCompliant
             details.append(("reason", .string(refusal)))
         } else {
-            await state.markCompliant(enrollment.account)
+            state.markCompliant(enrollment.account)
             status = .compliant
         }
         return .object(JSONObject([

@@ -3,9 +3,8 @@ import NIOCore
 /// A task executor that runs every job on one NIO event loop.
 ///
 /// A connection's handler task that prefers this executor (see ``EventLoopPinnedChannel``) runs
-/// on the thread that reads and writes the connection's socket. So does the `MockState` actor
-/// when such a task calls it: SE-0417 runs a default actor's code on the caller's preferred task
-/// executor. A request then costs no thread hop between NIO and Swift's cooperative pool.
+/// on the thread that reads and writes the connection's socket, and calls the synchronous
+/// `MockState` there. A request then costs no thread hop between NIO and Swift's cooperative pool.
 ///
 /// Work on this executor blocks the loop while it runs; the mock's handlers never block on I/O
 /// (they await, and sleeping for an injected delay suspends).

@@ -33,7 +33,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         // Redacted once, here, for the log and the debug line alike (neither keeps secrets).
         let path = RequestLogEntry.redacted(path: rawPath)
         if !rawPath.hasPrefix("/_admin") {
-            await state.appendLog(
+            state.appendLog(
                 method: request.method.rawValue, path: path, route: RouteName.of(path: rawPath),
                 status: response.status.code, grantType: note.grantType, user: note.user, fault: note.fault)
         }

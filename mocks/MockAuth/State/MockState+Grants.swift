@@ -15,44 +15,52 @@ extension MockState {
     /// Stores a new authorization code and returns it.
     func issueAuthorizationCode(_ grant: AuthorizationCodeGrant) -> String {
         let code = "mock-code." + Base64URL.randomToken()
-        authorizationCodes[code] = grant
+        locked { $0.authorizationCodes[code] = grant }
         return code
     }
 
     /// Redeems a code once; a second redemption, or one after expiry, fails.
     func redeemAuthorizationCode(_ code: String, clientId: String) -> Result<AuthorizationCodeGrant, RedemptionFailure> {
-        guard var grant = authorizationCodes[code] else { return .failure(.unknown) }
-        guard grant.clientId == clientId else { return .failure(.wrongClient) }
-        guard !grant.redeemed else { return .failure(.alreadyRedeemed) }
-        grant.redeemed = true
-        authorizationCodes[code] = grant
-        guard grant.expiresAt > now() else { return .failure(.expired) }
-        return .success(grant)
+        locked { state in
+            guard var grant = state.authorizationCodes[code] else { return .failure(.unknown) }
+            guard grant.clientId == clientId else { return .failure(.wrongClient) }
+            guard !grant.redeemed else { return .failure(.alreadyRedeemed) }
+            grant.redeemed = true
+            state.authorizationCodes[code] = grant
+            guard grant.expiresAt > state.now() else { return .failure(.expired) }
+            return .success(grant)
+        }
     }
 
     /// Stores a new refresh token for (user, client).
     func issueRefreshToken(upn: String, clientId: String, scopes: ScopeRequest) -> String {
         let token = "mock-rt." + Base64URL.randomToken(bytes: 48)
-        refreshTokens[token] = RefreshTokenGrant(
-            clientId: clientId, upn: upn.lowercased(), scopes: scopes,
-            expiresAt: now().addingTimeInterval(TimeInterval(directory.lifetimes.refreshToken)))
+        locked { state in
+            state.refreshTokens[token] = RefreshTokenGrant(
+                clientId: clientId, upn: upn.lowercased(), scopes: scopes,
+                expiresAt: state.now().addingTimeInterval(TimeInterval(state.directory.lifetimes.refreshToken)))
+        }
         return token
     }
 
     /// Looks a refresh token up; like Entra's, it stays valid after use until it expires.
     func refreshTokenGrant(_ token: String, clientId: String) -> Result<RefreshTokenGrant, RedemptionFailure> {
-        guard let grant = refreshTokens[token] else { return .failure(.unknown) }
-        guard grant.clientId == clientId else { return .failure(.wrongClient) }
-        guard !grant.revoked else { return .failure(.revoked) }
-        guard grant.expiresAt > now() else { return .failure(.expired) }
-        return .success(grant)
+        locked { state in
+            guard let grant = state.refreshTokens[token] else { return .failure(.unknown) }
+            guard grant.clientId == clientId else { return .failure(.wrongClient) }
+            guard !grant.revoked else { return .failure(.revoked) }
+            guard grant.expiresAt > state.now() else { return .failure(.expired) }
+            return .success(grant)
+        }
     }
 
     /// Revokes every refresh token of a user, as an admin "revoke sessions" does; returns how many.
     public func revokeRefreshTokens(upn: String) -> Int {
-        let keys = refreshTokens.filter { $0.value.upn == upn.lowercased() && !$0.value.revoked }.map(\.key)
-        for key in keys { refreshTokens[key]?.revoked = true }
-        return keys.count
+        locked { state in
+            let keys = state.refreshTokens.filter { $0.value.upn == upn.lowercased() && !$0.value.revoked }.map(\.key)
+            for key in keys { state.refreshTokens[key]?.revoked = true }
+            return keys.count
+        }
     }
 
     /// Starts a device-code flow; returns (device_code, user_code).
@@ -60,10 +68,12 @@ extension MockState {
         let alphabet = Array("BCDFGHJKLMNPQRSTVWXZ")
         let userCode = String((0..<9).map { _ in alphabet.randomElement()! })
         let deviceCode = "mock-dc." + Base64URL.randomToken()
-        deviceCodes[deviceCode] = DeviceCodeGrant(
-            clientId: clientId, userCode: userCode, scopes: scopes, capabilities: capabilities,
-            expiresAt: now().addingTimeInterval(TimeInterval(directory.lifetimes.deviceCode)),
-            approvedUPN: nil, denied: false, redeemed: false)
+        locked { state in
+            state.deviceCodes[deviceCode] = DeviceCodeGrant(
+                clientId: clientId, userCode: userCode, scopes: scopes, capabilities: capabilities,
+                expiresAt: state.now().addingTimeInterval(TimeInterval(state.directory.lifetimes.deviceCode)),
+                approvedUPN: nil, denied: false, redeemed: false)
+        }
         return (deviceCode, userCode)
     }
 
@@ -71,23 +81,27 @@ extension MockState {
     /// Returns false when no pending code matches.
     public func completeDeviceCode(userCode: String, upn: String?, deny: Bool = false) -> Bool {
         let wanted = userCode.uppercased().replacingOccurrences(of: "-", with: "")
-        guard let (key, grant) = deviceCodes.first(where: { $0.value.userCode == wanted && !$0.value.redeemed }),
-            grant.expiresAt > now()
-        else { return false }
-        deviceCodes[key]?.approvedUPN = upn?.lowercased()
-        deviceCodes[key]?.denied = deny
-        return true
+        return locked { state in
+            guard let (key, grant) = state.deviceCodes.first(where: { $0.value.userCode == wanted && !$0.value.redeemed }),
+                grant.expiresAt > state.now()
+            else { return false }
+            state.deviceCodes[key]?.approvedUPN = upn?.lowercased()
+            state.deviceCodes[key]?.denied = deny
+            return true
+        }
     }
 
     /// Polls a device code: pending until approved, then redeemable once.
     func redeemDeviceCode(_ deviceCode: String, clientId: String) -> Result<(DeviceCodeGrant, String), RedemptionFailure> {
-        guard let grant = deviceCodes[deviceCode] else { return .failure(.unknown) }
-        guard grant.clientId == clientId else { return .failure(.wrongClient) }
-        guard grant.expiresAt > now() else { return .failure(.expired) }
-        guard !grant.redeemed else { return .failure(.alreadyRedeemed) }
-        if grant.denied { return .failure(.denied) }
-        guard let upn = grant.approvedUPN else { return .failure(.authorizationPending) }
-        deviceCodes[deviceCode]?.redeemed = true
-        return .success((grant, upn))
+        locked { state in
+            guard let grant = state.deviceCodes[deviceCode] else { return .failure(.unknown) }
+            guard grant.clientId == clientId else { return .failure(.wrongClient) }
+            guard grant.expiresAt > state.now() else { return .failure(.expired) }
+            guard !grant.redeemed else { return .failure(.alreadyRedeemed) }
+            if grant.denied { return .failure(.denied) }
+            guard let upn = grant.approvedUPN else { return .failure(.authorizationPending) }
+            state.deviceCodes[deviceCode]?.redeemed = true
+            return .success((grant, upn))
+        }
     }
 }

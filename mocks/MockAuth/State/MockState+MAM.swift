@@ -12,76 +12,79 @@ public struct Enrollment: Sendable, Hashable {
 extension MockState {
     /// True when (user, app) has reported compliance since the last reset or wipe.
     public func isCompliant(_ account: AccountApp) -> Bool {
-        compliant.contains(account)
+        locked { $0.compliant.contains(account) }
     }
 
     func markCompliant(_ account: AccountApp) {
-        compliant.insert(account)
+        locked { _ = $0.compliant.insert(account) }
     }
 
     /// Forgets a compliance report (admin reset); returns whether one was recorded.
     @discardableResult
     public func resetCompliance(_ account: AccountApp) -> Bool {
-        compliant.remove(account) != nil
+        locked { $0.compliant.remove(account) != nil }
     }
 
     /// Queues a selective wipe for the next check-in of (user, app).
     public func queueWipe(_ account: AccountApp) {
-        pendingWipes.insert(account)
+        locked { _ = $0.pendingWipes.insert(account) }
     }
 
-    func enrollment(for account: AccountApp) -> Enrollment? {
-        enrollmentIDs[account].flatMap { enrollments[$0] }
-    }
+    /// Every enrollment, by id.
+    public var enrollments: [String: Enrollment] { locked { $0.enrollments } }
 
     func enrollment(id: String) -> Enrollment? {
-        enrollments[id]
+        locked { $0.enrollments[id] }
     }
 
-    /// The account's enrollment, created when missing — one actor step, so concurrent
+    /// The account's enrollment, created when missing — one locked step, so concurrent
     /// enroll calls for one account cannot create two. Records the delivered policy version.
     func enrollOrExisting(_ account: AccountApp, policyVersion: Int?) -> (enrollment: Enrollment, isNew: Bool) {
-        if var existing = enrollment(for: account) {
-            existing.deliveredPolicyVersion = policyVersion
-            enrollments[existing.id] = existing
-            return (existing, false)
-        }
-        return (addEnrollment(for: account, policyVersion: policyVersion), true)
+        locked { $0.enrollOrExisting(account, policyVersion: policyVersion) }
     }
 
     /// Enrolls (user, app) as `POST /mam/v1/enroll` would, without a request, and returns the
     /// enrollment id: for benchmarks and tests that need many enrolled accounts.
     public func seedEnrollment(_ account: AccountApp) -> String {
-        enrollOrExisting(account, policyVersion: directory.mamPolicy.version).enrollment.id
+        locked { $0.enrollOrExisting(account, policyVersion: $0.directory.mamPolicy.version).enrollment.id }
     }
 
-    private func addEnrollment(for account: AccountApp, policyVersion: Int?) -> Enrollment {
+    func recordDelivered(policyVersion: Int?, enrollmentId: String) {
+        locked { $0.enrollments[enrollmentId]?.deliveredPolicyVersion = policyVersion }
+    }
+
+    /// Removes an enrollment and the compliance it carried.
+    func removeEnrollment(id: String) {
+        locked { state in
+            guard let enrollment = state.enrollments.removeValue(forKey: id) else { return }
+            state.enrollmentIDs[enrollment.account] = nil
+            state.compliant.remove(enrollment.account)
+        }
+    }
+
+    /// Takes a pending wipe for `account` off the queue; true when there was one.
+    func takePendingWipe(_ account: AccountApp) -> Bool {
+        locked { $0.pendingWipes.remove(account) != nil }
+    }
+
+    /// Pending wipes, for the admin state view.
+    var pendingWipeList: [AccountApp] {
+        locked { $0.pendingWipes.sorted { $0.description < $1.description } }
+    }
+}
+
+extension MockState.Storage {
+    mutating func enrollOrExisting(_ account: AccountApp, policyVersion: Int?) -> (enrollment: Enrollment, isNew: Bool) {
+        if var existing = enrollmentIDs[account].flatMap({ enrollments[$0] }) {
+            existing.deliveredPolicyVersion = policyVersion
+            enrollments[existing.id] = existing
+            return (existing, false)
+        }
         let enrollment = Enrollment(
             id: UUID().uuidString.lowercased(), account: account,
             deliveredPolicyVersion: policyVersion, enrolledAt: now())
         enrollments[enrollment.id] = enrollment
         enrollmentIDs[account] = enrollment.id
-        return enrollment
-    }
-
-    func recordDelivered(policyVersion: Int?, enrollmentId: String) {
-        enrollments[enrollmentId]?.deliveredPolicyVersion = policyVersion
-    }
-
-    /// Removes an enrollment and the compliance it carried.
-    func removeEnrollment(id: String) {
-        guard let enrollment = enrollments.removeValue(forKey: id) else { return }
-        enrollmentIDs[enrollment.account] = nil
-        compliant.remove(enrollment.account)
-    }
-
-    /// Takes a pending wipe for `account` off the queue; true when there was one.
-    func takePendingWipe(_ account: AccountApp) -> Bool {
-        pendingWipes.remove(account) != nil
-    }
-
-    /// Pending wipes, for the admin state view.
-    var pendingWipeList: [AccountApp] {
-        pendingWipes.sorted { $0.description < $1.description }
+        return (enrollment, true)
     }
 }

@@ -6,20 +6,22 @@ extension MockState {
     /// Starts or stops recording issued access and id tokens (off by default; codes and
     /// refresh tokens are kept by the grants anyway).
     public func setRecordsIssuedTokens(_ on: Bool) {
-        recordsIssuedTokens = on
+        locked { $0.recordsIssuedTokens = on }
     }
 
     /// Every authorization code and refresh token issued since the last reset, and the access
     /// and id tokens issued while recording was on.
     public func issuedSecrets() -> [String] {
-        Array(authorizationCodes.keys) + Array(refreshTokens.keys) + issuedTokens
+        locked { Array($0.authorizationCodes.keys) + Array($0.refreshTokens.keys) + $0.issuedTokens }
     }
 
     /// Records the tokens of a token endpoint success body.
     func noteIssued(_ body: JSONValue) {
-        guard recordsIssuedTokens else { return }
-        for key in ["access_token", "id_token"] {
-            if let token = body[key]?.stringValue { issuedTokens.append(token) }
+        locked { state in
+            guard state.recordsIssuedTokens else { return }
+            for key in ["access_token", "id_token"] {
+                if let token = body[key]?.stringValue { state.issuedTokens.append(token) }
+            }
         }
     }
 }

@@ -1,113 +1,146 @@
 import Foundation
 import JSON
-import NIOConcurrencyHelpers
 import NIOCore
+import Synchronization
 
-/// Everything the mock changes at run time, behind one actor.
+/// Everything the mock changes at run time, behind one lock.
 ///
 /// Starts from ``Fixtures`` and returns to them on ``reset()``. Handlers read a consistent
 /// snapshot of the directory through ``directory``; grants, enrollments, faults and the
-/// request log have their own facets (`MockState+Grants.swift`, `+MAM`, `+Admin`).
-public actor MockState {
+/// request log have their own facets (`MockState+Grants.swift`, `+MAM`, `+Sessions`,
+/// `+Secrets`, `RequestLog.swift`).
+///
+/// Every operation is synchronous: it takes the lock, reads or changes ``Storage`` and
+/// returns. No operation waits or calls out while it holds the lock, so a request handler
+/// calls the state on its own thread, with no executor hop (an actor cost the token
+/// endpoint about a tenth of its throughput; BENCHMARKS.md, "Issuance").
+public final class MockState: Sendable {
     /// The fixtures the state was built from.
     public let fixtures: Fixtures
-    /// Directory and policy as currently configured (admin changes apply here).
-    public internal(set) var directory: Fixtures
-    /// Seconds added to the wall clock (`POST /_admin/clock/advance`), to expire codes and tokens.
-    public internal(set) var clockOffset: TimeInterval = 0
+    private let storage: Mutex<Storage>
 
-    var authorizationCodes: [String: AuthorizationCodeGrant] = [:]
-    var refreshTokens: [String: RefreshTokenGrant] = [:]
-    var deviceCodes: [String: DeviceCodeGrant] = [:]
-    /// Browser sessions of the sign-in page: cookie value → UPN.
-    var sessions: [String: String] = [:]
-    /// (lowercased UPN, app id) pairs reported compliant.
-    var compliant: Set<AccountApp> = []
-    var enrollments: [String: Enrollment] = [:]
-    /// (user, app) → its enrollment id in `enrollments`.
-    var enrollmentIDs: [AccountApp: String] = [:]
-    /// Pending wipe commands per (user, app).
-    var pendingWipes: Set<AccountApp> = []
-    /// HTTP status of CA answers: 400 like Entra, or 200 as some servers send (admin switch).
-    public internal(set) var caErrorStatus = 400
-    var faults: [FaultRule] = []
-    /// Mirrors `!faults.isEmpty` for ``hasPendingFaults``.
-    let faultsPending = NIOLockedValueBox(false)
-    var requestLog = CircularBuffer<RequestLogEntry>()
+    /// The mutable state; only ever touched under the lock (``locked(_:)``).
+    struct Storage: Sendable {
+        /// Directory and policy as currently configured (admin changes apply here).
+        var directory: Fixtures
+        /// Seconds added to the wall clock (`POST /_admin/clock/advance`), to expire codes and tokens.
+        var clockOffset: TimeInterval = 0
+        var authorizationCodes: [String: AuthorizationCodeGrant] = [:]
+        var refreshTokens: [String: RefreshTokenGrant] = [:]
+        var deviceCodes: [String: DeviceCodeGrant] = [:]
+        /// Browser sessions of the sign-in page: cookie value → UPN.
+        var sessions: [String: String] = [:]
+        /// (lowercased UPN, app id) pairs reported compliant.
+        var compliant: Set<AccountApp> = []
+        var enrollments: [String: Enrollment] = [:]
+        /// (user, app) → its enrollment id in `enrollments`.
+        var enrollmentIDs: [AccountApp: String] = [:]
+        /// Pending wipe commands per (user, app).
+        var pendingWipes: Set<AccountApp> = []
+        /// HTTP status of CA answers: 400 like Entra, or 200 as some servers send (admin switch).
+        var caErrorStatus = 400
+        var faults: [FaultRule] = []
+        var requestLog = CircularBuffer<RequestLogEntry>()
+        /// Access and id tokens issued since the reset, kept only while `recordsIssuedTokens`.
+        var issuedTokens: [String] = []
+        /// Off by default: leak tests turn it on (``setRecordsIssuedTokens(_:)``).
+        var recordsIssuedTokens = false
+
+        init(directory: Fixtures) {
+            self.directory = directory
+        }
+
+        /// The mock's current time: wall clock plus the admin offset.
+        func now() -> Date {
+            Date().addingTimeInterval(clockOffset)
+        }
+    }
+
+    /// The request log keeps this many newest lines.
     let requestLogLimit = 1000
-    /// Access and id tokens issued since the reset, kept only while ``recordsIssuedTokens``.
-    var issuedTokens: [String] = []
-    /// Off by default: leak tests turn it on (``setRecordsIssuedTokens(_:)``).
-    var recordsIssuedTokens = false
 
     /// Starts from `fixtures`: nothing enrolled, nothing compliant, no faults.
     public init(fixtures: Fixtures) {
         self.fixtures = fixtures
-        self.directory = fixtures
+        self.storage = Mutex(Storage(directory: fixtures))
     }
+
+    /// Runs `body` with the state under the lock. `body` must not call back into the state.
+    func locked<Result: Sendable, Failure: Error>(_ body: (inout Storage) throws(Failure) -> Result) throws(Failure) -> Result {
+        try storage.withLock { (state: inout sending Storage) throws(Failure) -> Result in try body(&state) }
+    }
+
+    /// Directory and policy as currently configured (admin changes apply here).
+    public var directory: Fixtures { locked { $0.directory } }
+
+    /// Seconds added to the wall clock (`POST /_admin/clock/advance`), to expire codes and tokens.
+    public var clockOffset: TimeInterval { locked { $0.clockOffset } }
+
+    /// HTTP status of CA answers: 400 like Entra, or 200 as some servers send (admin switch).
+    public var caErrorStatus: Int { locked { $0.caErrorStatus } }
 
     /// The mock's current time: wall clock plus the admin offset.
     public func now() -> Date {
-        Date().addingTimeInterval(clockOffset)
+        locked { $0.now() }
     }
 
     /// Moves the mock's clock forward.
     public func advanceClock(seconds: TimeInterval) {
-        clockOffset += seconds
+        locked { $0.clockOffset += seconds }
     }
 
     /// Back to the fixtures: assignments, policy, grants, enrollments, faults, log and clock.
+    /// Whether issued tokens are recorded stays as it was.
     public func reset() {
-        directory = fixtures
-        clockOffset = 0
-        caErrorStatus = 400
-        authorizationCodes = [:]
-        refreshTokens = [:]
-        deviceCodes = [:]
-        sessions = [:]
-        compliant = []
-        enrollments = [:]
-        enrollmentIDs = [:]
-        pendingWipes = []
-        clearFaults()
-        requestLog.removeAll()
-        issuedTokens = []
+        locked { state in
+            let records = state.recordsIssuedTokens
+            state = Storage(directory: fixtures)
+            state.recordsIssuedTokens = records
+        }
     }
 
     /// Applies `change` to the user with `upn`; returns the updated user, `nil` when unknown.
     @discardableResult
     public func updateUser(upn: String, _ change: (inout Fixtures.User) -> Void) -> Fixtures.User? {
-        guard let index = directory.users.firstIndex(where: { $0.upn.lowercased() == upn.lowercased() }) else {
-            return nil
+        locked { state in
+            guard let index = state.directory.users.firstIndex(where: { $0.upn.lowercased() == upn.lowercased() }) else {
+                return nil
+            }
+            change(&state.directory.users[index])
+            return state.directory.users[index]
         }
-        change(&directory.users[index])
-        return directory.users[index]
     }
 
     /// Adds generated load users to the directory (``Fixtures/addingGeneratedUsers(count:prefix:)``);
     /// returns how many users the directory holds. A reset removes them.
     public func addGeneratedUsers(count: Int, prefix: String) throws(FixtureError) -> Int {
-        directory = try directory.addingGeneratedUsers(count: count, prefix: prefix)
-        return directory.users.count
+        try locked { (state: inout Storage) throws(FixtureError) -> Int in
+            state.directory = try state.directory.addingGeneratedUsers(count: count, prefix: prefix)
+            return state.directory.users.count
+        }
     }
 
     /// Sets the HTTP status CA answers use (400 or 200).
     public func setCAErrorStatus(_ status: Int) {
-        caErrorStatus = status
+        locked { $0.caErrorStatus = status }
     }
 
     /// Replaces the policy's allowed accounts (`nil` = any) and bumps its version.
     public func setAllowedAccounts(_ accounts: [String]?) -> MAMPolicy {
-        directory.mamPolicy.allowedAccounts = accounts
-        directory.mamPolicy.version += 1
-        return directory.mamPolicy
+        locked { state in
+            state.directory.mamPolicy.allowedAccounts = accounts
+            state.directory.mamPolicy.version += 1
+            return state.directory.mamPolicy
+        }
     }
 
     /// Merges settings into the policy and bumps its version; settings must be validated first.
     public func updatePolicySettings(_ settings: JSONObject) -> MAMPolicy {
-        for (name, value) in settings { directory.mamPolicy.settings[name] = value }
-        directory.mamPolicy.version += 1
-        return directory.mamPolicy
+        locked { state in
+            for (name, value) in settings { state.directory.mamPolicy.settings[name] = value }
+            state.directory.mamPolicy.version += 1
+            return state.directory.mamPolicy
+        }
     }
 }
 
