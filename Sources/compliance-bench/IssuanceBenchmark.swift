@@ -24,7 +24,7 @@ enum IssuanceBenchmark {
                 try await IssuanceCeilings.withHummingbirdServer(key: key, signingInput: signingInput, pinned: true) { pinnedURL in
                     try await IssuanceCeilings.withHummingbirdServer(key: key, signingInput: signingInput, pinned: false) { defaultURL in
                         try await measure(
-                            wrk: wrk, mockURL: mock.tokenURL, ceilings: [("plain SwiftNIO handler", nioURL), ("Hummingbird, pinned", pinnedURL), ("Hummingbird, defaults", defaultURL)],
+                            wrk: wrk, mockURL: mock.tokenURL, pipelineAnswers: { mock.state.pipelineTokenAnswers.load(ordering: .relaxed) }, ceilings: [("plain SwiftNIO handler", nioURL), ("Hummingbird, pinned", pinnedURL), ("Hummingbird, defaults", defaultURL)],
                             key: key, signingInput: signingInput, seconds: seconds, connections: connections, rounds: rounds)
                     }
                 }
@@ -37,11 +37,12 @@ enum IssuanceBenchmark {
         var rates: [Double] = []
         var cpu = 0.0
         var non2xx = 0
+        var requests = 0
         var mean: Double { rates.reduce(0, +) / Double(max(rates.count, 1)) }
     }
 
     private static func measure(
-        wrk: String, mockURL: String, ceilings: [(name: String, url: String)], key: SigningKey, signingInput: [UInt8],
+        wrk: String, mockURL: String, pipelineAnswers: @Sendable () -> Int, ceilings: [(name: String, url: String)], key: SigningKey, signingInput: [UInt8],
         seconds: Int, connections: Int, rounds: Int
     ) async throws {
         let body = "grant_type=password&client_id=chatr&username=bob%40contoso.com&password=Passw0rd%21&scope=api%3A%2F%2Fcontoso-chat%2FChat.Read"
@@ -63,19 +64,23 @@ enum IssuanceBenchmark {
         var ceilingSides = ceilings.map { _ in Side() }
         /// Runs one side's slice (off the cooperative pool), noting its rate, non-2xx answers
         /// and this process's CPU seconds.
-        func measured(into side: inout Side, _ slice: @escaping @Sendable () throws -> (rate: Double, non2xx: Int)) async throws {
+        func measured(into side: inout Side, _ slice: @escaping @Sendable () throws -> WrkResult) async throws {
             let start = processCPUSeconds()
-            let (rate, bad) = try await BlockingQueue.run(slice)
+            let result = try await BlockingQueue.run(slice)
             side.cpu += processCPUSeconds() - start
-            side.rates.append(rate)
-            side.non2xx += bad
+            side.rates.append(result.rate)
+            side.non2xx += result.non2xx
+            side.requests += result.requests
         }
         func served(_ url: String, into side: inout Side) async throws {
             try await measured(into: &side) { try runWrk(wrk, url: url, script: script.path, seconds: slice, connections: connections) }
         }
+        var pipelined = 0
         for _ in 0..<rounds {
+            let answeredBefore = pipelineAnswers()
             try await served(mockURL, into: &mockauth)
-            try await measured(into: &floor) { (try signatureRate(key: key, signingInput: signingInput, seconds: slice), 0) }
+            pipelined += pipelineAnswers() - answeredBefore
+            try await measured(into: &floor) { WrkResult(rate: try signatureRate(key: key, signingInput: signingInput, seconds: slice), non2xx: 0, requests: 0) }
             for index in ceilings.indices { try await served(ceilings[index].url, into: &ceilingSides[index]) }
         }
         let signatures = floor.mean
@@ -83,6 +88,7 @@ enum IssuanceBenchmark {
         func warning(_ side: Side) -> String { side.non2xx > 0 ? "  (\(side.non2xx) non-2xx answers!)" : "" }
         print("mockauth issuance, password grant, \(connections) connections, \(rounds) rounds × \(slice) s each side, alternating (wrk, loopback)")
         print("  tokens/s issued by mockauth : \(Int(mockauth.mean))\(warning(mockauth))")
+        print("    answered in the pipeline (TokenFastLane): \(pipelined) of wrk's \(mockauth.requests) requests")
         print("  bare RS256 signatures/s     : \(Int(signatures))  (\(ProcessInfo.processInfo.activeProcessorCount) threads, same key, swift-crypto)")
         print("  ratio tokens / signatures   : \(ratio(mockauth.mean, signatures))  (goal ≥ 0.80); per round: \(zip(mockauth.rates, floor.rates).map { ratio($0, $1) }.joined(separator: ", "))")
         print("  per CPU second of this process: \(Int(perCPU(mockauth))) tokens, \(Int(perCPU(floor))) signatures; ratio \(ratio(perCPU(mockauth), perCPU(floor)))")
@@ -93,8 +99,15 @@ enum IssuanceBenchmark {
         }
     }
 
-    /// Runs wrk and returns (requests/s, non-2xx count).
-    private static func runWrk(_ wrk: String, url: String, script: String, seconds: Int, connections: Int) throws -> (Double, Int) {
+    /// What one wrk run printed: requests/s, non-2xx answers and requests sent.
+    private struct WrkResult: Sendable {
+        var rate: Double
+        var non2xx: Int
+        var requests: Int
+    }
+
+    /// Runs wrk and returns its requests/s, non-2xx count and request count.
+    private static func runWrk(_ wrk: String, url: String, script: String, seconds: Int, connections: Int) throws -> WrkResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: wrk)
         process.arguments = ["-t1", "-c\(connections)", "-d\(seconds)s", "-s", script, url]
@@ -105,12 +118,14 @@ enum IssuanceBenchmark {
         process.waitUntilExit()
         var rate = 0.0
         var non2xx = 0
+        var requests = 0
         for line in output.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             if fields.first == "Requests/sec:", fields.count > 1 { rate = Double(fields[1]) ?? 0 }
             if line.contains("Non-2xx"), let last = fields.last { non2xx = Int(last) ?? 0 }
+            if fields.count > 2, fields[1] == "requests", fields[2] == "in" { requests = Int(fields[0]) ?? 0 }
         }
-        return (rate, non2xx)
+        return WrkResult(rate: rate, non2xx: non2xx, requests: requests)
     }
 
     /// A token-sized signing input (header and claims of a password-grant access token).

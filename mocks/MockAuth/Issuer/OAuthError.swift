@@ -59,9 +59,11 @@ public struct OAuthError: HTTPResponseError, Sendable, Hashable {
 
     /// The error response to `request` (its `client-request-id` becomes the correlation id).
     func response(for request: Request) -> Response {
-        let correlation = request.headers[HTTPField.Name("client-request-id")!]
-        return .json(body(correlationID: correlation), status: status)
+        .json(body(correlationID: request.headers[Self.clientRequestID]), status: status)
     }
+
+    /// The request header whose value an error answer echoes as `correlation_id`.
+    static let clientRequestID = HTTPField.Name("client-request-id")!
 
     /// Entra's timestamp format: `2024-05-01 12:34:56Z`.
     static func timestamp(_ date: Date) -> String {

@@ -1,17 +1,18 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import JSON
 
 extension Issuer {
     /// `grant_type=client_credentials`: app-only tokens for confidential clients.
-    func clientCredentialsGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) throws -> JSONValue {
-        let client = try authenticateClient(form, request: request, directory: directory)
+    func clientCredentialsGrant(_ form: FormParameters, head: HTTPRequest, notes: RequestNotes, directory: Fixtures) throws -> JSONValue {
+        let client = try authenticateClient(form, head: head, directory: directory)
         guard !client.isPublic else {
             throw OAuthError.invalidClient(code: 7000218, "The request body must contain the following parameter: 'client_assertion' or 'client_secret'.")
         }
         let scopes = try ScopeParser.parseClientCredentials(form["scope"], apis: directory.apis)
         let minter = TokenMinter(
-            key: key, issuer: issuerURL(base: request.baseURL(scheme: scheme), tenantId: directory.tenant.id),
+            key: key, issuer: issuerURL(base: head.baseURL(scheme: scheme), tenantId: directory.tenant.id),
             tenantId: directory.tenant.id, now: state.now(), lifetime: directory.lifetimes.accessToken)
         return [
             "token_type": "Bearer",
@@ -22,12 +23,12 @@ extension Issuer {
     }
 
     /// `POST /{tenant}/oauth2/v2.0/devicecode`: starts a device-code sign-in.
-    func deviceAuthorization(_ form: FormParameters, request: Request, segment: String, directory: Fixtures) throws -> Response {
+    func deviceAuthorization(_ form: FormParameters, head: HTTPRequest, segment: String, directory: Fixtures) throws -> Response {
         let client = try self.client(form.nonEmpty("client_id"), in: directory)
         let scopes = try ScopeParser.parse(form["scope"], apis: directory.apis)
         let capabilities = try Issuer.capabilities(fromClaims: form["claims"])
         let (deviceCode, userCode) = state.issueDeviceCode(clientId: client.clientId, scopes: scopes, capabilities: capabilities)
-        let verification = "\(request.baseURL(scheme: scheme))/\(segment)/oauth2/v2.0/deviceauth"
+        let verification = "\(head.baseURL(scheme: scheme))/\(segment)/oauth2/v2.0/deviceauth"
         return .json([
             "user_code": .string(userCode),
             "device_code": .string(deviceCode),
@@ -39,19 +40,19 @@ extension Issuer {
     }
 
     /// `grant_type=urn:ietf:params:oauth:grant-type:device_code`: polls until someone signs in.
-    func deviceCodeGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) throws -> JSONValue {
-        let client = try authenticateClient(form, request: request, directory: directory)
+    func deviceCodeGrant(_ form: FormParameters, head: HTTPRequest, notes: RequestNotes, directory: Fixtures) throws -> JSONValue {
+        let client = try authenticateClient(form, head: head, directory: directory)
         guard let deviceCode = form.nonEmpty("device_code") else { throw OAuthError.missingParameter("device_code") }
         switch state.redeemDeviceCode(deviceCode, clientId: client.clientId) {
         case .success(let (grant, upn)):
-            context.noteRequest(user: upn)
+            notes.record(user: upn)
             guard let user = directory.user(upn: upn) else {
                 throw OAuthError.invalidGrant(code: 50034, "The user account {EUII Hidden} does not exist in the directory.")
             }
             let capabilities = try Self.union(grant.capabilities, Issuer.capabilities(fromClaims: form["claims"]))
             return try issueUserTokens(
                 user: user, client: client, scopes: grant.scopes, capabilities: capabilities, nonce: nil,
-                form: form, request: request, directory: directory)
+                form: form, head: head, directory: directory)
         case .failure(.authorizationPending):
             throw OAuthError(error: "authorization_pending", aadsts: 70016, message: "OAuth 2.0 device flow error. Authorization is pending. Continue polling.")
         case .failure(.denied):

@@ -1,12 +1,13 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
 import JSON
 
 extension Issuer {
     /// `grant_type=authorization_code`: single-use, short-lived codes; PKCE verified.
-    func authorizationCodeGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) throws -> JSONValue {
-        let client = try authenticateClient(form, request: request, directory: directory)
+    func authorizationCodeGrant(_ form: FormParameters, head: HTTPRequest, notes: RequestNotes, directory: Fixtures) throws -> JSONValue {
+        let client = try authenticateClient(form, head: head, directory: directory)
         guard let code = form.nonEmpty("code") else { throw OAuthError.missingParameter("code") }
         // RFC 6749 §4.1.3: required, since every authorize request carries one (checked before
         // the code is spent).
@@ -23,7 +24,7 @@ extension Issuer {
         case .failure:
             throw OAuthError.invalidGrant(code: 70000, "The provided value for the 'code' parameter is not valid.")
         }
-        context.noteRequest(user: grant.upn)
+        notes.record(user: grant.upn)
         if redirect != grant.redirectURI {
             throw OAuthError.invalidGrant(code: 500117, "The reply uri specified in the request does not match the reply uri used when requesting the authorization code.")
         }
@@ -43,12 +44,12 @@ extension Issuer {
         let capabilities = try Self.union(grant.capabilities, Issuer.capabilities(fromClaims: form["claims"]))
         return try issueUserTokens(
             user: user, client: client, scopes: grant.scopes, capabilities: capabilities, nonce: grant.nonce,
-            form: form, request: request, directory: directory)
+            form: form, head: head, directory: directory)
     }
 
     /// `grant_type=refresh_token`: any scope of the tenant's APIs, like Entra's multi-resource refresh tokens.
-    func refreshTokenGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) throws -> JSONValue {
-        let client = try authenticateClient(form, request: request, directory: directory)
+    func refreshTokenGrant(_ form: FormParameters, head: HTTPRequest, notes: RequestNotes, directory: Fixtures) throws -> JSONValue {
+        let client = try authenticateClient(form, head: head, directory: directory)
         guard let token = form.nonEmpty("refresh_token") else { throw OAuthError.missingParameter("refresh_token") }
         let grant: RefreshTokenGrant
         switch state.refreshTokenGrant(token, clientId: client.clientId) {
@@ -63,28 +64,28 @@ extension Issuer {
         case .failure:
             throw OAuthError.invalidGrant(code: 9002313, "Invalid request. Request is malformed or invalid.", suberror: "bad_token")
         }
-        context.noteRequest(user: grant.upn)
+        notes.record(user: grant.upn)
         guard let user = directory.user(upn: grant.upn) else {
             throw OAuthError.invalidGrant(code: 50034, "The user account {EUII Hidden} does not exist in the directory.")
         }
         let scopes = form["scope"] == nil ? grant.scopes : try ScopeParser.parse(form["scope"], apis: directory.apis)
         return try issueUserTokens(
             user: user, client: client, scopes: scopes, capabilities: Issuer.capabilities(fromClaims: form["claims"]),
-            nonce: nil, form: form, request: request, directory: directory)
+            nonce: nil, form: form, head: head, directory: directory)
     }
 
     /// `grant_type=password` (ROPC).
-    func passwordGrant(_ form: FormParameters, request: Request, context: MockRequestContext, directory: Fixtures) throws -> JSONValue {
-        let client = try authenticateClient(form, request: request, directory: directory)
+    func passwordGrant(_ form: FormParameters, head: HTTPRequest, notes: RequestNotes, directory: Fixtures) throws -> JSONValue {
+        let client = try authenticateClient(form, head: head, directory: directory)
         guard let login = form.nonEmpty("username") else { throw OAuthError.missingParameter("username") }
         guard let password = form["password"] else { throw OAuthError.missingParameter("password") }
-        context.noteRequest(user: login)
+        notes.record(user: login)
         let scopes = try ScopeParser.parse(form["scope"], apis: directory.apis)
         let capabilities = try Issuer.capabilities(fromClaims: form["claims"])
         let user = try authenticate(login: login, password: password, in: directory)
         return try issueUserTokens(
             user: user, client: client, scopes: scopes, capabilities: capabilities, nonce: nil,
-            form: form, request: request, directory: directory)
+            form: form, head: head, directory: directory)
     }
 
     static func union(_ first: [String], _ second: [String]) -> [String] {

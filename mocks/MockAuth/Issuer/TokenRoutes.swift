@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import JSON
 
@@ -6,47 +7,58 @@ extension Issuer {
     static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
     /// `POST /{tenant}/oauth2/v2.0/token` and `POST /{tenant}/oauth2/v2.0/devicecode`.
+    ///
+    /// Most token requests never reach this route: ``TokenFastLane`` answers them on the
+    /// connection's event loop with the same ``tokenResponse(tenant:form:head:notes:)``. The
+    /// route serves the rest (an armed fault, a pipelined request, no Content-Length, …) and
+    /// every in-process test that drives the router.
     func addTokenRoutes(to router: Router<MockRequestContext>) {
         router.post("/:tenant/oauth2/v2.0/token") { request, context in
             var request = request
             let form = try await request.formBody()
-            let directory = try self.directory(forTenant: context.parameters.require("tenant"))
-            guard let grantType = form.nonEmpty("grant_type") else { throw OAuthError.missingParameter("grant_type") }
-            context.noteRequest(grantType: grantType)
-            let body: JSONValue
-            switch grantType {
-            case "authorization_code":
-                body = try self.authorizationCodeGrant(form, request: request, context: context, directory: directory)
-            case "refresh_token":
-                body = try self.refreshTokenGrant(form, request: request, context: context, directory: directory)
-            case "password":
-                body = try self.passwordGrant(form, request: request, context: context, directory: directory)
-            case "client_credentials":
-                body = try self.clientCredentialsGrant(form, request: request, context: context, directory: directory)
-            case Self.deviceCodeGrantType:
-                body = try self.deviceCodeGrant(form, request: request, context: context, directory: directory)
-            default:
-                throw OAuthError(
-                    error: "unsupported_grant_type", aadsts: 70003,
-                    message: "The app requested an unsupported grant type '\(grantType)'.")
-            }
-            return Response.json(body)
+            return Response.json(
+                try self.tokenResponse(tenant: context.parameters.require("tenant"), form: form, head: request.head, notes: context.note))
         }
         router.post("/:tenant/oauth2/v2.0/devicecode") { request, context in
             var request = request
             let form = try await request.formBody()
             let segment = try context.parameters.require("tenant")
             let directory = try self.directory(forTenant: segment)
-            return try self.deviceAuthorization(form, request: request, segment: segment, directory: directory)
+            return try self.deviceAuthorization(form, head: request.head, segment: segment, directory: directory)
+        }
+    }
+
+    /// The token endpoint's success body for one request of the tenant path segment `tenant`;
+    /// throws the ``OAuthError`` (or CA answer) a real issuer would send. Notes the grant type
+    /// and user in `notes` for the request log, also when it throws.
+    func tokenResponse(tenant: String, form: FormParameters, head: HTTPRequest, notes: RequestNotes) throws -> JSONValue {
+        let directory = try directory(forTenant: tenant)
+        guard let grantType = form.nonEmpty("grant_type") else { throw OAuthError.missingParameter("grant_type") }
+        notes.record(grantType: grantType)
+        switch grantType {
+        case "authorization_code":
+            return try authorizationCodeGrant(form, head: head, notes: notes, directory: directory)
+        case "refresh_token":
+            return try refreshTokenGrant(form, head: head, notes: notes, directory: directory)
+        case "password":
+            return try passwordGrant(form, head: head, notes: notes, directory: directory)
+        case "client_credentials":
+            return try clientCredentialsGrant(form, head: head, notes: notes, directory: directory)
+        case Self.deviceCodeGrantType:
+            return try deviceCodeGrant(form, head: head, notes: notes, directory: directory)
+        default:
+            throw OAuthError(
+                error: "unsupported_grant_type", aadsts: 70003,
+                message: "The app requested an unsupported grant type '\(grantType)'.")
         }
     }
 
     /// Authenticates the client: public clients send only `client_id`; confidential ones a
     /// secret in the body (`client_secret_post`) or HTTP Basic (`client_secret_basic`).
-    func authenticateClient(_ form: FormParameters, request: Request, directory: Fixtures) throws(OAuthError) -> Fixtures.ClientApp {
+    func authenticateClient(_ form: FormParameters, head: HTTPRequest, directory: Fixtures) throws(OAuthError) -> Fixtures.ClientApp {
         var clientId = form.nonEmpty("client_id")
         var secret = form.nonEmpty("client_secret")
-        if let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("basic ") {
+        if let authorization = head.headerFields[.authorization], authorization.lowercased().hasPrefix("basic ") {
             guard let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
                 let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
             else { throw .invalidClient(code: 7000215, "Invalid client secret provided.") }
@@ -78,12 +90,12 @@ extension Issuer {
     /// The common tail of every user grant: CA evaluation, then tokens.
     func issueUserTokens(
         user: Fixtures.User, client: Fixtures.ClientApp, scopes: ScopeRequest, capabilities: [String],
-        nonce: String?, form: FormParameters, request: Request, directory: Fixtures
+        nonce: String?, form: FormParameters, head: HTTPRequest, directory: Fixtures
     ) throws -> JSONValue {
         try ConditionalAccess.evaluate(
             user: user, clientId: client.clientId, scopes: scopes, capabilities: capabilities, state: state)
         let minter = TokenMinter(
-            key: key, issuer: issuerURL(base: request.baseURL(scheme: scheme), tenantId: directory.tenant.id),
+            key: key, issuer: issuerURL(base: head.baseURL(scheme: scheme), tenantId: directory.tenant.id),
             tenantId: directory.tenant.id, now: state.now(), lifetime: directory.lifetimes.accessToken)
         let refreshToken = scopes.oidcScopes.contains("offline_access")
             ? state.issueRefreshToken(upn: user.upn, clientId: client.clientId, scopes: scopes) : nil

@@ -28,12 +28,15 @@ struct EventLoopPinnedChannel<Base: ServerChildChannel>: ServerChildChannel {
 extension HTTPServerBuilder {
     /// HTTP/1.1 (over TLS when `tls` is given), each connection served on its own event loop:
     /// how mockauth serves, and the issuance benchmark's Hummingbird ceiling with it.
-    public static func pinnedHTTP1(tls: TLSConfiguration? = nil) -> HTTPServerBuilder {
-        guard let tls else {
-            return HTTPServerBuilder { responder in EventLoopPinnedChannel(base: HTTP1Channel(responder: responder)) }
-        }
-        return HTTPServerBuilder { responder in
-            EventLoopPinnedChannel(base: try TLSChannel(HTTP1Channel(responder: responder), tlsConfiguration: tls))
+    /// `handlers` makes each connection's channel handlers that see the HTTP parts before
+    /// Hummingbird does (mockauth's ``TokenFastLane``).
+    public static func pinnedHTTP1(
+        tls: TLSConfiguration? = nil, handlers: @escaping @Sendable () -> [any RemovableChannelHandler] = { [] }
+    ) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in
+            let http = HTTP1Channel(responder: responder, configuration: .init(additionalChannelHandlers: handlers()))
+            guard let tls else { return EventLoopPinnedChannel(base: http) }
+            return EventLoopPinnedChannel(base: try TLSChannel(http, tlsConfiguration: tls))
         }
     }
 }

@@ -47,6 +47,14 @@ public struct FormParameters: Sendable, Hashable {
         return FormParameters(pairs)
     }
 
+    /// A form-encoded request body: UTF-8 (AADSTS900144 otherwise), then ``parse(_:source:)``.
+    public static func parse(body: [UInt8]) throws(OAuthError) -> FormParameters {
+        guard let text = String(validating: body, as: UTF8.self) else {
+            throw OAuthError.invalidRequest(code: 900144, "The request body is not valid UTF-8.")
+        }
+        return try parse(text)
+    }
+
     /// Encodes pairs for a query string or form body.
     public static func encode(_ pairs: [(String, String)]) -> String {
         pairs.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")

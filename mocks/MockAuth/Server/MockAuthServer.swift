@@ -22,14 +22,18 @@ public func buildApplication(
     let key = try configuration.signingKey ?? SigningKey.generate()
     let issuer = Issuer(state: state, key: key, scheme: configuration.scheme, logger: logger)
     let router = buildRouter(issuer: issuer, logger: logger)
-    // Each connection's handler runs on its own event loop (EventLoopPinnedChannel).
-    let server = HTTPServerBuilder.pinnedHTTP1(tls: try configuration.tlsConfiguration())
+    let serverName = "mockauth"
+    // Each connection's handler runs on its own event loop (EventLoopPinnedChannel); token
+    // requests are answered there in the pipeline (TokenFastLane).
+    let server = HTTPServerBuilder.pinnedHTTP1(tls: try configuration.tlsConfiguration()) {
+        [TokenFastLane(issuer: issuer, serverName: serverName, logger: logger)]
+    }
     let scheme = configuration.scheme
     let host = configuration.host
     let application = Application(
         router: router,
         server: server,
-        configuration: .init(address: .hostname(host, port: configuration.port), serverName: "mockauth"),
+        configuration: .init(address: .hostname(host, port: configuration.port), serverName: serverName),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let shownHost = host.contains(":") ? "[\(host)]" : host

@@ -11,7 +11,7 @@ public struct MockRequestContext: RequestContext {
     /// The connection the request arrived on.
     public let channel: any Channel
     /// What the handler learned, read by the request-log middleware after it returns.
-    let note: NIOLockedValueBox<RequestNote>
+    let note: RequestNotes
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
@@ -24,7 +24,17 @@ public struct MockRequestContext: RequestContext {
 
     /// Records the grant type and user for the request log.
     func noteRequest(grantType: String? = nil, user: String? = nil) {
-        note.withLockedValue { note in
+        note.record(grantType: grantType, user: user)
+    }
+}
+
+/// Where a request's handler notes what the request log shows of it.
+typealias RequestNotes = NIOLockedValueBox<RequestNote>
+
+extension NIOLockedValueBox where Value == RequestNote {
+    /// Records the grant type and user for the request log.
+    func record(grantType: String? = nil, user: String? = nil) {
+        withLockedValue { note in
             if let grantType { note.grantType = grantType }
             if let user { note.user = user.lowercased() }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import JSON
 import Logging
 
 /// Outermost middleware: turns every error into a JSON answer (never an empty 500) and
@@ -24,22 +25,33 @@ struct RequestLogMiddleware: RouterMiddleware {
             response = try error.response(from: request, context: context)
         } catch {
             context.logger.error("request failed", metadata: ["error.type": "\(type(of: error))"])
-            response = .json(
-                ["error": "server_error", "error_description": "The mock server failed to handle the request."],
-                status: .internalServerError)
+            response = .json(Self.serverError, status: .internalServerError)
         }
-        let note = context.note.withLockedValue { $0 }
-        let rawPath = request.uri.path
+        Self.record(
+            method: request.method, rawPath: request.uri.path, status: response.status, notes: context.note, state: state,
+            logger: context.logger)
+        return response
+    }
+
+    /// The answer to an error no handler turned into its own answer (HTTP 500).
+    static let serverError: JSONValue = ["error": "server_error", "error_description": "The mock server failed to handle the request."]
+
+    /// Appends the request's line to the request log (unless it is an admin request) and logs
+    /// it at debug level, both with the path redacted. Also used by ``TokenFastLane``.
+    static func record(
+        method: HTTPRequest.Method, rawPath: String, status: HTTPResponse.Status, notes: RequestNotes, state: MockState,
+        logger: Logger
+    ) {
+        let note = notes.withLockedValue { $0 }
         // Redacted once, here, for the log and the debug line alike (neither keeps secrets).
         let path = RequestLogEntry.redacted(path: rawPath)
         if !rawPath.hasPrefix("/_admin") {
             state.appendLog(
-                method: request.method.rawValue, path: path, route: RouteName.of(path: rawPath),
-                status: response.status.code, grantType: note.grantType, user: note.user, fault: note.fault)
+                method: method.rawValue, path: path, route: RouteName.of(path: rawPath),
+                status: status.code, grantType: note.grantType, user: note.user, fault: note.fault)
         }
-        context.logger.debug(
+        logger.debug(
             "request",
-            metadata: ["http.path": "\(path)", "http.status": "\(response.status.code)", "oauth.grant_type": "\(note.grantType ?? "-")"])
-        return response
+            metadata: ["http.path": "\(path)", "http.status": "\(status.code)", "oauth.grant_type": "\(note.grantType ?? "-")"])
     }
 }

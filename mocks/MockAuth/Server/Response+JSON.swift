@@ -10,12 +10,19 @@ private let jsonHeaders: HTTPFields = [
     HTTPField.Name("Pragma")!: "no-cache",
 ]
 
+extension HTTPFields {
+    /// The headers of every JSON answer (type, never cached), then `extra`.
+    static func json(adding extra: HTTPFields = [:]) -> HTTPFields {
+        var headers = jsonHeaders
+        headers.append(contentsOf: extra)
+        return headers
+    }
+}
+
 extension Response {
     /// A JSON response encoded with our `JSON` module; never cached, as token responses must not be.
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) -> Response {
-        var headers = jsonHeaders
-        headers.append(contentsOf: extra)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: value.encoded())))
+        Response(status: status, headers: .json(adding: extra), body: .init(byteBuffer: ByteBuffer(bytes: value.encoded())))
     }
 
     /// An HTML page.
@@ -45,21 +52,19 @@ extension Request {
 
     /// The body parsed as a form (`application/x-www-form-urlencoded`).
     mutating func formBody() async throws -> FormParameters {
-        let bytes = try await boundedBody()
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw OAuthError.invalidRequest(code: 900144, "The request body is not valid UTF-8.")
-        }
-        return try FormParameters.parse(text)
+        try FormParameters.parse(body: try await boundedBody())
     }
 
     /// The query string's parameters.
     var queryParameters: FormParameters {
         get throws(OAuthError) { try FormParameters.parse(uri.query ?? "", source: "The query string") }
     }
+}
 
-    /// The scheme and authority clients used to reach us, from the Host header.
+extension HTTPRequest {
+    /// `scheme://host[:port]` as the client addressed the server (its Host header).
     func baseURL(scheme: String) -> String {
-        let host = head.authority ?? "127.0.0.1"
+        let host = authority ?? "127.0.0.1"
         return "\(scheme)://\(host)"
     }
 }

@@ -56,6 +56,10 @@ public final class MockState: Sendable {
         }
     }
 
+    /// Token requests answered by ``TokenFastLane`` since the server started (a reset keeps
+    /// the count): tests and the issuance benchmark check which path served them.
+    public let pipelineTokenAnswers = Atomic<Int>(0)
+
     /// The request log keeps this many newest lines.
     let requestLogLimit = 1000
 

@@ -1,0 +1,41 @@
+import Foundation
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sends raw bytes over one loopback TCP connection and reads until the server closes it:
+/// for what curl cannot do, such as several pipelined requests in one write.
+enum RawHTTPClient {
+    /// Writes `bytes` to 127.0.0.1:`port` and returns everything read until the server
+    /// closes the connection (end the last request with `Connection: close`), or `timeout`.
+    static func exchange(port: Int, bytes: String, timeout: Duration = .seconds(20)) throws -> String {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw TestFailure("socket() failed: errno \(errno)") }
+        defer { close(descriptor) }
+        var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else { throw TestFailure("cannot connect to 127.0.0.1:\(port): errno \(errno)") }
+        let request = Array(bytes.utf8)
+        guard request.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == request.count else {
+            throw TestFailure("cannot write to 127.0.0.1:\(port)")
+        }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            guard count > 0 else { throw TestFailure("read failed (errno \(errno)) after \(received.count) bytes") }
+            received += chunk[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+}

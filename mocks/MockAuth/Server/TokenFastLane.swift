@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import JSON
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTPTypes
+
+/// Answers `POST /{tenant}/oauth2/v2.0/token` on the connection's event loop, in the channel
+/// pipeline, without the router's task and middleware: the token endpoint is what load tests
+/// hit, and its answer needs no waiting (``MockState`` is a lock; signing is CPU work).
+///
+/// Sits in each connection's Hummingbird pipeline after the HTTP/1 codec
+/// (``HTTPServerBuilder/pinnedHTTP1(tls:handlers:)``). For a request it takes it does what the
+/// router would: the same ``Issuer/tokenResponse(tenant:form:head:notes:)``, the same JSON
+/// answer and headers (`Date`, `Server` as Hummingbird adds them), the same request-log line
+/// (``RequestLogMiddleware/record(method:rawPath:status:notes:state:logger:)``).
+///
+/// Every other request passes through to Hummingbird untouched, and so does a token request
+/// the router must see: while a fault is armed (faults apply in the router's middleware),
+/// while an earlier request of the connection is still being answered by the router
+/// (answers keep the order of a pipelining client), with `Connection: close`, without a
+/// Content-Length or with more than ``MockAuthLimits/maxRequestBodyBytes``, with an `Expect`
+/// header, or with a path the router would have to decode (`%`).
+final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let issuer: Issuer
+    private let serverName: String
+    private let logger: Logger
+    /// Requests passed to Hummingbird whose answer's end has not been written yet.
+    private var routerRequestsInFlight = 0
+    /// The token request being read, with its tenant path segment, and its body so far.
+    private var taken: (head: HTTPRequest, tenant: String)?
+    private var body = ByteBuffer()
+    /// A graceful shutdown asked while a taken request was being read: passed on once answered.
+    private var quiescePending = false
+    private var date = (second: -1, text: "")
+
+    init(issuer: Issuer, serverName: String, logger: Logger) {
+        self.issuer = issuer
+        self.serverName = serverName
+        self.logger = logger
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if let tenant = takes(head) {
+                taken = (head, tenant)
+                body.clear()
+            } else {
+                routerRequestsInFlight += 1
+                context.fireChannelRead(data)
+            }
+        case .body(let part):
+            guard taken != nil else { return context.fireChannelRead(data) }
+            body.writeImmutableBuffer(part)
+        case .end:
+            guard let (head, tenant) = taken else { return context.fireChannelRead(data) }
+            taken = nil
+            answer(head: head, tenant: tenant, context: context)
+            if quiescePending {
+                quiescePending = false
+                context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            }
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // Only the router's answers pass here (this handler writes its own from its context).
+        if case .end = unwrapOutboundIn(data) { routerRequestsInFlight = max(0, routerRequestsInFlight - 1) }
+        context.write(data, promise: promise)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent, taken != nil {
+            quiescePending = true
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// The request's tenant path segment when this handler answers it; `nil` passes it on.
+    private func takes(_ head: HTTPRequest) -> String? {
+        guard routerRequestsInFlight == 0, head.method == .post, let path = head.path, !path.utf8.contains(UInt8(ascii: "%")),
+            head.headerFields[.expect] == nil,
+            head.headerFields[.connection].map({ !$0.lowercased().contains("close") }) ?? true,
+            let length = head.headerFields[.contentLength].flatMap(Int.init), (0...MockAuthLimits.maxRequestBodyBytes).contains(length),
+            !issuer.state.hasPendingFaults
+        else { return nil }
+        let route = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let segments = route.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count == 5, segments[0].isEmpty, !segments[1].isEmpty,
+            segments[2] == "oauth2", segments[3] == "v2.0", segments[4] == "token"
+        else { return nil }
+        return String(segments[1])
+    }
+
+    /// Answers a taken request as the router and its middleware would, and logs it.
+    private func answer(head: HTTPRequest, tenant: String, context: ChannelHandlerContext) {
+        let notes = RequestNotes(RequestNote())
+        let status: HTTPResponse.Status
+        let value: JSONValue
+        do {
+            let form = try FormParameters.parse(body: Array(body.readableBytesView))
+            value = try issuer.tokenResponse(tenant: tenant, form: form, head: head, notes: notes)
+            status = .ok
+        } catch let error as OAuthError {
+            value = error.body(correlationID: head.headerFields[OAuthError.clientRequestID])
+            status = error.status
+        } catch {
+            logger.error("request failed", metadata: ["error.type": "\(type(of: error))"])
+            value = RequestLogMiddleware.serverError
+            status = .internalServerError
+        }
+        body.clear()
+        issuer.state.pipelineTokenAnswers.add(1, ordering: .relaxed)
+        let bytes = ByteBuffer(bytes: value.encoded())
+        var headers = HTTPFields.json()
+        headers[.contentLength] = String(bytes.readableBytes)
+        headers[.date] = httpDate()
+        headers[.server] = serverName
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(bytes)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        RequestLogMiddleware.record(
+            method: head.method, rawPath: String(head.path?.split(separator: "?", maxSplits: 1).first ?? ""), status: status,
+            notes: notes, state: issuer.state, logger: logger)
+    }
+
+    /// The `Date` header (RFC 9110 IMF-fixdate), formatted once per second per connection.
+    private func httpDate() -> String {
+        let now = Int(Date().timeIntervalSince1970)
+        if now != date.second { date = (now, Self.imfFixdate(epochSeconds: now)) }
+        return date.text
+    }
+
+    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` for `epochSeconds`.
+    static func imfFixdate(epochSeconds: Int) -> String {
+        var time = time_t(epochSeconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(weekdays[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}
