@@ -15,16 +15,22 @@ struct TokenFastLaneTests {
         "grant_type=password&client_id=chatr&username=bob%40contoso.com&password=Passw0rd%21&scope=api%3A%2F%2Fcontoso-chat%2FChat.Read"
 
     /// POSTs `form` to the token endpoint with curl; returns (status, lowercased header names, body).
-    static func post(_ server: LiveServer.Running, _ form: String, headers: [String] = []) async throws -> (Int, Set<String>, JSONValue) {
+    static func post(
+        _ server: LiveServer.Running, _ form: String, headers: [String] = [], tenant: String = "contoso.com"
+    ) async throws -> (Int, Set<String>, JSONValue, [String: String]) {
         let arguments = ["-sS", "--max-time", "10", "-D", "-", "-X", "POST", "--data-binary", form]
-            + headers.flatMap { ["-H", $0] } + [server.url + "/contoso.com/oauth2/v2.0/token"]
+            + headers.flatMap { ["-H", $0] } + [server.url + "/\(tenant)/oauth2/v2.0/token"]
         let result = try await Command.run("/usr/bin/curl", arguments, timeout: .seconds(20))
         try #require(result.status == 0, "curl: \(result.stderr)")
         let parts = result.stdout.components(separatedBy: "\r\n\r\n")
         let headLines = parts[0].components(separatedBy: "\r\n")
         let status = Int(headLines[0].split(separator: " ")[1]) ?? 0
-        let names = Set(headLines.dropFirst().compactMap { $0.split(separator: ":").first.map { $0.lowercased() } })
-        return (status, names, try JSONValue.parse(parts.dropFirst().joined(separator: "\r\n\r\n")))
+        var values: [String: String] = [:]
+        for line in headLines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            values[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (status, Set(values.keys), try JSONValue.parse(parts.dropFirst().joined(separator: "\r\n\r\n")), values)
     }
 
     static func answered(_ server: LiveServer.Running) -> Int { server.state.pipelineTokenAnswers.load(ordering: .relaxed) }
@@ -41,6 +47,11 @@ struct TokenFastLaneTests {
             #expect(fast.0 == 200 && routed.0 == 200)
             #expect(fast.1 == routed.1)
             #expect(fast.1.isSuperset(of: ["content-type", "cache-control", "pragma", "content-length", "date", "server"]))
+            for name in ["content-type", "cache-control", "pragma", "server"] { #expect(fast.3[name] == routed.3[name], "\(name)") }
+            // RFC 9110 IMF-fixdate, e.g. `Mon, 23 Nov 2026 09:14:42 GMT`, as Hummingbird writes it.
+            let imf = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/
+            #expect(fast.3["date"]?.wholeMatch(of: imf) != nil, "\(fast.3["date"] ?? "no Date")")
+            #expect(routed.3["date"]?.wholeMatch(of: imf) != nil, "\(routed.3["date"] ?? "no Date")")
             #expect(fast.2.objectValue?.keys.sorted() == routed.2.objectValue?.keys.sorted())
             #expect(fast.2["scope"] == routed.2["scope"])
 
@@ -70,7 +81,7 @@ struct TokenFastLaneTests {
                 + token
                 + "GET /contoso.com/discovery/v2.0/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
             let before = Self.answered(server)
-            let received = try await Task.detached { try RawHTTPClient.exchange(port: port, bytes: bytes) }.value
+            let received = try await RawHTTPClient.exchange(port: port, bytes: bytes)
             let answers = received.components(separatedBy: "HTTP/1.1 ").dropFirst()
             try #require(answers.count == 3, "answers: \(received.prefix(2000))")
             let order = answers.map { answer in
@@ -103,6 +114,19 @@ struct TokenFastLaneTests {
             let log = server.state.requestLogEntries().suffix(3)
             #expect(log.map(\.status) == [503, 413, 200])
             #expect(log.first?.fault?.contains("503") == true)
+        }
+    }
+
+    @Test("the router's own groups are not tenants: /mam and /_admin token paths get its 404")
+    func routerGroupsAreNotTenants() async throws {
+        try await LiveServer.run(https: false) { server in
+            let before = Self.answered(server)
+            for tenant in ["mam", "_admin"] {
+                let answer = try await Self.post(server, Self.passwordForm, tenant: tenant)
+                #expect(answer.0 == 404, "\(tenant)")
+                #expect(answer.2["error"] == "not_found", "\(tenant)")
+            }
+            #expect(Self.answered(server) == before)
         }
     }
 }

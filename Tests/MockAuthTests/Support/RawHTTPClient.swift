@@ -10,7 +10,17 @@ import Glibc
 enum RawHTTPClient {
     /// Writes `bytes` to 127.0.0.1:`port` and returns everything read until the server
     /// closes the connection (end the last request with `Connection: close`), or `timeout`.
-    static func exchange(port: Int, bytes: String, timeout: Duration = .seconds(20)) throws -> String {
+    /// The blocking socket calls run on a thread of their own, never on the cooperative pool
+    /// (two tests blocked there would stall every in-process server of the run).
+    static func exchange(port: Int, bytes: String, timeout: Duration = .seconds(20)) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try blockingExchange(port: port, bytes: bytes, timeout: timeout) })
+            }.start()
+        }
+    }
+
+    private static func blockingExchange(port: Int, bytes: String, timeout: Duration) throws -> String {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket() failed: errno \(errno)") }
         defer { close(descriptor) }

@@ -4,10 +4,13 @@ import JSON
 
 /// The admin API under `/_admin/`: changes assignments and faults at run time.
 struct AdminRoutes: Sendable {
+    /// The first path segment of every admin route.
+    static let pathRoot = "_admin"
+
     let state: MockState
 
     func addRoutes(to router: Router<MockRequestContext>) {
-        let admin = router.group("_admin")
+        let admin = router.group(RouterPath(Self.pathRoot))
         admin.get("state") { _, _ in Response.json(self.snapshot()) }
         admin.post("reset") { _, _ in
             self.state.reset()

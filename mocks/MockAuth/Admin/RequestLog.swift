@@ -71,6 +71,7 @@ extension MockState {
         try locked { (state: inout Storage) throws(AdminError) -> FaultRule in
             let rule = try FaultRule.parse(body, id: (state.faults.map(\.id).max() ?? 0) + 1)
             state.faults.append(rule)
+            faultsArmed.store(true, ordering: .relaxed)
             return rule
         }
     }
@@ -82,6 +83,7 @@ extension MockState {
             let rule = state.faults[index]
             state.faults[index].remaining -= 1
             if state.faults[index].remaining <= 0 { state.faults.remove(at: index) }
+            faultsArmed.store(!state.faults.isEmpty, ordering: .relaxed)
             return rule
         }
     }
@@ -90,8 +92,13 @@ extension MockState {
     public func faultRules() -> [FaultRule] { locked { $0.faults } }
 
     /// Removes every pending fault.
-    public func clearFaults() { locked { $0.faults = [] } }
+    public func clearFaults() {
+        locked { state in
+            state.faults = []
+            faultsArmed.store(false, ordering: .relaxed)
+        }
+    }
 
-    /// False when no fault is armed.
-    var hasPendingFaults: Bool { locked { !$0.faults.isEmpty } }
+    /// False when no fault is armed: requests then skip the lock.
+    var hasPendingFaults: Bool { faultsArmed.load(ordering: .relaxed) }
 }

@@ -60,7 +60,7 @@ extension Issuer {
             if prompt != "login", prompt != "select_account", let user = sessionUser(request, directory),
                 parameters.nonEmpty("login_hint").map({ $0.lowercased() == user.upn.lowercased() }) ?? true
             {
-                context.noteRequest(user: user.upn)
+                context.note.record(user: user.upn)
                 return await complete(authorize, user: user, scopes: scopes, capabilities: capabilities, directory: directory)
             }
             if prompt == "none" {
@@ -83,12 +83,12 @@ extension Issuer {
         do {
             user = try authenticate(login: login, password: parameters["passwd"] ?? "", in: directory)
         } catch {
-            context.noteRequest(user: login)
+            context.note.record(user: login)
             let message = (error.aadsts == 50126 ? "Your account or password is incorrect. " : "This account does not exist. ")
                 + "(AADSTS\(error.aadsts ?? 0))"
             return page(login, message)
         }
-        context.noteRequest(user: user.upn)
+        context.note.record(user: user.upn)
         var response = await complete(authorize, user: user, scopes: scopes, capabilities: capabilities, directory: directory)
         let session = state.startSession(upn: user.upn)
         response.headers[.setCookie] = "\(Self.sessionCookie)=\(session); Path=/; HttpOnly; SameSite=Lax\(scheme == "https" ? "; Secure" : "")"

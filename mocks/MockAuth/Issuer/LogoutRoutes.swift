@@ -8,7 +8,7 @@ extension Issuer {
         router.get("/:tenant/oauth2/v2.0/logout") { request, context in
             let directory = try self.directory(forTenant: context.parameters.require("tenant"))
             if let id = request.cookies[Self.sessionCookie]?.value {
-                if let upn = self.state.sessionUser(id) { context.noteRequest(user: upn) }
+                if let upn = self.state.sessionUser(id) { context.note.record(user: upn) }
                 self.state.endSession(id)
             }
             let target = try request.queryParameters.nonEmpty("post_logout_redirect_uri")

@@ -81,7 +81,7 @@ extension Issuer {
             } catch {
                 return Response.html(Self.devicePage(message: "Your account or password is incorrect."), status: .ok)
             }
-            context.noteRequest(user: user.upn)
+            context.note.record(user: user.upn)
             let done = self.state.completeDeviceCode(userCode: form["user_code"] ?? "", upn: user.upn)
             return Response.html(Self.devicePage(message: done ? "You have signed in. You may close this window." : "That code is not valid or has expired."))
         }

@@ -13,8 +13,11 @@ struct MAMService: Sendable {
     let logger: Logger
     var state: MockState { issuer.state }
 
+    /// The first path segment of every MAM route.
+    static let pathRoot = "mam"
+
     func addRoutes(to router: Router<MockRequestContext>) {
-        let group = router.group("mam/v1")
+        let group = router.group(RouterPath("\(Self.pathRoot)/v1"))
         group.post("enroll") { request, context in try await self.handle(request, context, self.enroll) }
         group.post("checkin") { request, context in try await self.handle(request, context, self.checkIn) }
         group.post("unenroll") { request, context in try await self.handle(request, context, self.unenroll) }
@@ -27,7 +30,7 @@ struct MAMService: Sendable {
     ) async throws -> Response {
         var request = request
         let caller = try await MAMCaller.authenticate(request, issuer: issuer)
-        context.noteRequest(user: caller.upn)
+        context.note.record(user: caller.upn)
         let body = try await request.jsonObjectBody()
         let result = try await operation(caller, body, state.directory)
         logger.debug("mam request", metadata: ["user.upn": "\(caller.upn)", "mam.status": "\(result["status"] ?? .null)"])

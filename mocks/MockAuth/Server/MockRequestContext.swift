@@ -21,11 +21,6 @@ public struct MockRequestContext: RequestContext {
 
     /// Larger bodies are refused with 413 before they are parsed.
     public var maxUploadSize: Int { MockAuthLimits.maxRequestBodyBytes }
-
-    /// Records the grant type and user for the request log.
-    func noteRequest(grantType: String? = nil, user: String? = nil) {
-        note.record(grantType: grantType, user: user)
-    }
 }
 
 /// Where a request's handler notes what the request log shows of it.

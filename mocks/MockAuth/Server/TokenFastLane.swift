@@ -19,9 +19,15 @@ import NIOHTTPTypes
 /// Every other request passes through to Hummingbird untouched, and so does a token request
 /// the router must see: while a fault is armed (faults apply in the router's middleware),
 /// while an earlier request of the connection is still being answered by the router
-/// (answers keep the order of a pipelining client), with `Connection: close`, without a
-/// Content-Length or with more than ``MockAuthLimits/maxRequestBodyBytes``, with an `Expect`
-/// header, or with a path the router would have to decode (`%`).
+/// (answers keep the order of a pipelining client), once the router was passed a request
+/// with `Connection: close` (it stops reading the connection after that answer), with
+/// `Connection: close` itself, without a Content-Length or with more than
+/// ``MockAuthLimits/maxRequestBodyBytes``, with an `Expect` header, with a path the router
+/// would have to decode (`%`), or with a tenant segment the router resolves to one of its
+/// own groups (`/_admin`, `/mam`: a 404 there).
+///
+/// Hummingbird's connection-state handler never sees the requests answered here, so an idle
+/// timeout on the HTTP channel would count a busy connection as idle; mockauth sets none.
 final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -33,8 +39,10 @@ final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     private let logger: Logger
     /// Requests passed to Hummingbird whose answer's end has not been written yet.
     private var routerRequestsInFlight = 0
-    /// The token request being read, with its tenant path segment, and its body so far.
-    private var taken: (head: HTTPRequest, tenant: String)?
+    /// The router was passed a `Connection: close` request: it answers everything after it.
+    private var routerOnly = false
+    /// The token request being read (its head, path without query, tenant segment), and its body so far.
+    private var taken: (head: HTTPRequest, path: String, tenant: String)?
     private var body = ByteBuffer()
     /// A graceful shutdown asked while a taken request was being read: passed on once answered.
     private var quiescePending = false
@@ -49,20 +57,21 @@ final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if let tenant = takes(head) {
-                taken = (head, tenant)
+            if let (path, tenant) = takes(head) {
+                taken = (head, path, tenant)
                 body.clear()
             } else {
                 routerRequestsInFlight += 1
+                if head.headerFields[.connection]?.lowercased().contains("close") == true { routerOnly = true }
                 context.fireChannelRead(data)
             }
         case .body(let part):
             guard taken != nil else { return context.fireChannelRead(data) }
             body.writeImmutableBuffer(part)
         case .end:
-            guard let (head, tenant) = taken else { return context.fireChannelRead(data) }
+            guard let (head, path, tenant) = taken else { return context.fireChannelRead(data) }
             taken = nil
-            answer(head: head, tenant: tenant, context: context)
+            answer(head: head, path: path, tenant: tenant, context: context)
             if quiescePending {
                 quiescePending = false
                 context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
@@ -84,24 +93,30 @@ final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    /// The request's tenant path segment when this handler answers it; `nil` passes it on.
-    private func takes(_ head: HTTPRequest) -> String? {
-        guard routerRequestsInFlight == 0, head.method == .post, let path = head.path, !path.utf8.contains(UInt8(ascii: "%")),
+    /// The request's path (without query) and tenant segment when this handler answers it;
+    /// `nil` passes it on.
+    private func takes(_ head: HTTPRequest) -> (path: String, tenant: String)? {
+        guard !routerOnly, routerRequestsInFlight == 0, head.method == .post, let target = head.path,
+            !target.utf8.contains(UInt8(ascii: "%"))
+        else { return nil }
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count == 5, segments[0].isEmpty, !segments[1].isEmpty, !Self.routerGroups.contains(segments[1]),
+            segments[2] == "oauth2", segments[3] == "v2.0", segments[4] == "token",
             head.headerFields[.expect] == nil,
             head.headerFields[.connection].map({ !$0.lowercased().contains("close") }) ?? true,
             let length = head.headerFields[.contentLength].flatMap(Int.init), (0...MockAuthLimits.maxRequestBodyBytes).contains(length),
             !issuer.state.hasPendingFaults
         else { return nil }
-        let route = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        let segments = route.split(separator: "/", omittingEmptySubsequences: false)
-        guard segments.count == 5, segments[0].isEmpty, !segments[1].isEmpty,
-            segments[2] == "oauth2", segments[3] == "v2.0", segments[4] == "token"
-        else { return nil }
-        return String(segments[1])
+        return (String(path), String(segments[1]))
     }
 
-    /// Answers a taken request as the router and its middleware would, and logs it.
-    private func answer(head: HTTPRequest, tenant: String, context: ChannelHandlerContext) {
+    /// First path segments the router resolves to its own route groups, never to `:tenant`.
+    private static let routerGroups: Set<Substring> = [Substring(AdminRoutes.pathRoot), Substring(MAMService.pathRoot)]
+
+    /// Answers a taken request as the router and its middleware would, and logs it (before
+    /// the answer leaves, as the router does, so a client that got it finds the log line).
+    private func answer(head: HTTPRequest, path: String, tenant: String, context: ChannelHandlerContext) {
         let notes = RequestNotes(RequestNote())
         let status: HTTPResponse.Status
         let value: JSONValue
@@ -124,12 +139,10 @@ final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         headers[.contentLength] = String(bytes.readableBytes)
         headers[.date] = httpDate()
         headers[.server] = serverName
+        RequestLogMiddleware.record(method: head.method, rawPath: path, status: status, notes: notes, state: issuer.state, logger: logger)
         context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(bytes)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        RequestLogMiddleware.record(
-            method: head.method, rawPath: String(head.path?.split(separator: "?", maxSplits: 1).first ?? ""), status: status,
-            notes: notes, state: issuer.state, logger: logger)
     }
 
     /// The `Date` header (RFC 9110 IMF-fixdate), formatted once per second per connection.

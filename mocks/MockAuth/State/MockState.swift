@@ -18,6 +18,8 @@ public final class MockState: Sendable {
     /// The fixtures the state was built from.
     public let fixtures: Fixtures
     private let storage: Mutex<Storage>
+    /// Mirrors `!faults.isEmpty`, set under the lock: requests check it without the lock.
+    let faultsArmed = Atomic<Bool>(false)
 
     /// The mutable state; only ever touched under the lock (``locked(_:)``).
     struct Storage: Sendable {
@@ -100,6 +102,7 @@ public final class MockState: Sendable {
             let records = state.recordsIssuedTokens
             state = Storage(directory: fixtures)
             state.recordsIssuedTokens = records
+            faultsArmed.store(false, ordering: .relaxed)
         }
     }
 
