@@ -28,8 +28,7 @@ public struct FormParameters: Sendable, Hashable {
 
     /// Parses `a=1&b=two+words&c=%2F`; throws on bad percent-encoding or a repeated name.
     public static func parse(_ text: String, source: String = "The request body") throws(OAuthError) -> FormParameters {
-        var pairs: [(String, String)] = []
-        var seen = Set<String>()
+        var form = FormParameters()
         for field in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let separator = field.firstIndex(of: UInt8(ascii: "=")) ?? field.endIndex
             let rawName = field[..<separator]
@@ -38,13 +37,13 @@ public struct FormParameters: Sendable, Hashable {
                 let near = String(decoding: rawName, as: UTF8.self).prefix(40)
                 throw OAuthError.invalidRequest(code: 900144, "\(source) is not a valid form: bad percent-encoding near '\(near)'.")
             }
-            guard seen.insert(name).inserted else {
+            guard form.values.updateValue(value, forKey: name) == nil else {
                 throw OAuthError.invalidRequest(
                     code: 9000411, "The request is not properly formatted. The parameter '\(name)' is duplicated.")
             }
-            pairs.append((name, value))
+            form.names.append(name)
         }
-        return FormParameters(pairs)
+        return form
     }
 
     /// A form-encoded request body: UTF-8 (AADSTS900144 otherwise), then ``parse(_:source:)``.

@@ -27,9 +27,10 @@ struct RequestLogMiddleware: RouterMiddleware {
             context.logger.error("request failed", metadata: ["error.type": "\(type(of: error))"])
             response = .json(Self.serverError, status: .internalServerError)
         }
+        let path = request.uri.path
         Self.record(
-            method: request.method, rawPath: request.uri.path, status: response.status, notes: context.note, state: state,
-            logger: context.logger)
+            method: request.method, rawPath: path, route: RouteName.of(path: path), status: response.status, notes: context.note,
+            state: state, logger: context.logger)
         return response
     }
 
@@ -38,16 +39,17 @@ struct RequestLogMiddleware: RouterMiddleware {
 
     /// Appends the request's line to the request log (unless it is an admin request) and logs
     /// it at debug level, both with the path redacted. Also used by ``TokenFastLane``.
+    /// `route` is the path's ``RouteName`` (the caller may know it already).
     static func record(
-        method: HTTPRequest.Method, rawPath: String, status: HTTPResponse.Status, notes: RequestNotes, state: MockState,
-        logger: Logger
+        method: HTTPRequest.Method, rawPath: String, route: String?, status: HTTPResponse.Status, notes: RequestNotes,
+        state: MockState, logger: Logger
     ) {
         let note = notes.withLockedValue { $0 }
         // Redacted once, here, for the log and the debug line alike (neither keeps secrets).
         let path = RequestLogEntry.redacted(path: rawPath)
         if !rawPath.hasPrefix("/_admin") {
             state.appendLog(
-                method: method.rawValue, path: path, route: RouteName.of(path: rawPath),
+                method: method.rawValue, path: path, route: route,
                 status: status.code, grantType: note.grantType, user: note.user, fault: note.fault)
         }
         logger.debug(

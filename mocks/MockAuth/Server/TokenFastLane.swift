@@ -14,7 +14,7 @@ import NIOHTTPTypes
 /// (``HTTPServerBuilder/pinnedHTTP1(tls:handlers:)``). For a request it takes it does what the
 /// router would: the same ``Issuer/tokenResponse(tenant:form:head:notes:)``, the same JSON
 /// answer and headers (`Date`, `Server` as Hummingbird adds them), the same request-log line
-/// (``RequestLogMiddleware/record(method:rawPath:status:notes:state:logger:)``).
+/// (``RequestLogMiddleware/record(method:rawPath:route:status:notes:state:logger:)``).
 ///
 /// Every other request passes through to Hummingbird untouched, and so does a token request
 /// the router must see: while a fault is armed (faults apply in the router's middleware),
@@ -139,7 +139,8 @@ final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         headers[.contentLength] = String(bytes.readableBytes)
         headers[.date] = httpDate()
         headers[.server] = serverName
-        RequestLogMiddleware.record(method: head.method, rawPath: path, status: status, notes: notes, state: issuer.state, logger: logger)
+        RequestLogMiddleware.record(
+            method: head.method, rawPath: path, route: "token", status: status, notes: notes, state: issuer.state, logger: logger)
         context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(bytes)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
