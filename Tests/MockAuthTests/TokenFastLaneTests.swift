@@ -14,7 +14,7 @@ struct TokenFastLaneTests {
     static let passwordForm =
         "grant_type=password&client_id=chatr&username=bob%40contoso.com&password=Passw0rd%21&scope=api%3A%2F%2Fcontoso-chat%2FChat.Read"
 
-    /// POSTs `form` to the token endpoint with curl; returns (status, lowercased header names, body).
+    /// POSTs `form` to the token endpoint with curl; returns (status, lowercased header names, body, header values).
     static func post(
         _ server: LiveServer.Running, _ form: String, headers: [String] = [], tenant: String = "contoso.com"
     ) async throws -> (Int, Set<String>, JSONValue, [String: String]) {

@@ -20,8 +20,9 @@ import NIOHTTPTypes
 /// the router must see: while a fault is armed (faults apply in the router's middleware),
 /// while an earlier request of the connection is still being answered by the router
 /// (answers keep the order of a pipelining client), once the router was passed a request
-/// with `Connection: close` (it stops reading the connection after that answer), with
-/// `Connection: close` itself, without a Content-Length or with more than
+/// with `Connection: close` (Hummingbird answers nothing after it; a guard only: it was
+/// not seen to read the connection further), with `Connection: close` itself (Hummingbird's
+/// test: exactly `close`), without a Content-Length or with more than
 /// ``MockAuthLimits/maxRequestBodyBytes``, with an `Expect` header, with a path the router
 /// would have to decode (`%`), or with a tenant segment the router resolves to one of its
 /// own groups (`/_admin`, `/mam`: a 404 there).
@@ -39,7 +40,7 @@ final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     private let logger: Logger
     /// Requests passed to Hummingbird whose answer's end has not been written yet.
     private var routerRequestsInFlight = 0
-    /// The router was passed a `Connection: close` request: it answers everything after it.
+    /// The router was passed a `Connection: close` request: nothing after it is answered.
     private var routerOnly = false
     /// The token request being read (its head, path without query, tenant segment), and its body so far.
     private var taken: (head: HTTPRequest, path: String, tenant: String)?
@@ -62,7 +63,7 @@ final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
                 body.clear()
             } else {
                 routerRequestsInFlight += 1
-                if head.headerFields[.connection]?.lowercased().contains("close") == true { routerOnly = true }
+                if Self.closes(head) { routerOnly = true }
                 context.fireChannelRead(data)
             }
         case .body(let part):
@@ -104,11 +105,16 @@ final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         guard segments.count == 5, segments[0].isEmpty, !segments[1].isEmpty, !Self.routerGroups.contains(segments[1]),
             segments[2] == "oauth2", segments[3] == "v2.0", segments[4] == "token",
             head.headerFields[.expect] == nil,
-            head.headerFields[.connection].map({ !$0.lowercased().contains("close") }) ?? true,
+            !Self.closes(head),
             let length = head.headerFields[.contentLength].flatMap(Int.init), (0...MockAuthLimits.maxRequestBodyBytes).contains(length),
             !issuer.state.hasPendingFaults
         else { return nil }
         return (String(path), String(segments[1]))
+    }
+
+    /// True when Hummingbird closes the connection after answering `head` (its own test).
+    private static func closes(_ head: HTTPRequest) -> Bool {
+        head.headerFields[.connection] == "close"
     }
 
     /// First path segments the router resolves to its own route groups, never to `:tenant`.
