@@ -62,18 +62,7 @@ final class StalledClient: Sendable {
     let descriptor: Int32
 
     init(port: UInt16, bytes: String) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        guard connected, Array(bytes.utf8).withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.utf8.count else {
-            Glibc.close(descriptor)
-            throw TestFailure("cannot connect or write to 127.0.0.1:\(port)")
-        }
+        descriptor = try RawHTTPClient.connected(port: Int(port), sending: bytes)
     }
 
     func close() { Glibc.close(descriptor) }

@@ -20,24 +20,31 @@ enum RawHTTPClient {
         }
     }
 
-    private static func blockingExchange(port: Int, bytes: String, timeout: Duration) throws -> String {
+    /// A blocking TCP socket connected to 127.0.0.1:`port` that has written `bytes`; the
+    /// caller closes it. Throws (with nothing left open) when it cannot connect or write.
+    static func connected(port: Int, sending bytes: String) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket() failed: errno \(errno)") }
-        defer { close(descriptor) }
-        var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) { pointer in
+        let isConnected = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard connected else { throw TestFailure("cannot connect to 127.0.0.1:\(port): errno \(errno)") }
         let request = Array(bytes.utf8)
-        guard request.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == request.count else {
-            throw TestFailure("cannot write to 127.0.0.1:\(port)")
+        guard isConnected, request.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == request.count else {
+            close(descriptor)
+            throw TestFailure("cannot connect or write to 127.0.0.1:\(port): errno \(errno)")
         }
+        return descriptor
+    }
+
+    private static func blockingExchange(port: Int, bytes: String, timeout: Duration) throws -> String {
+        let descriptor = try connected(port: port, sending: bytes)
+        defer { close(descriptor) }
+        var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {

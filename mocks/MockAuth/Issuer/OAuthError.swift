@@ -59,7 +59,12 @@ public struct OAuthError: HTTPResponseError, Sendable, Hashable {
 
     /// The error response to `request` (its `client-request-id` becomes the correlation id).
     func response(for request: Request) -> Response {
-        .json(body(correlationID: request.headers[Self.clientRequestID]), status: status)
+        .json(body(answering: request.head), status: status)
+    }
+
+    /// The error body answering `head` (its `client-request-id` becomes the correlation id).
+    func body(answering head: HTTPRequest) -> JSONValue {
+        body(correlationID: head.headerFields[Self.clientRequestID])
     }
 
     /// The request header whose value an error answer echoes as `correlation_id`.

@@ -131,7 +131,7 @@ final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
             value = try issuer.tokenResponse(tenant: tenant, form: form, head: head, notes: notes)
             status = .ok
         } catch let error as OAuthError {
-            value = error.body(correlationID: head.headerFields[OAuthError.clientRequestID])
+            value = error.body(answering: head)
             status = error.status
         } catch {
             logger.error("request failed", metadata: ["error.type": "\(type(of: error))"])
