@@ -119,6 +119,18 @@ struct AdminTests {
         }
     }
 
+    @Test("the log leaves out the admin API's own requests only: /_adminx is an unknown path, and logged")
+    func requestLogLeavesOutAdminOnly() async throws {
+        try await TestSupport.withRouterApp { client, _ in
+            let (status, _) = try await client.sendJSON("/_adminx/requests", method: .get)
+            #expect(status == .notFound)
+            _ = try await client.sendJSON("/_admin/requests", method: .get)
+            let (_, log) = try await client.sendJSON("/_admin/requests", method: .get)
+            let paths = log.arrayValue?.compactMap { $0["path"]?.stringValue }
+            #expect(paths == ["/_adminx/requests"])
+        }
+    }
+
     @Test("reset returns to the fixtures")
     func reset() async throws {
         try await TestSupport.withRouterApp { client, state in

@@ -7,6 +7,12 @@ struct AdminRoutes: Sendable {
     /// The first path segment of every admin route.
     static let pathRoot = "_admin"
 
+    /// True when `path`'s first segment is exactly ``pathRoot`` (`/_admin`, `/_admin/...`;
+    /// not `/_adminx/...`): the admin API's own requests, kept out of the request log.
+    static func isAdmin(path: String) -> Bool {
+        path.split(separator: "/", maxSplits: 1).first == Substring(pathRoot)
+    }
+
     let state: MockState
 
     func addRoutes(to router: Router<MockRequestContext>) {

@@ -99,7 +99,7 @@ public enum RouteName {
     /// The route name of a request path; `nil` for admin and unknown paths.
     public static func of(path: String) -> String? {
         let segments = path.split(separator: "/").map(String.init)
-        if segments.first == AdminRoutes.pathRoot { return nil }
+        if AdminRoutes.isAdmin(path: path) { return nil }
         if segments == ["common", "discovery", "instance"] { return "instance-discovery" }
         if segments.count == 3, segments[0] == "common", segments[1] == "userrealm" { return "userrealm" }
         if segments.count == 3, segments[0] == "mam", segments[1] == "v1", all.contains("mam." + segments[2]) {

@@ -47,7 +47,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         let note = notes.withLockedValue { $0 }
         // Redacted once, here, for the log and the debug line alike (neither keeps secrets).
         let path = RequestLogEntry.redacted(path: rawPath)
-        if !rawPath.hasPrefix("/" + AdminRoutes.pathRoot) {
+        if !AdminRoutes.isAdmin(path: rawPath) {
             state.appendLog(
                 method: method.rawValue, path: path, route: route,
                 status: status.code, grantType: note.grantType, user: note.user, fault: note.fault)
