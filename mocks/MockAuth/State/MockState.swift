@@ -11,9 +11,10 @@ import Synchronization
 /// `+Secrets`, `RequestLog.swift`).
 ///
 /// Every operation is synchronous: it takes the lock, reads or changes ``Storage`` and
-/// returns (the per-request "is a fault armed?" reads an atomic mirror instead). No operation waits or calls out while it holds the lock, so a request handler
-/// calls the state on its own thread, with no executor hop (an actor cost the token
-/// endpoint about a tenth of its throughput; BENCHMARKS.md, "Issuance").
+/// returns (the per-request "is a fault armed?" reads an atomic mirror instead). No
+/// operation waits or calls out while it holds the lock, so a request handler calls the
+/// state on its own thread, with no executor hop (an actor cost the token endpoint about a
+/// tenth of its throughput; BENCHMARKS.md, "Issuance").
 public final class MockState: Sendable {
     /// The fixtures the state was built from.
     public let fixtures: Fixtures
