@@ -16,15 +16,11 @@ extension JSONValue {
         defer { cjansson_decref(tree) }
         var flags = Int(JSON_COMPACT | JSON_ENCODE_ANY)
         if sortedKeys { flags |= Int(JSON_SORT_KEYS) }
-        // One pass: jansson hands its output over in pieces (asking for the size first, with
-        // json_dumpb(nil, 0), would serialize everything twice).
-        var bytes: [UInt8] = []
-        let collect: json_dump_callback_t = { buffer, size, data in
-            data!.assumingMemoryBound(to: [UInt8].self).pointee.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: size))
-            return 0
-        }
-        let status = withUnsafeMutablePointer(to: &bytes) { json_dump_callback(tree, collect, $0, flags) }
-        return status == 0 ? bytes : []
+        // One pass into jansson's own buffer, then one copy (a Swift callback per piece made
+        // encoding about a fifth slower). jansson escapes NUL as \u0000, so strlen is the length.
+        guard let text = json_dumps(tree, flags) else { return [] }
+        defer { free(text) }
+        return Array(UnsafeRawBufferPointer(start: text, count: strlen(text)))
     }
 
     /// Compact JSON text as a `String`.

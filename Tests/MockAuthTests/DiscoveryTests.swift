@@ -46,7 +46,7 @@ struct DiscoveryTests {
             let token = try #require(body["access_token"]?.stringValue)
             let parts = token.split(separator: ".")
             let header = try #require(Base64URL.decode(parts[0]))
-            #expect(try JSONValue.parse(header)["kid"] == key["kid"])
+            #expect(try JSONValue.parse(header) == ["typ": "JWT", "alg": "RS256", "kid": try #require(key["kid"])])
             // Verify with a public key rebuilt from the published n and e only.
             let n = try #require(key["n"]?.stringValue.flatMap(Base64URL.decode))
             let e = try #require(key["e"]?.stringValue.flatMap(Base64URL.decode))

@@ -28,8 +28,7 @@ public enum JWT {
 
     /// Signs `claims` with `key`: header `{"typ":"JWT","alg":"RS256","kid":…}`.
     public static func sign(_ claims: JSONValue, with key: SigningKey) throws -> String {
-        let header: JSONValue = ["typ": "JWT", "alg": "RS256", "kid": .string(key.kid)]
-        let signingInput = Base64URL.encode(header.encoded()) + "." + Base64URL.encode(claims.encoded())
+        let signingInput = key.headerSegment + "." + Base64URL.encode(claims.encoded())
         let signature = try key.sign(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
     }

@@ -32,10 +32,15 @@ public struct SigningKey: Sendable {
         self.kid = Base64URL.encode(SHA256.hash(data: Array(thumbprintInput.utf8)))
         self.modulus = n
         self.exponent = e
+        let header: JSONValue = ["typ": "JWT", "alg": "RS256", "kid": .string(kid)]
+        self.headerSegment = Base64URL.encode(header.encoded())
     }
 
     private let modulus: String
     private let exponent: String
+    /// The first segment of every token this key signs: base64url of
+    /// `{"typ":"JWT","alg":"RS256","kid":…}`, encoded once rather than per token.
+    let headerSegment: String
 
     /// The public key as a JWK (`kty`, `use`, `kid`, `n`, `e`, `alg`).
     public var jwk: JSONValue {

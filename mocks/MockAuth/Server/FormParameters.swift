@@ -29,6 +29,9 @@ public struct FormParameters: Sendable, Hashable {
     /// Parses `a=1&b=two+words&c=%2F`; throws on bad percent-encoding or a repeated name.
     public static func parse(_ text: String, source: String = "The request body") throws(OAuthError) -> FormParameters {
         var form = FormParameters()
+        // A token request has about six fields: one allocation each, not a regrowth per field.
+        form.values.reserveCapacity(8)
+        form.names.reserveCapacity(8)
         for field in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let separator = field.firstIndex(of: UInt8(ascii: "=")) ?? field.endIndex
             let rawName = field[..<separator]
@@ -95,7 +98,11 @@ public struct FormParameters: Sendable, Hashable {
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
-        guard byte < 0x80 else { return nil }
-        return Character(Unicode.Scalar(byte)).hexDigitValue.map(UInt8.init)
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
