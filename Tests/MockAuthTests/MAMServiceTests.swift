@@ -97,6 +97,54 @@ struct MAMServiceTests {
         }
     }
 
+    @Test("of concurrent check-ins of one enrollment with a wipe queued, one gets the wipe (102) and the others 213")
+    func concurrentCheckInsDeliverOneWipe() async throws {
+        try await TestSupport.withRouterApp { client, state in
+            let token = try await Self.mamToken(client, "bob@contoso.com")
+            // Before the lookup and the wipe were one locked step, about 1 round in 10 had a
+            // check-in answered 101 for the enrollment being wiped; 100 rounds catch that.
+            for _ in 0..<100 {
+                let (_, enrolled) = try await client.sendJSON("/mam/v1/enroll", [:], bearer: token)
+                let id = try #require(enrolled["enrollmentId"]?.stringValue)
+                state.queueWipe(AccountApp(upn: "bob@contoso.com", appId: "chatr"))
+                let statuses = try await withThrowingTaskGroup(of: JSONValue?.self) { group in
+                    for _ in 0..<8 {
+                        group.addTask { try await client.sendJSON("/mam/v1/checkin", ["enrollmentId": .string(id)], bearer: token).1["status"] }
+                    }
+                    return try await group.reduce(into: [JSONValue?]()) { $0.append($1) }
+                }
+                #expect(statuses.filter { $0 == 102 }.count == 1, "statuses: \(statuses)")
+                #expect(statuses.filter { $0 == 213 }.count == 7, "statuses: \(statuses)")
+                #expect(state.enrollments.isEmpty)
+            }
+        }
+    }
+
+    @Test("a compliance report racing the wipe of its enrollment never leaves the wiped account compliant")
+    func complianceReportRacingAWipe() async throws {
+        try await TestSupport.withRouterApp { client, state in
+            let token = try await Self.mamToken(client, "alice@contoso.com")
+            let account = AccountApp(upn: "alice@contoso.com", appId: "chatr")
+            // Before a report marked compliance only while its enrollment existed (one locked
+            // step), about 1 round in 40 left the wiped account compliant; 300 rounds catch that.
+            for _ in 0..<300 {
+                let (_, enrolled) = try await client.sendJSON("/mam/v1/enroll", [:], bearer: token)
+                let id = try #require(enrolled["enrollmentId"]?.stringValue)
+                state.queueWipe(account)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { _ = try await client.sendJSON("/mam/v1/checkin", ["enrollmentId": .string(id)], bearer: token) }
+                    for _ in 0..<8 {
+                        group.addTask { _ = try await client.sendJSON("/mam/v1/report-compliance", ["enrollmentId": .string(id)], bearer: token) }
+                    }
+                    try await group.waitForAll()
+                }
+                #expect(state.enrollments.isEmpty)
+                #expect(!state.isCompliant(account), "the wiped account is left compliant")
+                state.resetCompliance(account)
+            }
+        }
+    }
+
     @Test("unenroll answers 104 and forgets compliance")
     func unenroll() async throws {
         try await TestSupport.withRouterApp { client, state in

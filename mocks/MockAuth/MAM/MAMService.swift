@@ -81,14 +81,16 @@ struct MAMService: Sendable {
     func checkIn(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) throws -> JSONValue {
         let id = try enrollmentId(body)
         let givenVersion = try Self.policyVersion(body)  // checked before the enrollment is looked up
-        guard let enrollment = state.enrollment(id: id), enrollment.account.upn == caller.upn else {
-            return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))])
-        }
         let base: [(String, JSONValue)] = [("enrollmentId", .string(id))]
-        if state.takePendingWipe(enrollment.account) {
-            state.removeEnrollment(id: id)
-            logger.info("wipe delivered", metadata: ["user.upn": "\(caller.upn)", "app.id": "\(enrollment.account.appId)"])
+        let enrollment: Enrollment
+        switch state.checkInLookup(id: id, upn: caller.upn) {
+        case .notEnrolled:
+            return Self.reply(.appNotEnrolled, base)
+        case .wipe(let wiped):
+            logger.info("wipe delivered", metadata: ["user.upn": "\(caller.upn)", "app.id": "\(wiped.account.appId)"])
             return Self.reply(.wipeReceived, base + [("wipe", ["reason": "adminRequested", "scope": "selective"])])
+        case .enrolled(let found):
+            enrollment = found
         }
         guard targeted(enrollment.account, directory) else { return Self.reply(.noPolicyReceived, base + [("policy", .null)]) }
         let known = givenVersion ?? enrollment.deliveredPolicyVersion
@@ -150,7 +152,8 @@ struct MAMService: Sendable {
             status = .notCompliant
             details.append(("reason", .string(refusal)))
         } else {
-            state.markCompliant(enrollment.account)
+            // Removed (wiped, unenrolled) since it was looked up: the report has nothing to mark.
+            guard state.markCompliant(enrollmentId: id) else { return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))]) }
             status = .compliant
         }
         return .object(JSONObject([

@@ -19,6 +19,17 @@ extension MockState {
         locked { _ = $0.compliant.insert(account) }
     }
 
+    /// Records compliance for the account of enrollment `id` while that enrollment still
+    /// exists, in one locked step: a wipe or unenroll that removed it since the caller looked
+    /// it up wins. False when it is gone.
+    func markCompliant(enrollmentId id: String) -> Bool {
+        locked { state in
+            guard let enrollment = state.enrollments[id] else { return false }
+            state.compliant.insert(enrollment.account)
+            return true
+        }
+    }
+
     /// Forgets a compliance report (admin reset); returns whether one was recorded.
     @discardableResult
     public func resetCompliance(_ account: AccountApp) -> Bool {
@@ -55,16 +66,30 @@ extension MockState {
 
     /// Removes an enrollment and the compliance it carried.
     func removeEnrollment(id: String) {
-        locked { state in
-            guard let enrollment = state.enrollments.removeValue(forKey: id) else { return }
-            state.enrollmentIDs[enrollment.account] = nil
-            state.compliant.remove(enrollment.account)
-        }
+        locked { $0.removeEnrollment(id: id) }
     }
 
-    /// Takes a pending wipe for `account` off the queue; true when there was one.
-    func takePendingWipe(_ account: AccountApp) -> Bool {
-        locked { $0.pendingWipes.remove(account) != nil }
+    /// What a check-in of enrollment `id` by `upn` finds, in one locked step.
+    enum CheckInLookup: Sendable, Equatable {
+        /// No such enrollment, or it belongs to another user.
+        case notEnrolled
+        /// A queued wipe was taken off the queue and the enrollment removed (with its compliance).
+        case wipe(Enrollment)
+        /// The enrollment, no wipe queued.
+        case enrolled(Enrollment)
+    }
+
+    /// Looks up enrollment `id` for a check-in by `upn` and delivers a queued wipe: the wipe
+    /// leaves the queue and the enrollment goes in the same locked step as the lookup, so of
+    /// concurrent check-ins of one enrollment exactly one gets the wipe and the others find
+    /// no enrollment (none is answered with the policy of an enrollment already wiped).
+    func checkInLookup(id: String, upn: String) -> CheckInLookup {
+        locked { state in
+            guard let enrollment = state.enrollments[id], enrollment.account.upn == upn else { return .notEnrolled }
+            guard state.pendingWipes.remove(enrollment.account) != nil else { return .enrolled(enrollment) }
+            state.removeEnrollment(id: id)
+            return .wipe(enrollment)
+        }
     }
 
     /// Pending wipes, for the admin state view.
@@ -74,6 +99,12 @@ extension MockState {
 }
 
 extension MockState.Storage {
+    mutating func removeEnrollment(id: String) {
+        guard let enrollment = enrollments.removeValue(forKey: id) else { return }
+        enrollmentIDs[enrollment.account] = nil
+        compliant.remove(enrollment.account)
+    }
+
     mutating func enrollOrExisting(_ account: AccountApp, policyVersion: Int?) -> (enrollment: Enrollment, isNew: Bool) {
         if var existing = enrollmentIDs[account].flatMap({ enrollments[$0] }) {
             existing.deliveredPolicyVersion = policyVersion
