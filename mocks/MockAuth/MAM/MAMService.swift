@@ -42,6 +42,11 @@ struct MAMService: Sendable {
         .object(JSONObject([("status", .int(Int64(status.code))), ("statusName", .string(status.name))] + details))
     }
 
+    /// `213 AppNotEnrolled` for enrollment `id`: unknown, another user's, or removed meanwhile.
+    static func notEnrolled(_ id: String) -> JSONValue {
+        reply(.appNotEnrolled, [("enrollmentId", .string(id))])
+    }
+
     private func account(_ caller: MAMCaller, _ body: JSONObject) throws -> AccountApp {
         if let value = body["appId"], value.stringValue == nil { throw MAMError.badRequest("'appId' must be a string.") }
         return AccountApp(upn: caller.upn, appId: body["appId"]?.stringValue ?? caller.appId)
@@ -85,7 +90,7 @@ struct MAMService: Sendable {
         let enrollment: Enrollment
         switch state.checkInLookup(id: id, upn: caller.upn) {
         case .notEnrolled:
-            return Self.reply(.appNotEnrolled, base)
+            return Self.notEnrolled(id)
         case .wipe(let wiped):
             logger.info("wipe delivered", metadata: ["user.upn": "\(caller.upn)", "app.id": "\(wiped.account.appId)"])
             return Self.reply(.wipeReceived, base + [("wipe", ["reason": "adminRequested", "scope": "selective"])])
@@ -108,7 +113,7 @@ struct MAMService: Sendable {
     func unenroll(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) throws -> JSONValue {
         let id = try enrollmentId(body)
         guard let enrollment = state.enrollment(id: id), enrollment.account.upn == caller.upn else {
-            return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))])
+            return Self.notEnrolled(id)
         }
         state.removeEnrollment(id: id)
         return Self.reply(.unenrollmentSuccess, [("enrollmentId", .string(id))])
@@ -128,7 +133,7 @@ struct MAMService: Sendable {
     func reportCompliance(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) throws -> JSONValue {
         let id = try enrollmentId(body)
         guard let enrollment = state.enrollment(id: id), enrollment.account.upn == caller.upn else {
-            return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))])
+            return Self.notEnrolled(id)
         }
         if let value = body["compliant"], value.boolValue == nil { throw MAMError.badRequest("'compliant' must be a boolean.") }
         let givenVersion = try Self.policyVersion(body)  // checked after the enrollment is looked up
@@ -153,7 +158,7 @@ struct MAMService: Sendable {
             details.append(("reason", .string(refusal)))
         } else {
             // Removed (wiped, unenrolled) since it was looked up: the report has nothing to mark.
-            guard state.markCompliant(enrollmentId: id) else { return Self.reply(.appNotEnrolled, [("enrollmentId", .string(id))]) }
+            guard state.markCompliant(enrollmentId: id) else { return Self.notEnrolled(id) }
             status = .compliant
         }
         return .object(JSONObject([

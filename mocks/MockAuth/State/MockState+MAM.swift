@@ -70,7 +70,7 @@ extension MockState {
     }
 
     /// What a check-in of enrollment `id` by `upn` finds, in one locked step.
-    enum CheckInLookup: Sendable, Equatable {
+    enum CheckInLookup: Sendable {
         /// No such enrollment, or it belongs to another user.
         case notEnrolled
         /// A queued wipe was taken off the queue and the enrollment removed (with its compliance).
