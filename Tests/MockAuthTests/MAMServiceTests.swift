@@ -97,6 +97,28 @@ struct MAMServiceTests {
         }
     }
 
+    @Test("a wipe queued before (user, app) enrolls waits; the first check-in of the next enrollment gets it (102)")
+    func wipeQueuedBeforeEnrollmentWaits() async throws {
+        try await TestSupport.withRouterApp { client, state in
+            let token = try await Self.mamToken(client, "bob@contoso.com")
+            let (_, queued) = try await client.sendJSON("/_admin/users/bob@contoso.com/wipe", ["appId": "chatr"])
+            #expect(queued["queued"] == true)
+            // Enrolling neither delivers nor drops it.
+            let (_, enrolled) = try await client.sendJSON("/mam/v1/enroll", [:], bearer: token)
+            #expect(enrolled["status"] == 100)
+            let id = try #require(enrolled["enrollmentId"]?.stringValue)
+            #expect(state.pendingWipeList == [AccountApp(upn: "bob@contoso.com", appId: "chatr")])
+            let (_, wipe) = try await client.sendJSON("/mam/v1/checkin", ["enrollmentId": .string(id)], bearer: token)
+            #expect(wipe["status"] == 102)
+            #expect(state.pendingWipeList.isEmpty && state.enrollments.isEmpty)
+            // Delivered once: a new enrollment checks in normally.
+            let (_, again) = try await client.sendJSON("/mam/v1/enroll", [:], bearer: token)
+            let newId = try #require(again["enrollmentId"]?.stringValue)
+            let (_, checkIn) = try await client.sendJSON("/mam/v1/checkin", ["enrollmentId": .string(newId)], bearer: token)
+            #expect(checkIn["status"] == 101)
+        }
+    }
+
     @Test("of concurrent check-ins of one enrollment with a wipe queued, one gets the wipe (102) and the others 213")
     func concurrentCheckInsDeliverOneWipe() async throws {
         try await TestSupport.withRouterApp { client, state in

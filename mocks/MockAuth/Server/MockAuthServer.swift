@@ -24,9 +24,10 @@ public func buildApplication(
     let router = buildRouter(issuer: issuer, logger: logger)
     let serverName = "mockauth"
     // Each connection's handler runs on its own event loop (EventLoopPinnedChannel); token
-    // requests are answered there in the pipeline (TokenFastLane).
+    // requests are answered there in the pipeline (TokenFastLane), and so are requests that
+    // are not HTTP (MalformedRequestAnswer).
     let server = HTTPServerBuilder.pinnedHTTP1(tls: try configuration.tlsConfiguration()) {
-        [TokenFastLane(issuer: issuer, serverName: serverName, logger: logger)]
+        [TokenFastLane(issuer: issuer, serverName: serverName, logger: logger), MalformedRequestAnswer(serverName: serverName, logger: logger)]
     }
     let scheme = configuration.scheme
     let host = configuration.host

@@ -140,35 +140,15 @@ final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         }
         body.clear()
         issuer.state.pipelineTokenAnswers.add(1, ordering: .relaxed)
-        let bytes = ByteBuffer(bytes: value.encoded())
-        var headers = HTTPFields.json()
-        headers[.contentLength] = String(bytes.readableBytes)
-        headers[.date] = httpDate()
-        headers[.server] = serverName
         RequestLogMiddleware.record(
             method: head.method, rawPath: path, route: "token", status: status, notes: notes, state: issuer.state, logger: logger)
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(bytes)), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        PipelineJSONAnswer.write(value, status: status, date: httpDate(), serverName: serverName, context: context)
     }
 
     /// The `Date` header (RFC 9110 IMF-fixdate), formatted once per second per connection.
     private func httpDate() -> String {
         let now = Int(Date().timeIntervalSince1970)
-        if now != date.second { date = (now, Self.imfFixdate(epochSeconds: now)) }
+        if now != date.second { date = (now, PipelineJSONAnswer.imfFixdate(epochSeconds: now)) }
         return date.text
-    }
-
-    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    /// `Sun, 06 Nov 1994 08:49:37 GMT` for `epochSeconds`.
-    static func imfFixdate(epochSeconds: Int) -> String {
-        var time = time_t(epochSeconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekdays[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 }

@@ -1,0 +1,108 @@
+import Foundation
+import JSON
+import Testing
+import TestSupport
+
+@testable import MockAuth
+
+/// Bytes the HTTP/1 decoder cannot parse get mockauth's JSON error (``MalformedRequestAnswer``),
+/// after the answers the connection still owes, and the connection closes.
+@Suite("Requests that are not HTTP")
+struct MalformedRequestTests {
+    /// One answer of a raw exchange: status code, lowercased header names to values, body.
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var body: String
+        var json: JSONValue? { try? JSONValue.parse(body) }
+    }
+
+    /// Splits what the server sent into its answers (each starts with `HTTP/1.1 `).
+    static func answers(_ received: String) -> [Answer] {
+        received.components(separatedBy: "HTTP/1.1 ").dropFirst().map { text in
+            let parts = text.components(separatedBy: "\r\n\r\n")
+            let lines = parts[0].components(separatedBy: "\r\n")
+            var headers: [String: String] = [:]
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            let status = Int(lines[0].split(separator: " ").first ?? "") ?? 0
+            return Answer(status: status, headers: headers, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
+        }
+    }
+
+    static func port(_ server: LiveServer.Running) throws -> Int {
+        try #require(server.url.split(separator: ":").last.flatMap { Int($0) })
+    }
+
+    @Test("bytes that are not an HTTP request get a JSON 400 invalid_request naming the parse error; the connection closes")
+    func garbageGetsAJSONError() async throws {
+        try await LiveServer.run(https: false) { server in
+            let logged = server.state.requestLogEntries().count
+            for bytes in ["GARBAGE\r\n\r\n", "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n", "POST /contoso.com/oauth2/v2.0/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ten\r\n\r\n"] {
+                // The exchange returns only once the server has closed the connection.
+                let received = try await RawHTTPClient.exchange(port: Self.port(server), bytes: bytes)
+                let answers = Self.answers(received)
+                try #require(answers.count == 1, "\(bytes.debugDescription) → \(received.debugDescription)")
+                let answer = answers[0]
+                #expect(answer.status == 400, "\(bytes.debugDescription)")
+                #expect(answer.headers["connection"] == "close")
+                #expect(answer.headers["content-type"]?.hasPrefix("application/json") == true)
+                #expect(answer.headers["content-length"] == String(answer.body.utf8.count))
+                #expect(answer.headers["server"] == "mockauth" && answer.headers["date"] != nil)
+                #expect(answer.json?["error"] == "invalid_request")
+                let description = answer.json?["error_description"]?.stringValue ?? ""
+                #expect(description.hasPrefix("The request is not valid HTTP/1.1: ") && description.count > 40, "\(description)")
+            }
+            // A request without a method or path has no line in the request log.
+            #expect(server.state.requestLogEntries().count == logged)
+        }
+    }
+
+    @Test("a header section over the decoder's limit gets a JSON 431")
+    func oversizedHeadersGet431() async throws {
+        try await LiveServer.run(https: false) { server in
+            let bytes = "GET /contoso.com/discovery/v2.0/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: \(String(repeating: "a", count: 100 * 1024))\r\n\r\n"
+            let received = try await RawHTTPClient.exchange(port: Self.port(server), bytes: bytes)
+            let answers = Self.answers(received)
+            try #require(answers.count == 1, "\(received.prefix(500).debugDescription)")
+            #expect(answers[0].status == 431)
+            #expect(answers[0].headers["connection"] == "close")
+            #expect(answers[0].json?["error"] == "invalid_request")
+            #expect(answers[0].json?["error_description"]?.stringValue?.contains("header section") == true)
+        }
+    }
+
+    @Test("after pipelined requests, the parse error is answered last, in order, on either lane")
+    func pipelinedRequestsAreAnsweredFirst() async throws {
+        try await LiveServer.run(https: false) { server in
+            let form = TokenFastLaneTests.passwordForm
+            let token = "POST /contoso.com/oauth2/v2.0/token HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n\r\n\(form)"
+            let discovery = "GET /contoso.com/v2.0/.well-known/openid-configuration HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            // The router owes the discovery answer when the garbage arrives; the token request
+            // before it is answered in the pipeline.
+            for (bytes, expected) in [(discovery + "GARBAGE\r\n\r\n", "discovery"), (token + "GARBAGE\r\n\r\n", "token"), (token + discovery + "GARBAGE\r\n\r\n", "token discovery")] {
+                let received = try await RawHTTPClient.exchange(port: Self.port(server), bytes: bytes)
+                let answers = Self.answers(received)
+                let names = answers.map { answer in
+                    answer.body.contains("authorization_endpoint") ? "discovery" : answer.body.contains("access_token") ? "token" : "\(answer.status)"
+                }
+                #expect(names == expected.split(separator: " ").map(String.init) + ["400"], "\(received.prefix(3000))")
+                #expect(answers.last?.json?["error"] == "invalid_request")
+                #expect(answers.last?.headers["connection"] == "close")
+            }
+        }
+    }
+
+    @Test("the error answer names the parse error; an oversized header section is 431")
+    func responseForEachParseError() {
+        let invalid = MalformedRequestAnswer.response(to: .invalidHeaderToken)
+        #expect(invalid.status == .badRequest)
+        #expect(invalid.body["error_description"] == "The request is not valid HTTP/1.1: invalid character in header.")
+        let tooLarge = MalformedRequestAnswer.response(to: .headerOverflow)
+        #expect(tooLarge.status == .requestHeaderFieldsTooLarge)
+        #expect(tooLarge.body["error"] == "invalid_request")
+    }
+}
