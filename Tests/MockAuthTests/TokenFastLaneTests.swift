@@ -117,6 +117,49 @@ struct TokenFastLaneTests {
         }
     }
 
+    @Test("a client that does not read its answers is not read either; once it reads, every answer arrives")
+    func unreadAnswersStopTheReading() async throws {
+        try await LiveServer.run(https: false) { server in
+            let port = try #require(server.url.split(separator: ":").last.flatMap { Int($0) })
+            // Requests the fast lane answers without signing and with an answer of over 16 KiB
+            // (an unknown grant type, which the error names), enough that their answers are
+            // three times what the kernel can hold for the connection (the send buffer's
+            // ceiling, plus 1 MiB for the rest).
+            let sendBufferCeiling = (try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_wmem", encoding: .utf8))?
+                .split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) } ?? 4 << 20
+            let count = 3 * (sendBufferCeiling + (1 << 20)) / (16 << 10)
+            let form = "grant_type=\(String(repeating: "x", count: 16 << 10))&client_id=chatr"
+            func request(_ extra: String = "") -> String {
+                "POST /contoso.com/oauth2/v2.0/token HTTP/1.1\r\nHost: 127.0.0.1\r\n\(extra)"
+                    + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n\r\n\(form)"
+            }
+            let bytes = Array((String(repeating: request(), count: count - 1) + request("Connection: close\r\n")).utf8)
+            let before = Self.answered(server)
+            let (answeredWhileStalled, answers) = try await Self.onThread {
+                let client = try StallingHTTPClient(port: port, requests: bytes)
+                var last = -1
+                try client.sendUntilStalled(quiet: .seconds(1), limit: .seconds(120)) {
+                    let now = Self.answered(server)
+                    defer { last = now }
+                    return now == last
+                }
+                let stalled = Self.answered(server) - before
+                return (stalled, try client.drain(counting: "HTTP/1.1 400", limit: .seconds(120)))
+            }
+            // Without back-pressure the server reads and answers everything at once.
+            #expect(answeredWhileStalled < count / 2, "answered \(answeredWhileStalled) of \(count) before the client read")
+            #expect(answers == count)
+            #expect(Self.answered(server) - before == count - 1)
+        }
+    }
+
+    /// Runs blocking socket work on a thread of its own, never on the cooperative pool.
+    static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
     @Test("the router's own groups are not tenants: /mam and /_admin token paths get its 404")
     func routerGroupsAreNotTenants() async throws {
         try await LiveServer.run(https: false) { server in

@@ -23,19 +23,34 @@ enum RawHTTPClient {
     /// A blocking TCP socket connected to 127.0.0.1:`port` that has written `bytes`; the
     /// caller closes it. Throws (with nothing left open) when it cannot connect or write.
     static func connected(port: Int, sending bytes: String) throws -> Int32 {
+        let descriptor = try connect(port: port)
+        let request = Array(bytes.utf8)
+        guard request.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == request.count else {
+            close(descriptor)
+            throw TestFailure("cannot write to 127.0.0.1:\(port): errno \(errno)")
+        }
+        return descriptor
+    }
+
+    /// A blocking TCP socket connected to 127.0.0.1:`port`, with a receive buffer of
+    /// `receiveBufferBytes` when given (set before connecting, so the kernel keeps it); the
+    /// caller closes it. Throws (with nothing left open) when it cannot connect.
+    static func connect(port: Int, receiveBufferBytes: Int32? = nil) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket() failed: errno \(errno)") }
+        if var size = receiveBufferBytes {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
         let isConnected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        let request = Array(bytes.utf8)
-        guard isConnected, request.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == request.count else {
+        guard isConnected else {
             close(descriptor)
-            throw TestFailure("cannot connect or write to 127.0.0.1:\(port): errno \(errno)")
+            throw TestFailure("cannot connect to 127.0.0.1:\(port): errno \(errno)")
         }
         return descriptor
     }

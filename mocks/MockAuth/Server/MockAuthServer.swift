@@ -25,9 +25,14 @@ public func buildApplication(
     let serverName = "mockauth"
     // Each connection's handler runs on its own event loop (EventLoopPinnedChannel); token
     // requests are answered there in the pipeline (TokenFastLane), and so are requests that
-    // are not HTTP (MalformedRequestAnswer).
+    // are not HTTP (MalformedRequestAnswer). Answers written in the pipeline do not wait for
+    // the socket, so a connection whose answers cannot leave is not read until they can
+    // (BackPressureHandler); the router's answers wait on their own.
     let server = HTTPServerBuilder.pinnedHTTP1(tls: try configuration.tlsConfiguration()) {
-        [TokenFastLane(issuer: issuer, serverName: serverName, logger: logger), MalformedRequestAnswer(serverName: serverName, logger: logger)]
+        [
+            BackPressureHandler(), TokenFastLane(issuer: issuer, serverName: serverName, logger: logger),
+            MalformedRequestAnswer(serverName: serverName, logger: logger),
+        ]
     }
     let scheme = configuration.scheme
     let host = configuration.host
