@@ -93,6 +93,16 @@ struct AdminTests {
             #expect(badRoute == .badRequest)
             let (badAction, _) = try await client.sendJSON("/_admin/faults", ["route": "token", "action": "explode"])
             #expect(badAction == .badRequest)
+            // Answers HTTP forbids a body: only as `empty`; interim (1xx) answers never.
+            for status in [204, 205, 304] {
+                let (refused, why) = try await client.sendJSON("/_admin/faults", ["route": "keys", "status": .int(Int64(status))])
+                #expect(refused == .badRequest, "\(status)")
+                #expect(why["error_description"]?.stringValue?.contains("'empty'") == true, "\(why)")
+                let (accepted, _) = try await client.sendJSON("/_admin/faults", ["route": "keys", "status": .int(Int64(status)), "action": "empty"])
+                #expect(accepted == .created, "\(status)")
+            }
+            let (interim, _) = try await client.sendJSON("/_admin/faults", ["route": "keys", "status": 100])
+            #expect(interim == .badRequest)
         }
     }
 

@@ -38,6 +38,21 @@ struct BodyFaultTests {
             #expect(state.directory.mamPolicy.allows(upn: "load00003@contoso.com"))
             let (refused, _) = try await client.sendJSON("/_admin/users/generate", ["count": 2, "prefix": "Bad Prefix"])
             #expect(refused == .badRequest)
+            // Another prefix makes other users: no object id is shared, so no token's oid, sub
+            // or client_info either.
+            let version = state.directory.mamPolicy.version
+            let (_, more) = try await client.sendJSON("/_admin/users/generate", ["count": 3, "prefix": "bench"])
+            #expect(more["users"] == 10)
+            let objectIds = state.directory.users.map(\.objectId)
+            #expect(Set(objectIds).count == objectIds.count)
+            #expect(objectIds.allSatisfy { UUID(uuidString: $0) != nil })
+            #expect(state.directory.user(upn: "load00001@contoso.com")?.objectId != state.directory.user(upn: "bench00001@contoso.com")?.objectId)
+            // The allowed accounts changed: a new policy version, as for any change of the list.
+            #expect(state.directory.mamPolicy.version == version + 1)
+            #expect(state.directory.mamPolicy.allows(upn: "bench00003@contoso.com"))
+            let (_, again) = try await client.sendJSON("/_admin/users/generate", ["count": 3, "prefix": "bench"])
+            #expect(again["users"] == 10)
+            #expect(state.directory.mamPolicy.version == version + 1)
 
             state.setRecordsIssuedTokens(true)
             let (ok, tokens) = try await client.passwordToken("bob@contoso.com")

@@ -69,12 +69,17 @@ public struct FaultRule: Sendable, Hashable {
             id: id, route: route,
             remaining: try integer("count", 1...1_000_000) ?? 1,
             delayMilliseconds: try integer("delayMs", 0...120_000) ?? 0,
-            status: try integer("status", 100...599),
+            status: try integer("status", 200...599),
             retryAfter: try integer("retryAfter", 0...86_400),
             action: action,
             bytes: try integer("bytes", 1...(64 << 20)))
         if rule.action == .none, rule.status == nil, rule.delayMilliseconds == 0 {
             throw .badRequest("a fault needs at least one of 'delayMs', 'status' or an 'action'.")
+        }
+        // HTTP forbids a body in these answers: a client would read the body as the start of
+        // the connection's next answer.
+        if let status = rule.status, [204, 205, 304].contains(status), rule.action != .empty {
+            throw .badRequest("'status' \(status) answers must have no body: use it with 'action': 'empty'.")
         }
         return rule
     }

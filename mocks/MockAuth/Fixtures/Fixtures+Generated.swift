@@ -1,3 +1,6 @@
+import Crypto
+import Foundation
+
 /// Generated users for load runs: many alice-like users (CA-targeted, MAM policy assigned,
 /// licensed, in the policy's allowed accounts).
 extension Fixtures {
@@ -30,14 +33,26 @@ extension Fixtures {
         for index in stride(from: 1, through: count, by: 1) {
             let upn = generatedUPN(index, prefix: prefix)
             guard known.insert(upn).inserted else { continue }
-            let suffix = String(index)
             copy.users.append(User(
-                upn: upn, objectId: "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - suffix.count)) + suffix,
+                upn: upn, objectId: Self.generatedObjectId(upn: upn),
                 displayName: "Load user \(index)", password: Self.generatedUserPassword,
                 caTargeted: true, mamPolicyAssigned: true, licensed: true))
             copy.mamPolicy.allowedAccounts?.append(upn)
         }
         return copy
+    }
+
+    /// A generated user's object id: a UUID (version 8, name-based) from the SHA-256 of the
+    /// UPN, so users of different prefixes never share one, and a user keeps it across runs.
+    static func generatedObjectId(upn: String) -> String {
+        var bytes = Array(SHA256.hash(data: Array(upn.utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(hex.dropFirst(range.lowerBound).prefix(range.count))
+        }
+        return groups.joined(separator: "-")
     }
 
     private static let prefixBytes = Set("abcdefghijklmnopqrstuvwxyz0123456789.-".utf8)

@@ -120,10 +120,14 @@ public final class MockState: Sendable {
     }
 
     /// Adds generated load users to the directory (``Fixtures/addingGeneratedUsers(count:prefix:)``);
-    /// returns how many users the directory holds. A reset removes them.
+    /// returns how many users the directory holds. A reset removes them. When that adds to the
+    /// policy's allowed accounts, the policy version goes up, as for any change of the list:
+    /// enrolled apps get the new list at their next check-in.
     public func addGeneratedUsers(count: Int, prefix: String) throws(FixtureError) -> Int {
         try locked { (state: inout Storage) throws(FixtureError) -> Int in
+            let allowed = state.directory.mamPolicy.allowedAccounts
             state.directory = try state.directory.addingGeneratedUsers(count: count, prefix: prefix)
+            if state.directory.mamPolicy.allowedAccounts != allowed { state.directory.mamPolicy.version += 1 }
             return state.directory.users.count
         }
     }
