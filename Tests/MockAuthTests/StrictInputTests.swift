@@ -27,6 +27,26 @@ struct StrictInputTests {
         }
     }
 
+    @Test("percent-encoded path segments mean what they encode (tenant, UPN); an invalid encoding is named as sent")
+    func percentEncodedPathSegments() async throws {
+        try await TestSupport.withRouterApp { client, state in
+            let (realmStatus, realm) = try await client.sendJSON("/common/userrealm/bob%40contoso.com?api-version=1.0", method: .get)
+            #expect(realmStatus == .ok)
+            #expect(realm["account_type"] == "Managed" && realm["domain_name"] == "contoso.com")
+            let (targeted, _) = try await client.sendJSON("/_admin/users/bob%40contoso.com/ca", ["targeted": true])
+            #expect(targeted == .ok)
+            #expect(state.directory.user(upn: "bob@contoso.com")?.caTargeted == true)
+            let (token, tokens) = try await client.postForm(
+                "/contoso%2Ecom/oauth2/v2.0/token",
+                [("grant_type", "password"), ("client_id", "chatr"), ("username", "dave@contoso.com"), ("password", "Passw0rd!"),
+                 ("scope", TestSupport.chatScope)])
+            #expect(token == .ok, "\(tokens)")
+            let (unknown, why) = try await client.sendJSON("/_admin/users/bob%ZZcontoso.com/ca", ["targeted": true])
+            #expect(unknown == .notFound)
+            #expect(why["error_description"]?.stringValue?.contains("bob%ZZcontoso.com") == true, "\(why)")
+        }
+    }
+
     @Test("an authorize request that cannot be read gets the HTML error page, naming the query string")
     func unreadableAuthorizeRequestsGetThePage() async throws {
         try await TestSupport.withRouterApp { client, _ in

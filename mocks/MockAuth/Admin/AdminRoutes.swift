@@ -56,7 +56,7 @@ struct AdminRoutes: Sendable {
             return Response.json(["upn": .string(account.upn), "appId": .string(account.appId), "wasCompliant": .bool(was)])
         }
         admin.post("users/:upn/revoke-refresh-tokens") { _, context in
-            let upn = try context.parameters.require("upn")
+            let upn = try context.pathParameter("upn")
             guard self.state.directory.user(upn: upn) != nil else { throw AdminError.notFound("no user '\(upn)'.") }
             return Response.json(["revoked": .int(Int64(self.state.revokeRefreshTokens(upn: upn)))])
         }
@@ -119,7 +119,7 @@ struct AdminRoutes: Sendable {
         admin.post("device-codes/:userCode/approve") { request, context in
             var request = request
             let body = try await Self.object(&request)
-            let code = try context.parameters.require("userCode")
+            let code = try context.pathParameter("userCode")
             let deny = body["deny"]?.boolValue ?? false
             let upn = body["upn"]?.stringValue
             guard deny || upn.map({ _ in true }) == true else { throw AdminError.badRequest("'upn' is required unless 'deny' is true.") }
@@ -133,7 +133,7 @@ struct AdminRoutes: Sendable {
     }
 
     private func updateUser(_ context: MockRequestContext, _ change: @Sendable (inout Fixtures.User) -> Void) async throws -> Response {
-        let upn = try context.parameters.require("upn")
+        let upn = try context.pathParameter("upn")
         guard let user = state.updateUser(upn: upn, change) else { throw AdminError.notFound("no user '\(upn)'.") }
         return .json(userJSON(user))
     }
@@ -141,7 +141,7 @@ struct AdminRoutes: Sendable {
     private func account(_ request: Request, _ context: MockRequestContext) async throws -> AccountApp {
         var request = request
         let body = try await Self.object(&request)
-        let upn = try context.parameters.require("upn")
+        let upn = try context.pathParameter("upn")
         guard state.directory.user(upn: upn) != nil else { throw AdminError.notFound("no user '\(upn)'.") }
         let directory = state.directory
         let appId = body["appId"]?.stringValue ?? directory.mamPolicy.appIds.first ?? "chatr"

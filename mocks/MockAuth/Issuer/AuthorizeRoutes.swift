@@ -27,7 +27,7 @@ extension Issuer {
     }
 
     private func authorize(request: Request, context: MockRequestContext, parameters: FormParameters, isSubmission: Bool) async -> Response {
-        let segment = context.parameters.get("tenant") ?? ""
+        let segment = (try? context.pathParameter("tenant")) ?? ""
         let directory: Fixtures
         let authorize: AuthorizeRequest
         do {

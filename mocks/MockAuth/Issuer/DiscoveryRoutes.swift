@@ -9,25 +9,25 @@ extension Issuer {
         // Registered under the parameter: a constant `common` segment would shadow every
         // other `/common/...` route in Hummingbird's trie (it does not backtrack).
         router.get("/:tenant/discovery/instance") { request, context in
-            guard try context.parameters.require("tenant").lowercased() == "common" else {
+            guard try context.pathParameter("tenant").lowercased() == "common" else {
                 throw OAuthError(status: .notFound, error: "not_found", aadsts: nil, message: "Instance discovery lives at /common/discovery/instance.")
             }
             return try self.instanceDiscovery(request: request)
         }
         router.get("/:tenant/userrealm/:username") { request, context in
-            guard try context.parameters.require("tenant").lowercased() == "common" else {
+            guard try context.pathParameter("tenant").lowercased() == "common" else {
                 throw OAuthError(status: .notFound, error: "not_found", aadsts: nil, message: "User realm discovery lives at /common/userrealm/{username}.")
             }
-            let username = try context.parameters.require("username")
+            let username = try context.pathParameter("username")
             return Response.json(self.userRealm(username: username))
         }
         router.get("/:tenant/v2.0/.well-known/openid-configuration") { request, context in
-            let segment = try context.parameters.require("tenant")
+            let segment = try context.pathParameter("tenant")
             let directory = try self.directory(forTenant: segment)
             return Response.json(self.openIDConfiguration(base: request.head.baseURL(scheme: self.scheme), segment: segment, directory: directory))
         }
         router.get("/:tenant/discovery/v2.0/keys") { request, context in
-            let segment = try context.parameters.require("tenant")
+            let segment = try context.pathParameter("tenant")
             let directory = try self.directory(forTenant: segment)
             var jwk = self.key.jwk.objectValue ?? JSONObject()
             jwk["issuer"] = .string(self.issuerURL(base: request.head.baseURL(scheme: self.scheme), tenantId: directory.tenant.id))

@@ -6,7 +6,7 @@ extension Issuer {
     /// URI of some app, else shows a page.
     func addLogoutRoutes(to router: Router<MockRequestContext>) {
         router.get("/:tenant/oauth2/v2.0/logout") { request, context in
-            let directory = try self.directory(forTenant: context.parameters.require("tenant"))
+            let directory = try self.directory(forTenant: context.pathParameter("tenant"))
             if let id = request.cookies[Self.sessionCookie]?.value {
                 if let upn = self.state.sessionUser(id) { context.note.record(user: upn) }
                 self.state.endSession(id)

@@ -68,13 +68,13 @@ extension Issuer {
     /// (fields `user_code`, `login`, `passwd`).
     func addDeviceVerificationRoutes(to router: Router<MockRequestContext>) {
         router.get("/:tenant/oauth2/v2.0/deviceauth") { request, context in
-            _ = try self.directory(forTenant: context.parameters.require("tenant"))
+            _ = try self.directory(forTenant: context.pathParameter("tenant"))
             return Response.html(Self.devicePage(message: nil))
         }
         router.post("/:tenant/oauth2/v2.0/deviceauth") { request, context in
             var request = request
             let form = try await request.formBody()
-            let directory = try self.directory(forTenant: context.parameters.require("tenant"))
+            let directory = try self.directory(forTenant: context.pathParameter("tenant"))
             let user: Fixtures.User
             do {
                 user = try self.authenticate(login: form["login"] ?? "", password: form["passwd"] ?? "", in: directory)

@@ -17,12 +17,12 @@ extension Issuer {
             var request = request
             let form = try await request.formBody()
             return Response.json(
-                try self.tokenResponse(tenant: context.parameters.require("tenant"), form: form, head: request.head, notes: context.note))
+                try self.tokenResponse(tenant: context.pathParameter("tenant"), form: form, head: request.head, notes: context.note))
         }
         router.post("/:tenant/oauth2/v2.0/devicecode") { request, context in
             var request = request
             let form = try await request.formBody()
-            let segment = try context.parameters.require("tenant")
+            let segment = try context.pathParameter("tenant")
             let directory = try self.directory(forTenant: segment)
             return try self.deviceAuthorization(form, head: request.head, segment: segment, directory: directory)
         }

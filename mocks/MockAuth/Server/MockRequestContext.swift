@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
@@ -21,6 +22,15 @@ public struct MockRequestContext: RequestContext {
 
     /// Larger bodies are refused with 413 before they are parsed.
     public var maxUploadSize: Int { MockAuthLimits.maxRequestBodyBytes }
+
+    /// The path parameter `name`, percent-decoded as a real server would
+    /// (`alice%40contoso.com` is `alice@contoso.com`). A segment that is not valid
+    /// percent-encoding is returned as it is, so the route's own "unknown tenant / user"
+    /// answer names it. Throws (like `parameters.require`) when the route has no such parameter.
+    func pathParameter(_ name: String) throws -> String {
+        let raw = try parameters.require(name)
+        return raw.removingPercentEncoding ?? raw
+    }
 }
 
 /// Where a request's handler notes what the request log shows of it.
