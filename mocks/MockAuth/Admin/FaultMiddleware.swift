@@ -59,11 +59,14 @@ struct FaultMiddleware: RouterMiddleware {
         }
     }
 
-    /// The route's answer, with an error it throws (an OAuth error, a CA answer) already turned
-    /// into its response, so the body-shaping faults apply to error answers too.
+    /// The route's answer, with an error it throws (an OAuth error, a CA answer, the router's
+    /// own 404 for a wrong method) already turned into the response the client would get, so
+    /// the body-shaping faults apply to error answers too.
     private func answer(_ request: Request, _ context: Context, _ next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let error as HTTPError {
+            return RequestLogMiddleware.routerErrorResponse(error, request: request)
         } catch let error as any HTTPResponseError {
             return try error.response(from: request, context: context)
         }

@@ -16,11 +16,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch let error as HTTPError {
-            // The router's own errors (no such route, method) answer JSON like every other error.
-            let name = error.status == .notFound ? "not_found" : "invalid_request"
-            response = .json(
-                ["error": .string(name), "error_description": .string("\(error.status.reasonPhrase): \(request.method.rawValue) \(request.uri.path)")],
-                status: error.status)
+            response = Self.routerErrorResponse(error, request: request)
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         } catch {
@@ -32,6 +28,14 @@ struct RequestLogMiddleware: RouterMiddleware {
             method: request.method, rawPath: path, route: RouteName.of(path: path), status: response.status, notes: context.note,
             state: state, logger: context.logger)
         return response
+    }
+
+    /// The router's own errors (no such route, method) answer JSON like every other error.
+    static func routerErrorResponse(_ error: HTTPError, request: Request) -> Response {
+        let name = error.status == .notFound ? "not_found" : "invalid_request"
+        return .json(
+            ["error": .string(name), "error_description": .string("\(error.status.reasonPhrase): \(request.method.rawValue) \(request.uri.path)")],
+            status: error.status)
     }
 
     /// The answer to an error no handler turned into its own answer (HTTP 500).
