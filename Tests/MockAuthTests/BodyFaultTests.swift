@@ -28,8 +28,8 @@ struct BodyFaultTests {
             #expect(badSize == .badRequest)
 
             // A wrong method gets the router's JSON 404, padded like any other answer.
-            _ = try await client.sendJSON("/_admin/faults", ["route": "token", "action": "oversized", "bytes": 300])
-            let wrongMethod = try await client.execute(uri: "/contoso.com/oauth2/v2.0/token", method: .get)
+            _ = try await client.sendJSON("/_admin/faults", ["route": "keys", "action": "oversized", "bytes": 300])
+            let wrongMethod = try await client.execute(uri: "/contoso.com/discovery/v2.0/keys", method: .delete)
             #expect(wrongMethod.status == .notFound && wrongMethod.body.readableBytes == 300)
             #expect((try JSONValue.parse(Array(wrongMethod.body.readableBytesView)))["error"] == "not_found")
         }

@@ -47,6 +47,19 @@ struct StrictInputTests {
         }
     }
 
+    @Test("another method than POST on the token and device-code endpoints gets Entra's AADSTS900561")
+    func tokenEndpointsOnlyAcceptPOST() async throws {
+        try await TestSupport.withRouterApp { client, _ in
+            for (path, method) in [("token", HTTPRequest.Method.get), ("token", .put), ("devicecode", .get), ("devicecode", .delete)] {
+                let (status, body) = try await client.sendJSON("/contoso.com/oauth2/v2.0/\(path)", method: method)
+                #expect(status == .badRequest, "\(method) \(path)")
+                #expect(body["error"] == "invalid_request" && body["error_codes"] == [900561], "\(body)")
+                #expect(body["error_description"]?.stringValue?.hasPrefix(
+                    "AADSTS900561: The endpoint only accepts POST, OPTIONS requests. Received a \(method.rawValue) request.") == true)
+            }
+        }
+    }
+
     @Test("an authorize request that cannot be read gets the HTML error page, naming the query string")
     func unreadableAuthorizeRequestsGetThePage() async throws {
         try await TestSupport.withRouterApp { client, _ in

@@ -26,6 +26,15 @@ extension Issuer {
             let directory = try self.directory(forTenant: segment)
             return try self.deviceAuthorization(form, head: request.head, segment: segment, directory: directory)
         }
+        // Entra's answer to another method on these endpoints (a browser or a GET by mistake).
+        for endpoint in ["token", "devicecode"] {
+            for method in [HTTPRequest.Method.get, .put, .delete, .patch] {
+                router.on(RouterPath("/:tenant/oauth2/v2.0/\(endpoint)"), method: method) { request, _ -> Response in
+                    throw OAuthError.invalidRequest(
+                        code: 900561, "The endpoint only accepts POST, OPTIONS requests. Received a \(request.method.rawValue) request.")
+                }
+            }
+        }
     }
 
     /// The token endpoint's success body for one request of the tenant path segment `tenant`;
