@@ -60,10 +60,13 @@ struct MalformedRequestTests {
         }
     }
 
-    @Test("a header section over the decoder's limit gets a JSON 431")
+    @Test("a header section over the decoder's limit gets a JSON 431, also while the client is still sending")
     func oversizedHeadersGet431() async throws {
         try await LiveServer.run(https: false) { server in
+            // 300 KiB more after the headers: unread when the answer goes, they must not turn
+            // the end of the connection into a reset (the server shuts its output, reads on).
             let bytes = "GET /contoso.com/discovery/v2.0/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: \(String(repeating: "a", count: 100 * 1024))\r\n\r\n"
+                + String(repeating: "b", count: 300 * 1024)
             let received = try await RawHTTPClient.exchange(port: Self.port(server), bytes: bytes)
             let answers = Self.answers(received)
             try #require(answers.count == 1, "\(received.prefix(500).debugDescription)")
@@ -93,6 +96,34 @@ struct MalformedRequestTests {
                 #expect(answers.last?.json?["error"] == "invalid_request")
                 #expect(answers.last?.headers["connection"] == "close")
             }
+        }
+    }
+
+    @Test("a parse error in the body of a request the router reads is that request's JSON 400, and the connection closes")
+    func parseErrorInABodyIsTheRequestsAnswer() async throws {
+        try await LiveServer.run(https: false) { server in
+            // Chunked (no Content-Length): the router reads it; `zz` is no chunk size.
+            let bytes = "POST /contoso.com/oauth2/v2.0/token HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
+            let received = try await RawHTTPClient.exchange(port: Self.port(server), bytes: bytes, timeout: .seconds(10))
+            let answers = Self.answers(received)
+            try #require(answers.count == 1, "\(received.debugDescription)")
+            #expect(answers[0].status == 400)
+            #expect(answers[0].headers["connection"] == "close")
+            #expect(answers[0].json?["error"] == "invalid_request")
+            #expect(answers[0].json?["error_description"]?.stringValue?.hasPrefix("The request is not valid HTTP/1.1: ") == true)
+            #expect(server.state.requestLogEntries().last?.status == 400)
+        }
+    }
+
+    @Test("bytes after a Connection: close request get no answer of their own")
+    func nothingIsAnsweredAfterConnectionClose() async throws {
+        try await LiveServer.run(https: false) { server in
+            let bytes = "GET /contoso.com/v2.0/.well-known/openid-configuration HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\nGARBAGE\r\n\r\n"
+            let received = try await RawHTTPClient.exchange(port: Self.port(server), bytes: bytes)
+            let answers = Self.answers(received)
+            #expect(answers.count == 1, "\(received.prefix(3000))")
+            #expect(answers.first?.status == 200 && answers.first?.body.contains("authorization_endpoint") == true)
         }
     }
 

@@ -1,5 +1,4 @@
 import Crypto
-import Foundation
 
 /// Generated users for load runs: many alice-like users (CA-targeted, MAM policy assigned,
 /// licensed, in the policy's allowed accounts).
@@ -44,16 +43,22 @@ extension Fixtures {
 
     /// A generated user's object id: a UUID (version 8, name-based) from the SHA-256 of the
     /// UPN, so users of different prefixes never share one, and a user keeps it across runs.
+    /// (Hex by table: up to 100 000 of these are made under the state's lock.)
     static func generatedObjectId(upn: String) -> String {
         var bytes = Array(SHA256.hash(data: Array(upn.utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.map { String(format: "%02x", $0) }.joined()
-        let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(hex.dropFirst(range.lowerBound).prefix(range.count))
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0F)])
         }
-        return groups.joined(separator: "-")
+        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static let prefixBytes = Set("abcdefghijklmnopqrstuvwxyz0123456789.-".utf8)
 }

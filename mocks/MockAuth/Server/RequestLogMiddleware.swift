@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import JSON
 import Logging
+import NIOHTTP1
 
 /// Outermost middleware: turns every error into a JSON answer (never an empty 500) and
 /// appends a redacted line to the request log (method, path without query, status,
@@ -17,6 +18,10 @@ struct RequestLogMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as HTTPError {
             response = Self.routerErrorResponse(error, request: request)
+        } catch let error as HTTPParserError {
+            // A body the decoder could not parse (a bad chunk): the connection cannot go on.
+            let (status, body) = MalformedRequestAnswer.response(to: error)
+            response = .json(body, status: status, headers: [.connection: "close"])
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         } catch {

@@ -81,7 +81,8 @@ final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        // Only the router's answers pass here (this handler writes its own from its context).
+        // The router's answers pass here, and MalformedRequestAnswer's (after which the
+        // connection closes); this handler writes its own from its context.
         if case .end = unwrapOutboundIn(data) { routerRequestsInFlight = max(0, routerRequestsInFlight - 1) }
         context.write(data, promise: promise)
     }
