@@ -32,6 +32,11 @@ struct MalformedRequestTests {
         }
     }
 
+    /// A token request with a chunked body (no Content-Length: the router reads it) whose
+    /// first chunk size, `zz`, is not a number.
+    static let badChunk = "POST /contoso.com/oauth2/v2.0/token HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        + "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
+
     static func port(_ server: LiveServer.Running) throws -> Int {
         try #require(server.url.split(separator: ":").last.flatMap { Int($0) })
     }
@@ -102,9 +107,7 @@ struct MalformedRequestTests {
     @Test("a parse error in the body of a request the router reads is that request's JSON 400, and the connection closes")
     func parseErrorInABodyIsTheRequestsAnswer() async throws {
         try await LiveServer.run(https: false) { server in
-            // Chunked (no Content-Length): the router reads it; `zz` is no chunk size.
-            let bytes = "POST /contoso.com/oauth2/v2.0/token HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
+            let bytes = Self.badChunk
             let received = try await RawHTTPClient.exchange(port: Self.port(server), bytes: bytes, timeout: .seconds(10))
             let answers = Self.answers(received)
             try #require(answers.count == 1, "\(received.debugDescription)")
@@ -113,17 +116,42 @@ struct MalformedRequestTests {
             #expect(answers[0].json?["error"] == "invalid_request")
             #expect(answers[0].json?["error_description"]?.stringValue?.hasPrefix("The request is not valid HTTP/1.1: ") == true)
             #expect(server.state.requestLogEntries().last?.status == 400)
+
+            // A route that answers without reading the body (no such path): its answer, then
+            // the JSON 400 in place of Hummingbird's empty one.
+            let unread = bytes.replacingOccurrences(of: "/oauth2/v2.0/token", with: "/no/such/path")
+            let both = Self.answers(try await RawHTTPClient.exchange(port: Self.port(server), bytes: unread, timeout: .seconds(10)))
+            #expect(both.map(\.status) == [404, 400])
+            #expect(both.first?.json?["error"] == "not_found")
+            #expect(both.last?.json?["error"] == "invalid_request")
+            #expect(both.last?.headers["connection"] == "close")
         }
     }
 
-    @Test("bytes after a Connection: close request get no answer of their own")
+    @Test("a client that goes on sending after a bad chunk is read until it stops, then gets the answer")
+    func sendingOnAfterABadChunk() async throws {
+        try await LiveServer.run(https: false) { server in
+            // 8 MiB after the bad chunk, in one blocking write: more than the kernel buffers
+            // hold, so the write ends only if the server reads on after the error.
+            let bytes = Self.badChunk + String(repeating: "x", count: 8 << 20)
+            let answers = Self.answers(try await RawHTTPClient.exchange(port: Self.port(server), bytes: bytes, timeout: .seconds(10)))
+            #expect(answers.map(\.status) == [400])
+            #expect(answers.first?.json?["error"] == "invalid_request")
+        }
+    }
+
+    @Test("bytes after a request that closes the connection get no answer of their own; the connection ends")
     func nothingIsAnsweredAfterConnectionClose() async throws {
         try await LiveServer.run(https: false) { server in
-            let bytes = "GET /contoso.com/v2.0/.well-known/openid-configuration HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\nGARBAGE\r\n\r\n"
-            let received = try await RawHTTPClient.exchange(port: Self.port(server), bytes: bytes)
-            let answers = Self.answers(received)
-            #expect(answers.count == 1, "\(received.prefix(3000))")
-            #expect(answers.first?.status == 200 && answers.first?.body.contains("authorization_endpoint") == true)
+            // Hummingbird closes after exactly `close`; the other spellings are closed here.
+            for closing in ["Connection: close\r\n", "Connection: Close\r\n", "Connection: keep-alive, close\r\n"] {
+                let bytes = "GET /contoso.com/v2.0/.well-known/openid-configuration HTTP/1.1\r\nHost: 127.0.0.1\r\n\(closing)\r\nGARBAGE\r\n\r\n"
+                // Returns once the server has closed the connection (or fails after 10 s).
+                let received = try await RawHTTPClient.exchange(port: Self.port(server), bytes: bytes, timeout: .seconds(10))
+                let answers = Self.answers(received)
+                #expect(answers.count == 1, "\(closing.debugDescription): \(received.prefix(3000))")
+                #expect(answers.first?.status == 200 && answers.first?.body.contains("authorization_endpoint") == true)
+            }
         }
     }
 

@@ -21,13 +21,20 @@ enum RawHTTPClient {
     }
 
     /// A blocking TCP socket connected to 127.0.0.1:`port` that has written `bytes`; the
-    /// caller closes it. Throws (with nothing left open) when it cannot connect or write.
-    static func connected(port: Int, sending bytes: String) throws -> Int32 {
+    /// caller closes it. Reads and writes on it give up after `timeout` (a server that stops
+    /// reading fails the write, never hangs the test). Throws (with nothing left open) when
+    /// it cannot connect or write.
+    static func connected(port: Int, sending bytes: String, timeout: Duration = .seconds(20)) throws -> Int32 {
         let descriptor = try connect(port: port)
+        var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+            setsockopt(descriptor, SOL_SOCKET, option, &wait, socklen_t(MemoryLayout<timeval>.size))
+        }
         let request = Array(bytes.utf8)
-        guard request.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == request.count else {
+        let written = request.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == request.count else {
             close(descriptor)
-            throw TestFailure("cannot write to 127.0.0.1:\(port): errno \(errno)")
+            throw TestFailure("cannot write to 127.0.0.1:\(port): \(written) of \(request.count) bytes written, errno \(errno)")
         }
         return descriptor
     }
@@ -56,10 +63,8 @@ enum RawHTTPClient {
     }
 
     private static func blockingExchange(port: Int, bytes: String, timeout: Duration) throws -> String {
-        let descriptor = try connected(port: port, sending: bytes)
+        let descriptor = try connected(port: port, sending: bytes, timeout: timeout)
         defer { close(descriptor) }
-        var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {

@@ -12,27 +12,29 @@ import NIOHTTPTypes
 ///
 /// Sits in each connection's pipeline after ``TokenFastLane``, so it sees the requests the
 /// router answers and their answers. Which parse error it answers:
-/// - between requests, or in the head of the next one: at once, or, while the router still
-///   owes answers to earlier requests, after them (a pipelining client gets its answers in
-///   order, the error's last);
-/// - in the body of a request the router is reading: not here. The error goes on to that
-///   request's body, and the route's answer is the same JSON (``RequestLogMiddleware``);
-/// - after a request with `Connection: close`: not at all. The router answers that request
-///   and closes the connection, as it would have.
+/// - between requests, or in the head of the next one: itself, at once or, while the router
+///   still owes answers to earlier requests, after them (a pipelining client gets its
+///   answers in order, the error's last);
+/// - in the body of a request the router is reading: the error goes on to that request's
+///   body. A route that reads it answers the same JSON (``RequestLogMiddleware``); when the
+///   route answered without reading it, Hummingbird's own empty `400` that follows is
+///   replaced by this JSON;
+/// - bytes after a request that closes the connection (`.closedConnection`): none.
 ///
-/// After the answer the connection's output is shut (the client reads the answer and then
-/// the end of the stream, not a reset). The decoder refuses every byte after the error, and
-/// the connection closes when the client closes its side, or after ``lingerTime``. Malformed
-/// requests have no method or path, so they get no line in the request log; the debug log
-/// names the parse error (never any of the request's bytes).
+/// Once the answers are out, the connection's output is shut: the client reads them and
+/// then the end of the stream, not a reset. Whatever the client still sends is read and
+/// dropped (the decoder refuses it), and the connection closes when the client closes its
+/// side or after ``lingerTime``. Malformed requests have no method or path, so they get no
+/// line in the request log (a bad body is its request's line); the debug log names the parse
+/// error, never any of the request's bytes.
 final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    /// How long a connection whose output was shut after the answer waits for the client to close.
-    static let lingerTime = TimeAmount.seconds(2)
+    /// How long a connection whose output was shut waits for the client to close its side.
+    static let lingerTime = TimeAmount.seconds(5)
 
     private let serverName: String
     private let logger: Logger
@@ -40,13 +42,26 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
     private var requestsInFlight = 0
     /// The router has a request's head but not yet its end: an error now is in its body.
     private var routerReadingBody = false
-    /// The router was passed a `Connection: close` request: it closes after answering it.
-    private var routerCloses = false
-    /// A parse error waiting for the router's earlier answers.
-    private var pending: HTTPParserError?
-    /// The error was answered, passed on or dropped: what follows is the decoder refusing
-    /// the bytes after it.
-    private var handled = false
+
+    /// What became of the connection's parse error.
+    private enum Fate {
+        /// None yet.
+        case none
+        /// To be answered once the router's answers are out.
+        case answerAfterRouter(HTTPParserError)
+        /// Passed on to the router's request; Hummingbird's own answer to it is replaced.
+        case passedOn(HTTPParserError)
+        /// Bytes after a closing request: no answer, the connection ends after the router's.
+        case dropped
+        /// Answered: the output is shut.
+        case answered
+    }
+    private var fate = Fate.none
+    /// Hummingbird's empty answer to a passed-on error is being replaced.
+    private var replacing = false
+    /// The connection is ending: what the client sends is read and dropped until it closes
+    /// or ``lingerTime`` passes.
+    private var lingering: Scheduled<Void>?
 
     init(serverName: String, logger: Logger) {
         self.serverName = serverName
@@ -55,10 +70,9 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head):
+        case .head:
             requestsInFlight += 1
             routerReadingBody = true
-            if head.headerFields[.connection] == "close" { routerCloses = true }
         case .body:
             break
         case .end:
@@ -67,30 +81,64 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
         context.fireChannelRead(data)
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // Hummingbird stops reading once its stream has ended; drain what the client sends.
+        if lingering != nil { context.read() }
+        context.fireChannelReadComplete()
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let isEnd = if case .end = unwrapOutboundIn(data) { true } else { false }
+        let part = unwrapOutboundIn(data)
+        if case .passedOn(let error) = fate, requestsInFlight == 0 {
+            // An answer with no request left to answer: Hummingbird's own to the parse error.
+            if case .head = part { replacing = true }
+            guard replacing else { return context.write(data, promise: promise) }
+            promise?.succeed(())
+            if case .end = part {
+                replacing = false
+                answer(error, context: context)
+            }
+            return
+        }
         context.write(data, promise: promise)
-        guard isEnd else { return }
+        guard case .end = part else { return }
         requestsInFlight = max(0, requestsInFlight - 1)
-        if requestsInFlight == 0, let error = pending {
-            pending = nil
-            answer(error, context: context)
+        guard requestsInFlight == 0 else { return }
+        switch fate {
+        case .answerAfterRouter(let error): answer(error, context: context)
+        case .dropped: finish(context: context)
+        // Hummingbird shuts the output after its answer (replaced above when it is its own).
+        case .passedOn: linger(context: context)
+        case .none, .answered: break
         }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard !handled else { return }
-        guard let parseError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
-        handled = true
-        if routerReadingBody {
+        guard let parseError = error as? HTTPParserError else {
+            // The decoder refusing the bytes after its error is expected; anything else goes on.
+            if case .none = fate { return context.fireErrorCaught(error) }
+            if error is ByteToMessageDecoderError { return }
+            return context.fireErrorCaught(error)
+        }
+        guard case .none = fate else { return }  // the decoder repeats some errors
+        if parseError == .closedConnection {
+            logger.debug("bytes after a closing request dropped")
+            fate = .dropped
+            if requestsInFlight == 0 { finish(context: context) }
+        } else if routerReadingBody {
+            fate = .passedOn(parseError)
             context.fireErrorCaught(error)
-        } else if routerCloses {
-            logger.debug("malformed request after Connection: close", metadata: ["http.parse_error": "\(parseError.debugDescription)"])
         } else if requestsInFlight > 0 {
-            pending = parseError
+            fate = .answerAfterRouter(parseError)
         } else {
             answer(parseError, context: context)
         }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        lingering?.cancel()
+        lingering = nil
+        context.fireChannelInactive()
     }
 
     /// The status and JSON body answering `error`.
@@ -106,14 +154,23 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
         logger.debug("malformed request", metadata: ["http.parse_error": "\(error.debugDescription)"])
         let (status, value) = Self.response(to: error)
         let date = PipelineJSONAnswer.imfFixdate(epochSeconds: Int(Date().timeIntervalSince1970))
-        let written = context.eventLoop.makePromise(of: Void.self)
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        written.futureResult.whenComplete { _ in
-            let context = loopBound.value
-            context.close(mode: .output, promise: nil)
-            let channel = context.channel
-            context.eventLoop.scheduleTask(in: Self.lingerTime) { channel.close(promise: nil) }
-        }
-        PipelineJSONAnswer.write(value, status: status, date: date, serverName: serverName, closing: true, context: context, promise: written)
+        PipelineJSONAnswer.write(value, status: status, date: date, serverName: serverName, closing: true, context: context)
+        finish(context: context)
+    }
+
+    /// Shuts the output once what was written has left, and lingers.
+    private func finish(context: ChannelHandlerContext) {
+        fate = .answered
+        context.close(mode: .output, promise: nil)
+        linger(context: context)
+    }
+
+    /// Reads and drops what the client still sends, and closes the connection after
+    /// ``lingerTime`` unless the client closed its side first.
+    private func linger(context: ChannelHandlerContext) {
+        guard lingering == nil else { return }
+        let channel = context.channel
+        lingering = context.eventLoop.scheduleTask(in: Self.lingerTime) { channel.close(promise: nil) }
+        context.read()
     }
 }
