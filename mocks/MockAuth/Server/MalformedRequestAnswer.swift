@@ -128,6 +128,8 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
         } else if routerReadingBody {
             fate = .passedOn(parseError)
             context.fireErrorCaught(error)
+            // The route answered already (without reading the body): no write will follow.
+            if requestsInFlight == 0 { linger(context: context) }
         } else if requestsInFlight > 0 {
             fate = .answerAfterRouter(parseError)
         } else {
@@ -168,7 +170,9 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
     /// Reads and drops what the client still sends, and closes the connection after
     /// ``lingerTime`` unless the client closed its side first.
     private func linger(context: ChannelHandlerContext) {
-        guard lingering == nil else { return }
+        // Not when the close went through at once (the client had shut its side, or the
+        // answer's flush failed): nothing would cancel the timer.
+        guard lingering == nil, context.channel.isActive else { return }
         let channel = context.channel
         lingering = context.eventLoop.scheduleTask(in: Self.lingerTime) { channel.close(promise: nil) }
         context.read()
