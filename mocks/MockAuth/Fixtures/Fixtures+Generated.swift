@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// Generated users for load runs: many alice-like users (CA-targeted, MAM policy assigned,
 /// licensed, in the policy's allowed accounts).
@@ -43,22 +44,13 @@ extension Fixtures {
 
     /// A generated user's object id: a UUID (version 8, name-based) from the SHA-256 of the
     /// UPN, so users of different prefixes never share one, and a user keeps it across runs.
-    /// (Hex by table: up to 100 000 of these are made under the state's lock.)
     static func generatedObjectId(upn: String) -> String {
-        var bytes = Array(SHA256.hash(data: Array(upn.utf8)).prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x80
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
-            text.append(hexDigits[Int(byte >> 4)])
-            text.append(hexDigits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        var b = Array(SHA256.hash(data: Array(upn.utf8)).prefix(16))
+        b[6] = (b[6] & 0x0F) | 0x80
+        b[8] = (b[8] & 0x3F) | 0x80
+        let uuid = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        return uuid.uuidString.lowercased()
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static let prefixBytes = Set("abcdefghijklmnopqrstuvwxyz0123456789.-".utf8)
 }
