@@ -13,11 +13,29 @@ enum RawHTTPClient {
     /// The blocking socket calls run on a thread of their own, never on the cooperative pool
     /// (two tests blocked there would stall every in-process server of the run).
     static func exchange(port: Int, bytes: String, timeout: Duration = .seconds(20)) async throws -> String {
+        try await onThread { try blockingExchange(port: port, bytes: bytes, timeout: timeout) }
+    }
+
+    /// Runs blocking socket work on a thread of its own, never on the cooperative pool.
+    static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try blockingExchange(port: port, bytes: bytes, timeout: timeout) })
-            }.start()
+            Thread { continuation.resume(with: Result { try work() }) }.start()
         }
+    }
+
+    /// Reads from `descriptor` until what was read ends with `marker` (then returns it all);
+    /// throws when the server closes first or the socket's read timeout passes.
+    static func receive(from descriptor: Int32, through marker: String) throws -> String {
+        var received: [UInt8] = []
+        var byte: UInt8 = 0
+        while !received.ends(with: marker.utf8) {
+            let count = Glibc.read(descriptor, &byte, 1)
+            guard count == 1 else {
+                throw TestFailure("read ended (\(count), errno \(errno)) before \(marker.debugDescription); read so far: \(String(decoding: received, as: UTF8.self).debugDescription)")
+            }
+            received.append(byte)
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     /// A blocking TCP socket connected to 127.0.0.1:`port` that has written `bytes`; the
@@ -74,5 +92,11 @@ enum RawHTTPClient {
             received += chunk[0..<count]
         }
         return String(decoding: received, as: UTF8.self)
+    }
+}
+
+extension Array where Element == UInt8 {
+    fileprivate func ends(with suffix: String.UTF8View) -> Bool {
+        count >= suffix.count && self[(count - suffix.count)...].elementsEqual(suffix)
     }
 }

@@ -30,11 +30,16 @@ extension HTTPServerBuilder {
     /// how mockauth serves, and the issuance benchmark's Hummingbird ceiling with it.
     /// `handlers` makes each connection's channel handlers that see the HTTP parts before
     /// Hummingbird does (mockauth's ``TokenFastLane``).
+    ///
+    /// A request with `Expect: 100-continue` gets its interim `100 Continue` when its handler
+    /// starts, where Hummingbird sends none and the client would wait its timeout (curl: 1 s)
+    /// before sending the body (``ContinueExpectation``).
     public static func pinnedHTTP1(
         tls: TLSConfiguration? = nil, handlers: @escaping @Sendable () -> [any RemovableChannelHandler] = { [] }
     ) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
-            let http = HTTP1Channel(responder: responder, configuration: .init(additionalChannelHandlers: handlers()))
+            let http = HTTP1Channel(
+                responder: ContinueExpectation.answering(responder), configuration: .init(additionalChannelHandlers: handlers()))
             guard let tls else { return EventLoopPinnedChannel(base: http) }
             return EventLoopPinnedChannel(base: try TLSChannel(http, tlsConfiguration: tls))
         }

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@testable import MockAuth
+
+/// `Expect: 100-continue`: the client sends the head, waits for `100 Continue`, then sends
+/// the body (``ContinueExpectation``).
+@Suite("Expect: 100-continue")
+struct ContinueExpectationTests {
+    static let continueLine = "HTTP/1.1 100 Continue\r\n\r\n"
+
+    /// The head of a password-grant token request expecting `100-continue` (spelt `expect`).
+    static func tokenHead(expect: String, length: Int) -> String {
+        "POST /contoso.com/oauth2/v2.0/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            + "Content-Length: \(length)\r\nExpect: \(expect)\r\nConnection: close\r\n\r\n"
+    }
+
+    /// Sends `before` (earlier requests, if any) and `head`, reads through the `100 Continue`,
+    /// sends `body`, and reads the rest until the server closes: (read before the body, read after).
+    static func exchange(port: Int, before: String = "", head: String, body: String) async throws -> (String, String) {
+        try await RawHTTPClient.onThread {
+            // A server that sends no 100 fails the read after 10 s instead of hanging the test.
+            let descriptor = try RawHTTPClient.connected(port: port, sending: before + head, timeout: .seconds(10))
+            defer { close(descriptor) }
+            let interim = try RawHTTPClient.receive(from: descriptor, through: continueLine)
+            let bytes = Array(body.utf8)
+            guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else {
+                throw TestFailure("cannot write the body: errno \(errno)")
+            }
+            var rest: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                guard count > 0 else { break }
+                rest += chunk[0..<count]
+            }
+            return (interim, String(decoding: rest, as: UTF8.self))
+        }
+    }
+
+    @Test("a request expecting 100-continue gets 100 Continue before it sends its body, then its answer", arguments: ["100-continue", "100-Continue"])
+    func continueBeforeTheBody(expect: String) async throws {
+        try await LiveServer.run(https: false) { server in
+            let form = TokenFastLaneTests.passwordForm
+            let (interim, rest) = try await Self.exchange(
+                port: MalformedRequestTests.port(server), head: Self.tokenHead(expect: expect, length: form.utf8.count), body: form)
+            #expect(interim == Self.continueLine)
+            let answers = MalformedRequestTests.answers(rest)
+            try #require(answers.count == 1, "\(rest.debugDescription)")
+            #expect(answers[0].status == 200)
+            #expect(answers[0].json?["access_token"]?.stringValue?.isEmpty == false)
+        }
+    }
+
+    @Test("the 100 Continue comes after the answers the connection owes, and a body over the limit still gets its 413")
+    func continueInOrder() async throws {
+        try await LiveServer.run(https: false) { server in
+            let discovery = "GET /contoso.com/v2.0/.well-known/openid-configuration HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            let body = String(repeating: "a", count: MockAuthLimits.maxRequestBodyBytes + 1)
+            let (interim, rest) = try await Self.exchange(
+                port: MalformedRequestTests.port(server), before: discovery,
+                head: Self.tokenHead(expect: "100-continue", length: body.utf8.count), body: body)
+            // The discovery answer, whole, then the interim answer.
+            let owed = MalformedRequestTests.answers(String(decoding: interim.utf8.dropLast(Self.continueLine.utf8.count), as: UTF8.self))
+            #expect(owed.map(\.status) == [200] && owed.first?.json?["token_endpoint"] != nil, "\(interim.prefix(300).debugDescription)")
+            #expect(MalformedRequestTests.answers(rest).map(\.status) == [413])
+        }
+    }
+}
