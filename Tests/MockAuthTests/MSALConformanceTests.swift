@@ -9,22 +9,11 @@ import TestSupport
 /// refreshes silently, and sees the CA answers as real Entra ID would produce them.
 @Suite("MSAL Python conformance", .serialized)
 struct MSALConformanceTests {
-    static let venv = TestSupport.repositoryRoot.appendingPathComponent(".build/mockauth-msal-venv").path
     static let script = TestSupport.repositoryRoot.appendingPathComponent("Tests/MockAuthTests/msal_conformance.py").path
 
-    /// Creates the virtualenv with msal when it is missing (needs PyPI once).
+    /// The virtualenv's interpreter, with msal.
     static func python() async throws -> String {
-        let python = venv + "/bin/python"
-        if FileManager.default.isExecutableFile(atPath: python) {
-            let check = try await Command.run(python, ["-c", "import msal"], timeout: .seconds(30))
-            if check.status == 0 { return python }
-        }
-        let created = try await Command.run("/usr/bin/python3", ["-m", "venv", venv], timeout: .seconds(120))
-        try #require(created.status == 0, "python3 -m venv failed: \(created.stderr)")
-        let installed = try await Command.run(
-            python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "msal"], timeout: .seconds(300))
-        try #require(installed.status == 0, "pip install msal failed (timed out: \(installed.timedOut)): \(installed.stderr)")
-        return python
+        try await PythonVenv.python("mockauth-msal-venv", packages: ["msal"], module: "msal")
     }
 
     @Test("auth code + PKCE, silent refresh, password, device code, 53005 with protapp and 53009 without")

@@ -21,9 +21,12 @@ public struct SelfSignedCertificate: Sendable {
             CommonName(commonName)
             OrganizationName("mockauth test issuer")
         }
+        // An end-entity certificate (CA:FALSE) that clients trust as itself. No key usage:
+        // OpenSSL counts a certificate as self-signed only when a key usage, if present,
+        // allows signing certificates, which RFC 5280 allows only to a CA; and rustls
+        // (webpki) refuses a CA certificate as a server's.
         let extensions = try Certificate.Extensions {
-            Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-            Critical(KeyUsage(digitalSignature: true, keyCertSign: true))
+            Critical(BasicConstraints.notCertificateAuthority)
             try ExtendedKeyUsage([.serverAuth])
             SubjectAlternativeNames([
                 .dnsName("localhost"),
