@@ -70,7 +70,7 @@ extension Issuer {
             }
         }
         let hidden = AuthorizeRequest.carriedParameters.compactMap { name in parameters[name].map { (name, $0) } }
-        let action = "\(request.head.baseURL(scheme: scheme))/\(segment)/oauth2/v2.0/authorize"
+        let action = "\(baseURL(request.head))/\(segment)/oauth2/v2.0/authorize"
         let page = { (login: String, error: String?) in
             Response.html(SignInPage.signIn(
                 action: action, tenantName: directory.tenant.displayName, clientName: authorize.client.displayName,

@@ -24,13 +24,13 @@ extension Issuer {
         router.get("/:tenant/v2.0/.well-known/openid-configuration") { request, context in
             let segment = try context.pathParameter("tenant")
             let directory = try self.directory(forTenant: segment)
-            return Response.json(self.openIDConfiguration(base: request.head.baseURL(scheme: self.scheme), segment: segment, directory: directory))
+            return Response.json(self.openIDConfiguration(base: self.baseURL(request.head), segment: segment, directory: directory))
         }
         router.get("/:tenant/discovery/v2.0/keys") { request, context in
             let segment = try context.pathParameter("tenant")
             let directory = try self.directory(forTenant: segment)
             var jwk = self.key.jwk.objectValue ?? JSONObject()
-            jwk["issuer"] = .string(self.issuerURL(base: request.head.baseURL(scheme: self.scheme), tenantId: directory.tenant.id))
+            jwk["issuer"] = .string(self.issuerURL(base: self.baseURL(request.head), tenantId: directory.tenant.id))
             return Response.json(["keys": [.object(jwk)]])
         }
     }
@@ -74,7 +74,7 @@ extension Issuer {
     /// `authorization_endpoint`, and this host's aliases as `metadata`.
     func instanceDiscovery(request: Request) throws -> Response {
         let query = try request.queryParameters
-        let base = request.head.baseURL(scheme: scheme)
+        let base = baseURL(request.head)
         let ourHost = URL(string: base)?.host ?? ""
         let port = URL(string: base)?.port
         let withPort = { (host: String) in port.map { "\(host):\($0)" } ?? host }

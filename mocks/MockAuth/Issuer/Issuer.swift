@@ -13,13 +13,22 @@ public struct Issuer: Sendable {
     public let key: SigningKey
     /// `http` or `https`.
     public let scheme: String
+    /// Where the server listens: the authority of URLs for a request that names none.
+    public let listening: ListeningAuthority
     let logger: Logger
 
-    public init(state: MockState, key: SigningKey, scheme: String, logger: Logger) {
+    public init(state: MockState, key: SigningKey, scheme: String, listening: ListeningAuthority = ListeningAuthority(), logger: Logger) {
         self.state = state
         self.key = key
         self.scheme = scheme
+        self.listening = listening
         self.logger = logger
+    }
+
+    /// `scheme://host[:port]` as the client addressed the server (its `Host` header), or
+    /// where the server listens when the request names no authority.
+    func baseURL(_ head: HTTPRequest) -> String {
+        "\(scheme)://\(head.authority ?? listening.authority)"
     }
 
     /// The issuer URL for the tenant, as in `iss`: `{base}/{tid}/v2.0`.

@@ -12,7 +12,7 @@ extension Issuer {
         }
         let scopes = try ScopeParser.parseClientCredentials(form["scope"], apis: directory.apis)
         let minter = TokenMinter(
-            key: key, issuer: issuerURL(base: head.baseURL(scheme: scheme), tenantId: directory.tenant.id),
+            key: key, issuer: issuerURL(base: baseURL(head), tenantId: directory.tenant.id),
             tenantId: directory.tenant.id, now: state.now(), lifetime: directory.lifetimes.accessToken)
         return [
             "token_type": "Bearer",
@@ -28,7 +28,7 @@ extension Issuer {
         let scopes = try ScopeParser.parse(form["scope"], apis: directory.apis)
         let capabilities = try Issuer.capabilities(fromClaims: form["claims"])
         let (deviceCode, userCode) = state.issueDeviceCode(clientId: client.clientId, scopes: scopes, capabilities: capabilities)
-        let verification = "\(head.baseURL(scheme: scheme))/\(segment)/oauth2/v2.0/deviceauth"
+        let verification = "\(baseURL(head))/\(segment)/oauth2/v2.0/deviceauth"
         return .json([
             "user_code": .string(userCode),
             "device_code": .string(deviceCode),

@@ -104,7 +104,7 @@ extension Issuer {
         try ConditionalAccess.evaluate(
             user: user, clientId: client.clientId, scopes: scopes, capabilities: capabilities, state: state)
         let minter = TokenMinter(
-            key: key, issuer: issuerURL(base: head.baseURL(scheme: scheme), tenantId: directory.tenant.id),
+            key: key, issuer: issuerURL(base: baseURL(head), tenantId: directory.tenant.id),
             tenantId: directory.tenant.id, now: state.now(), lifetime: directory.lifetimes.accessToken)
         let refreshToken = scopes.oidcScopes.contains("offline_access")
             ? state.issueRefreshToken(upn: user.upn, clientId: client.clientId, scopes: scopes) : nil

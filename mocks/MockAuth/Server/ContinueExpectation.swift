@@ -10,9 +10,8 @@ import HummingbirdCore
 /// earlier request of the connection has been answered (Hummingbird answers one at a time, and
 /// ``TokenFastLane`` takes no request while the router owes one), so the `100` comes in order.
 /// The route then reads the body and answers as always, including the `413` for a body over
-/// ``MockAuthLimits/maxRequestBodyBytes``. Other expectations are ignored. An HTTP/1.0 request
-/// cannot be told apart here (the version is not passed on), so it is answered the same way,
-/// where RFC 9110 has the server ignore the expectation.
+/// ``MockAuthLimits/maxRequestBodyBytes``. Other expectations are ignored, and so is any in an
+/// HTTP/1.0 request (``HTTP10Semantics`` drops its `Expect`).
 enum ContinueExpectation {
     /// `responder`, sending `100 Continue` first when the request expects it.
     static func answering(_ responder: @escaping HTTPChannelHandler.Responder) -> HTTPChannelHandler.Responder {

@@ -3,18 +3,24 @@ import HummingbirdTLS
 import NIOSSL
 import Logging
 import NIOCore
+import NIOHTTPTypesHTTP1
 
 /// Wraps a Hummingbird child channel so that each connection's handler task prefers the
 /// connection's own event loop as its task executor (``EventLoopTaskExecutor``).
 ///
-/// Setup is the wrapped channel's; only where `handle` runs changes.
+/// Setup is the wrapped channel's, with ``HTTP10Semantics`` before its HTTP/1 to HTTP types
+/// codec; where `handle` runs changes.
 struct EventLoopPinnedChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
 
     let base: Base
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        base.setup(channel: channel, logger: logger)
+        base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let pipeline = channel.pipeline.syncOperations
+            try pipeline.addHandler(HTTP10Semantics(), position: .before(try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)))
+            return value
+        }
     }
 
     func handle(value: Value, logger: Logger) async {

@@ -42,6 +42,7 @@ public func buildApplication(
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: serverName),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
+            issuer.listening.set(host: host, port: port)
             let shownHost = host.contains(":") ? "[\(host)]" : host
             await onListening("\(scheme)://\(shownHost):\(port)")
         },

@@ -60,11 +60,3 @@ extension Request {
         get throws(OAuthError) { try FormParameters.parse(uri.query ?? "", source: "The query string") }
     }
 }
-
-extension HTTPRequest {
-    /// `scheme://host[:port]` as the client addressed the server (its Host header).
-    func baseURL(scheme: String) -> String {
-        let host = authority ?? "127.0.0.1"
-        return "\(scheme)://\(host)"
-    }
-}

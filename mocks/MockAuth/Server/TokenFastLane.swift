@@ -22,7 +22,8 @@ import NIOHTTPTypes
 /// (answers keep the order of a pipelining client), once the router was passed a request
 /// with `Connection: close` (Hummingbird answers nothing after it; a guard only: it was
 /// not seen to read the connection further), with `Connection: close` itself (Hummingbird's
-/// test: exactly `close`), without a Content-Length or with more than
+/// test: exactly `close`; an HTTP/1.0 request without keep-alive has it, ``HTTP10Semantics``),
+/// without a Content-Length or with more than
 /// ``MockAuthLimits/maxRequestBodyBytes``, with an `Expect` header, with a path the router
 /// would have to decode (`%`), or with a tenant segment the router resolves to one of its
 /// own groups (`/_admin`, `/mam`: a 404 there).

@@ -1,0 +1,48 @@
+import Foundation
+import JSON
+import Testing
+import TestSupport
+
+@testable import MockAuth
+
+/// HTTP/1.0 requests (``HTTP10Semantics``, ``ListeningAuthority``): the connection closes
+/// after the answer unless the client asked for keep-alive, an `Expect` is ignored, and URLs
+/// in answers to a request without `Host` carry the server's own address and port.
+@Suite("HTTP/1.0 requests")
+struct HTTP10Tests {
+    @Test("an HTTP/1.0 request without Host or keep-alive gets URLs with the server's port, then the connection closes")
+    func closesAndNamesThePort() async throws {
+        try await LiveServer.run(https: false) { server in
+            let port = try MalformedRequestTests.port(server)
+            let issuer = "http://127.0.0.1:\(port)/\(TestSupport.tenantId)/v2.0"
+            // Each exchange returns only once the server has closed the connection (a server
+            // that keeps it open fails the read after 10 s).
+            let discovery = MalformedRequestTests.answers(
+                try await RawHTTPClient.exchange(
+                    port: port, bytes: "GET /contoso.com/v2.0/.well-known/openid-configuration HTTP/1.0\r\n\r\n", timeout: .seconds(10)))
+            try #require(discovery.count == 1)
+            #expect(discovery[0].json?["issuer"] == .string(issuer))
+
+            // The token request, with an expectation an HTTP/1.0 server ignores: no 100.
+            let form = TokenFastLaneTests.passwordForm
+            let received = try await RawHTTPClient.exchange(
+                port: port,
+                bytes: "POST /contoso.com/oauth2/v2.0/token HTTP/1.0\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                    + "Content-Length: \(form.utf8.count)\r\nExpect: 100-continue\r\n\r\n\(form)",
+                timeout: .seconds(10))
+            let token = MalformedRequestTests.answers(received)
+            #expect(token.map(\.status) == [200], "\(received.prefix(300).debugDescription)")
+            #expect(token.first?.json?.jwtClaims("access_token")?["iss"] == .string(issuer))
+        }
+    }
+
+    @Test("an HTTP/1.0 request with keep-alive keeps the connection for the next request")
+    func keepAliveKeepsTheConnection() async throws {
+        try await LiveServer.run(https: false) { server in
+            let keys = "GET /contoso.com/discovery/v2.0/keys HTTP/1.0\r\n"
+            let received = try await RawHTTPClient.exchange(
+                port: try MalformedRequestTests.port(server), bytes: keys + "Connection: keep-alive\r\n\r\n" + keys + "\r\n", timeout: .seconds(10))
+            #expect(MalformedRequestTests.answers(received).map(\.status) == [200, 200])
+        }
+    }
+}
