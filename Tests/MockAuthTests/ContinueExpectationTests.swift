@@ -57,18 +57,30 @@ struct ContinueExpectationTests {
         }
     }
 
-    @Test("the 100 Continue comes after the answers the connection owes, and a body over the limit still gets its 413")
+    @Test("the 100 Continue comes after the answers the connection owes")
     func continueInOrder() async throws {
         try await LiveServer.run(https: false) { server in
             let discovery = "GET /contoso.com/v2.0/.well-known/openid-configuration HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-            let body = String(repeating: "a", count: MockAuthLimits.maxRequestBodyBytes + 1)
+            let form = TokenFastLaneTests.passwordForm
             let (interim, rest) = try await Self.exchange(
                 port: MalformedRequestTests.port(server), before: discovery,
-                head: Self.tokenHead(expect: "100-continue", length: body.utf8.count), body: body)
+                head: Self.tokenHead(expect: "100-continue", length: form.utf8.count), body: form)
             // The discovery answer, whole, then the interim answer.
             let owed = MalformedRequestTests.answers(String(decoding: interim.utf8.dropLast(Self.continueLine.utf8.count), as: UTF8.self))
             #expect(owed.map(\.status) == [200] && owed.first?.json?["token_endpoint"] != nil, "\(interim.prefix(300).debugDescription)")
-            #expect(MalformedRequestTests.answers(rest).map(\.status) == [413])
+            #expect(MalformedRequestTests.answers(rest).map(\.status) == [200])
+        }
+    }
+
+    @Test("a Content-Length over the limit gets its 413 at once, with no 100 and no body sent")
+    func tooLargeGetsNoContinue() async throws {
+        try await LiveServer.run(https: false) { server in
+            // Only the head is sent; the exchange reads until the server closes (10 s at most).
+            let head = Self.tokenHead(expect: "100-continue", length: MockAuthLimits.maxRequestBodyBytes + 1)
+            let received = try await RawHTTPClient.exchange(port: MalformedRequestTests.port(server), bytes: head, timeout: .seconds(10))
+            let answers = MalformedRequestTests.answers(received)
+            #expect(answers.map(\.status) == [413], "\(received.prefix(300).debugDescription)")
+            #expect(answers.first?.json?["error"] == "invalid_request")
         }
     }
 }

@@ -36,6 +36,43 @@ struct HTTP10Tests {
         }
     }
 
+    @Test("a connection's last request answered before its body was read: the rest of the body is read and dropped, the connection ends")
+    func lastAnswerBeforeTheBody() async throws {
+        try await LiveServer.run(https: false) { server in
+            // 8 MiB in one blocking write: more than the kernel buffers hold, so the write
+            // ends (before its 10 s timeout) only if the server reads on after answering.
+            let body = String(repeating: "x", count: 8 << 20)
+            let cases = [
+                ("POST /contoso.com/no/such/path HTTP/1.0\r\n", 404),  // HTTP/1.0: closes after the answer
+                ("POST /contoso.com/oauth2/v2.0/token HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n", 413),
+            ]
+            for (start, status) in cases {
+                let received = try await RawHTTPClient.exchange(
+                    port: try MalformedRequestTests.port(server), bytes: start + "Content-Length: \(body.utf8.count)\r\n\r\n" + body,
+                    timeout: .seconds(10))
+                #expect(MalformedRequestTests.answers(received).map(\.status) == [status], "\(start)")
+            }
+        }
+    }
+
+    @Test("an HTTP/1.0 request with Transfer-Encoding is the connection's last, even with keep-alive; an empty Host is no authority")
+    func transferEncodingCloses() async throws {
+        try await LiveServer.run(https: false) { server in
+            let port = try MalformedRequestTests.port(server)
+            let chunked = "POST /contoso.com/no/such/path HTTP/1.0\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+            let received = try await RawHTTPClient.exchange(
+                port: port, bytes: chunked + "GET /contoso.com/discovery/v2.0/keys HTTP/1.0\r\n\r\n", timeout: .seconds(10))
+            let answers = MalformedRequestTests.answers(received)
+            #expect(answers.map(\.status) == [404] && answers.first?.headers["connection"] != "keep-alive", "\(received.prefix(300).debugDescription)")
+
+            let emptyHost = MalformedRequestTests.answers(
+                try await RawHTTPClient.exchange(
+                    port: port, bytes: "GET /contoso.com/v2.0/.well-known/openid-configuration HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n",
+                    timeout: .seconds(10)))
+            #expect(emptyHost.first?.json?["issuer"] == .string("http://127.0.0.1:\(port)/\(TestSupport.tenantId)/v2.0"))
+        }
+    }
+
     @Test("an HTTP/1.0 request with keep-alive is answered with keep-alive and keeps the connection, on either lane")
     func keepAliveKeepsTheConnection() async throws {
         try await LiveServer.run(https: false) { server in

@@ -26,9 +26,10 @@ public struct Issuer: Sendable {
     }
 
     /// `scheme://host[:port]` as the client addressed the server (its `Host` header), or
-    /// where the server listens when the request names no authority.
+    /// where the server listens when the request names no authority (no or an empty `Host`).
     func baseURL(_ head: HTTPRequest) -> String {
-        "\(scheme)://\(head.authority ?? listening.authority)"
+        guard let authority = head.authority, !authority.isEmpty else { return "\(scheme)://\(listening.authority)" }
+        return "\(scheme)://\(authority)"
     }
 
     /// The issuer URL for the tenant, as in `iss`: `{base}/{tid}/v2.0`.

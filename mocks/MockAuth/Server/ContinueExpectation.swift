@@ -9,14 +9,16 @@ import HummingbirdCore
 /// mockauth answers the expectation when the router starts on the request: by then every
 /// earlier request of the connection has been answered (Hummingbird answers one at a time, and
 /// ``TokenFastLane`` takes no request while the router owes one), so the `100` comes in order.
-/// The route then reads the body and answers as always, including the `413` for a body over
-/// ``MockAuthLimits/maxRequestBodyBytes``. Other expectations are ignored, and so is any in an
+/// The route then reads the body and answers as always. A request whose `Content-Length` is
+/// over ``MockAuthLimits/maxRequestBodyBytes`` gets no `100`: its final answer is the `413`
+/// (RFC 9110 allows a final status instead of `100`), and the client need not send the body. Other expectations are ignored, and so is any in an
 /// HTTP/1.0 request (``HTTP10Semantics`` drops its `Expect`).
 enum ContinueExpectation {
     /// `responder`, sending `100 Continue` first when the request expects it.
     static func answering(_ responder: @escaping HTTPChannelHandler.Responder) -> HTTPChannelHandler.Responder {
         { request, writer, channel in
-            if expectsContinue(request.head) {
+            // A body the route will refuse unread gets no 100: the 413 is the final answer.
+            if expectsContinue(request.head), !Request.declaresTooLargeBody(request.head) {
                 try await writer.writeInformationalHead(HTTPResponse(status: .continue))
             }
             try await responder(request, writer, channel)

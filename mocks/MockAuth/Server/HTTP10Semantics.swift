@@ -7,6 +7,7 @@ import NIOHTTP1
 ///   answer (RFC 9112 §9.3): it is passed on with `Connection: close`, so the answer is the
 ///   connection's last. Without it the connection stayed open and a client that reads to the
 ///   end of the stream, as HTTP/1.0 clients may, waited forever;
+/// - so does one with `Transfer-Encoding` (faulty framing in HTTP/1.0, RFC 9112 §6.1);
 /// - one with `Connection: keep-alive` gets `Connection: keep-alive` in its answer, which an
 ///   HTTP/1.0 client needs to keep the connection (ApacheBench's `ab -k` otherwise waits for
 ///   the close);
@@ -30,8 +31,11 @@ final class HTTP10Semantics: ChannelDuplexHandler, RemovableChannelHandler {
             keepAlive10.append(false)
             return context.fireChannelRead(data)
         }
-        keepAlive10.append(head.isKeepAlive)
-        if !head.isKeepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
+        // An HTTP/1.0 message with Transfer-Encoding is faulty framing: its connection closes
+        // after it (RFC 9112 §6.1).
+        let keepAlive = head.isKeepAlive && !head.headers.contains(name: "transfer-encoding")
+        keepAlive10.append(keepAlive)
+        if !keepAlive { head.headers.replaceOrAdd(name: "connection", value: "close") }
         head.headers.remove(name: "expect")
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }

@@ -21,6 +21,11 @@ import NIOHTTPTypes
 ///   replaced by this JSON;
 /// - bytes after a request that closes the connection (`.closedConnection`): none.
 ///
+/// It also ends a connection whose last request (`Connection: close`, or HTTP/1.0 without
+/// keep-alive, ``HTTP10Semantics``) was answered before its body was all read, a `413` or a
+/// `404` say: Hummingbird then stops reading, and a client still sending its body blocked
+/// until its own timeout. The rest of the body is read and dropped as below.
+///
 /// Once the answers are out, the connection's output is shut: the client reads them and
 /// then the end of the stream, not a reset. Whatever the client still sends is read and
 /// dropped (the decoder refuses it), and the connection closes when the client closes its
@@ -42,6 +47,8 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
     private var requestsInFlight = 0
     /// The router has a request's head but not yet its end: an error now is in its body.
     private var routerReadingBody = false
+    /// The router was passed a request that closes the connection after its answer.
+    private var closingRequest = false
 
     /// What became of the connection's parse error.
     private enum Fate {
@@ -69,10 +76,13 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // The rest of a body after the connection's last answer: nobody reads it.
+        if case .answered = fate { return }
         switch unwrapInboundIn(data) {
-        case .head:
+        case .head(let head):
             requestsInFlight += 1
             routerReadingBody = true
+            if TokenFastLane.closes(head) { closingRequest = true }
         case .body:
             break
         case .end:
@@ -109,6 +119,8 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
         case .dropped: finish(context: context)
         // Hummingbird shuts the output after its answer (replaced above when it is its own).
         case .passedOn: linger(context: context)
+        // The last answer went before its request's body was read: read the rest and drop it.
+        case .none where closingRequest && routerReadingBody: finish(context: context)
         case .none, .answered: break
         }
     }

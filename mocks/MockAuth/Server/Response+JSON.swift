@@ -40,14 +40,21 @@ extension Response {
 }
 
 extension Request {
-    /// The body, at most ``MockAuthLimits/maxRequestBodyBytes``; larger → 413 ``OAuthError``.
+    /// The body, at most ``MockAuthLimits/maxRequestBodyBytes``; larger → 413 ``OAuthError``,
+    /// at once when the `Content-Length` says so (nothing of the body is read).
     mutating func boundedBody() async throws -> [UInt8] {
+        if Self.declaresTooLargeBody(head) { throw OAuthError.tooLarge }
         do {
             let buffer = try await body.collect(upTo: MockAuthLimits.maxRequestBodyBytes)
             return Array(buffer.readableBytesView)
         } catch is NIOTooManyBytesError {
             throw OAuthError.tooLarge
         }
+    }
+
+    /// True when `head`'s `Content-Length` is over ``MockAuthLimits/maxRequestBodyBytes``.
+    static func declaresTooLargeBody(_ head: HTTPRequest) -> Bool {
+        head.headerFields[.contentLength].flatMap(Int.init).map { $0 > MockAuthLimits.maxRequestBodyBytes } ?? false
     }
 
     /// The body parsed as a form (`application/x-www-form-urlencoded`).

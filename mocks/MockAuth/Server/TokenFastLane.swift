@@ -115,7 +115,7 @@ final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// True when Hummingbird closes the connection after answering `head` (its own test).
-    private static func closes(_ head: HTTPRequest) -> Bool {
+    static func closes(_ head: HTTPRequest) -> Bool {
         head.headerFields[.connection] == "close"
     }
 
