@@ -132,9 +132,10 @@ struct MalformedRequestTests {
     func sendingOnAfterABadChunk() async throws {
         try await LiveServer.run(https: false) { server in
             // 8 MiB after the bad chunk, in one blocking write: more than the kernel buffers
-            // hold, so the write ends only if the server reads on after the error.
+            // hold, so the write ends only if the server reads on after the error. 60 s: under
+            // the full parallel test run the write took more than 10 s.
             let bytes = Self.badChunk + String(repeating: "x", count: 8 << 20)
-            let answers = Self.answers(try await RawHTTPClient.exchange(port: Self.port(server), bytes: bytes, timeout: .seconds(10)))
+            let answers = Self.answers(try await RawHTTPClient.exchange(port: Self.port(server), bytes: bytes, timeout: .seconds(60)))
             #expect(answers.map(\.status) == [400])
             #expect(answers.first?.json?["error"] == "invalid_request")
         }
