@@ -29,7 +29,7 @@ import NIOHTTPTypes
 /// Once the answers are out, the connection's output is shut: the client reads them and
 /// then the end of the stream, not a reset. Whatever the client still sends is read and
 /// dropped (the decoder refuses it), and the connection closes when the client closes its
-/// side or after ``lingerTime``. Malformed requests have no method or path, so they get no
+/// side, after ``lingerTime`` without its bytes, or after ``maxLingerTime``. Malformed requests have no method or path, so they get no
 /// line in the request log (a bad body is its request's line); the debug log names the parse
 /// error, never any of the request's bytes.
 final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandler {
@@ -38,8 +38,11 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    /// How long a connection whose output was shut waits for the client to close its side.
+    /// How long a connection whose output was shut waits for the client's next bytes (or its
+    /// close) before it closes; a client that keeps sending is read on, up to ``maxLingerTime``.
     static let lingerTime = TimeAmount.seconds(5)
+    /// The longest a connection whose output was shut is read on.
+    static let maxLingerTime = TimeAmount.seconds(60)
 
     private let serverName: String
     private let logger: Logger
@@ -67,8 +70,10 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
     /// Hummingbird's empty answer to a passed-on error is being replaced.
     private var replacing = false
     /// The connection is ending: what the client sends is read and dropped until it closes
-    /// or ``lingerTime`` passes.
+    /// or sends nothing for ``lingerTime`` (at most ``maxLingerTime``).
     private var lingering: Scheduled<Void>?
+    /// When the lingering began.
+    private var lingerStart = NIODeadline.now()
 
     init(serverName: String, logger: Logger) {
         self.serverName = serverName
@@ -93,7 +98,10 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
 
     func channelReadComplete(context: ChannelHandlerContext) {
         // Hummingbird stops reading once its stream has ended; drain what the client sends.
-        if lingering != nil { context.read() }
+        if lingering != nil {
+            scheduleLingerClose(context: context)
+            context.read()
+        }
         context.fireChannelReadComplete()
     }
 
@@ -180,13 +188,22 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     /// Reads and drops what the client still sends, and closes the connection after
-    /// ``lingerTime`` unless the client closed its side first.
+    /// ``lingerTime`` without its bytes (``maxLingerTime`` at most) unless the client closed its side first.
     private func linger(context: ChannelHandlerContext) {
         // Not when the close went through at once (the client had shut its side, or the
         // answer's flush failed): nothing would cancel the timer.
         guard lingering == nil, context.channel.isActive else { return }
-        let channel = context.channel
-        lingering = context.eventLoop.scheduleTask(in: Self.lingerTime) { channel.close(promise: nil) }
+        lingerStart = .now()
+        scheduleLingerClose(context: context)
         context.read()
+    }
+
+    /// (Re)arms the close: ``lingerTime`` from now, and no later than ``maxLingerTime`` after
+    /// the lingering began.
+    private func scheduleLingerClose(context: ChannelHandlerContext) {
+        lingering?.cancel()
+        let channel = context.channel
+        let deadline = min(NIODeadline.now() + Self.lingerTime, lingerStart + Self.maxLingerTime)
+        lingering = context.eventLoop.scheduleTask(deadline: deadline) { channel.close(promise: nil) }
     }
 }
