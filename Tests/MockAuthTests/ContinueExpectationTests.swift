@@ -28,18 +28,8 @@ struct ContinueExpectationTests {
             let descriptor = try RawHTTPClient.connected(port: port, sending: before + head, timeout: .seconds(10))
             defer { close(descriptor) }
             let interim = try RawHTTPClient.receive(from: descriptor, through: continueLine)
-            let bytes = Array(body.utf8)
-            guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else {
-                throw TestFailure("cannot write the body: errno \(errno)")
-            }
-            var rest: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                guard count > 0 else { break }
-                rest += chunk[0..<count]
-            }
-            return (interim, String(decoding: rest, as: UTF8.self))
+            try RawHTTPClient.send(body, to: descriptor)
+            return (interim, try RawHTTPClient.receiveToEnd(from: descriptor))
         }
     }
 

@@ -48,13 +48,37 @@ enum RawHTTPClient {
         for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
             setsockopt(descriptor, SOL_SOCKET, option, &wait, socklen_t(MemoryLayout<timeval>.size))
         }
+        do {
+            try send(bytes, to: descriptor)
+        } catch {
+            close(descriptor)
+            throw TestFailure("cannot write to 127.0.0.1:\(port): \(error)")
+        }
+        return descriptor
+    }
+
+    /// Writes all of `bytes` to `descriptor` in one blocking write; throws when the socket
+    /// took less (its write timeout passed, or the server closed the connection).
+    static func send(_ bytes: String, to descriptor: Int32) throws {
         let request = Array(bytes.utf8)
         let written = request.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == request.count else {
-            close(descriptor)
-            throw TestFailure("cannot write to 127.0.0.1:\(port): \(written) of \(request.count) bytes written, errno \(errno)")
+            throw TestFailure("\(written) of \(request.count) bytes written, errno \(errno)")
         }
-        return descriptor
+    }
+
+    /// Reads from `descriptor` until the server closes the connection; throws when a read
+    /// fails (its timeout passed) first.
+    static func receiveToEnd(from descriptor: Int32) throws -> String {
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            guard count > 0 else { throw TestFailure("read failed (errno \(errno)) after \(received.count) bytes") }
+            received += chunk[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     /// A blocking TCP socket connected to 127.0.0.1:`port`, with a receive buffer of
@@ -83,15 +107,7 @@ enum RawHTTPClient {
     private static func blockingExchange(port: Int, bytes: String, timeout: Duration) throws -> String {
         let descriptor = try connected(port: port, sending: bytes, timeout: timeout)
         defer { close(descriptor) }
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            guard count > 0 else { throw TestFailure("read failed (errno \(errno)) after \(received.count) bytes") }
-            received += chunk[0..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
+        return try receiveToEnd(from: descriptor)
     }
 }
 

@@ -16,7 +16,12 @@ public final class ListeningAuthority: Sendable {
     /// Records the bound address. A wildcard host (`0.0.0.0`, `::`) is shown as `127.0.0.1`,
     /// where a client on this machine reaches it.
     public func set(host: String, port: Int) {
-        let shown = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host.contains(":") ? "[\(host)]" : host
+        let shown = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : Self.urlHost(host)
         value.withLock { $0 = "\(shown):\(port)" }
+    }
+
+    /// `host` as a URL writes it: an IPv6 address in brackets.
+    static func urlHost(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
     }
 }

@@ -43,8 +43,7 @@ public func buildApplication(
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             issuer.listening.set(host: host, port: port)
-            let shownHost = host.contains(":") ? "[\(host)]" : host
-            await onListening("\(scheme)://\(shownHost):\(port)")
+            await onListening("\(scheme)://\(ListeningAuthority.urlHost(host)):\(port)")
         },
         logger: logger)
     return (application, state)
