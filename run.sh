@@ -43,7 +43,7 @@ case "${1:-}" in
         "$bin/compliancectl" run flows/
         ;;
     test)
-        setup
+        setup curl jq  # the tests drive mockauth with curl, and run mocks/README.md's curl walkthrough (jq)
         echo "==> building"
         swift build --build-tests
         echo "==> testing"
