@@ -156,6 +156,37 @@ struct MalformedRequestTests {
         }
     }
 
+    @Test("a graceful shutdown while the client still sends after its error answer: it gets the answer and the end of the stream, not a reset")
+    func gracefulShutdownWhileLingering() async throws {
+        try await LiveServer.run(https: false) { server in
+            let port = try Self.port(server)
+            let descriptor = try await RawHTTPClient.onThread { try RawHTTPClient.connected(port: port, sending: "GARBAGE\r\n\r\n", timeout: .seconds(30)) }
+            defer { close(descriptor) }
+            // The client sends on for 1.5 s without reading (as one still uploading would);
+            // the server is told to stop 0.4 s in. Hummingbird alone closed the connection then.
+            let sending = Task { try await RawHTTPClient.onThread { try Self.sendSlowly(to: descriptor, chunks: 150, pause: 0.01) } }
+            try await Task.sleep(for: .milliseconds(400))
+            await server.shutdown()
+            try await sending.value
+            Glibc.shutdown(descriptor, Int32(SHUT_WR))
+            let received = try await RawHTTPClient.onThread { try RawHTTPClient.receiveToEnd(from: descriptor) }
+            let answers = Self.answers(received)
+            #expect(answers.map(\.status) == [400], "\(received.prefix(2000))")
+            #expect(answers.first?.json?["error"] == "invalid_request")
+        }
+    }
+
+    /// Sends `chunks` chunks of 16 KiB to `descriptor`, `pause` seconds apart; throws when one
+    /// does not go through (the server reset the connection).
+    static func sendSlowly(to descriptor: Int32, chunks: Int, pause: TimeInterval) throws {
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 16 * 1024)
+        for index in 0..<chunks {
+            let sent = chunk.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent == chunk.count else { throw TestFailure("chunk \(index + 1) of \(chunks): \(sent) of \(chunk.count) bytes sent, errno \(errno)") }
+            Thread.sleep(forTimeInterval: pause)
+        }
+    }
+
     @Test("the error answer names the parse error; an oversized header section is 431")
     func responseForEachParseError() {
         let invalid = MalformedRequestAnswer.response(to: .invalidHeaderToken)

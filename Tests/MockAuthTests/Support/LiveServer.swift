@@ -13,6 +13,8 @@ enum LiveServer {
         /// `cert.pem` of the self-signed certificate, for https servers.
         let certificatePath: String?
         let state: MockState
+        /// Starts the server's graceful shutdown (the end of `body` waits for it to finish).
+        let shutdown: @Sendable () async -> Void
     }
 
     static func run<Value: Sendable>(
@@ -50,7 +52,7 @@ enum LiveServer {
                 throw TestFailure("the server stopped before listening")
             }
             do {
-                let value = try await body(Running(url: url, certificatePath: certificate, state: state))
+                let value = try await body(Running(url: url, certificatePath: certificate, state: state) { await group.triggerGracefulShutdown() })
                 await group.triggerGracefulShutdown()
                 try await tasks.waitForAll()
                 return value

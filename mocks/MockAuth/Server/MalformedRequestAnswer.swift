@@ -29,7 +29,8 @@ import NIOHTTPTypes
 /// Once the answers are out, the connection's output is shut: the client reads them and
 /// then the end of the stream, not a reset. Whatever the client still sends is read and
 /// dropped (the decoder refuses it), and the connection closes when the client closes its
-/// side, after ``lingerTime`` without its bytes, or after ``maxLingerTime``. Malformed requests have no method or path, so they get no
+/// side, after ``lingerTime`` without its bytes, or after ``maxLingerTime``; a graceful shutdown
+/// meanwhile does not cut that short. Malformed requests have no method or path, so they get no
 /// line in the request log (a bad body is its request's line); the debug log names the parse
 /// error, never any of the request's bytes.
 final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandler {
@@ -155,6 +156,22 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
         } else {
             answer(parseError, context: context)
         }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // A graceful shutdown makes Hummingbird close the connection at once when it owes no
+        // answer, or right after the one it owes; a client still sending then gets a reset and
+        // may lose the answers it has not read yet. A connection whose end is already decided
+        // here ends as decided instead: answers out, output shut, lingering (bounded).
+        if event is ChannelShouldQuiesceEvent, endIsDecided { return }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// The connection ends after its pending answers whatever comes next: a parse error was
+    /// met, or the router was passed a request that closes the connection.
+    private var endIsDecided: Bool {
+        if case .none = fate { return closingRequest }
+        return true
     }
 
     func channelInactive(context: ChannelHandlerContext) {
