@@ -146,6 +146,15 @@ import TestSupport
         #expect(noScope.status == 64 && noScope.stderr.contains("--scope"))
         let badAccount = try await CLI.run(["sign-in", "alice", "--socket", "/tmp/x.sock"])
         #expect(badAccount.status == 64 && badAccount.stderr.contains("'alice' is not an account"))
+        // `clock advance`: a duration with a leading `-` is no option, and gets its own error.
+        for (arguments, message) in [
+            (["-5"], "'-5': the virtual clock only moves forward"), (["--", "-5h"], "'-5h': the virtual clock only moves forward"),
+            (["--sokcet"], "Unknown option '--sokcet'"), (["8h", "2h"], "one duration expected, got '8h' '2h'"),
+            ([], "Missing expected argument '<duration>'"), (["soon"], "'soon' is not a duration"),
+        ] {
+            let advance = try await CLI.run(["clock", "advance", "--socket", "/tmp/x.sock"] + arguments)
+            #expect(advance.status == 64 && advance.stderr.contains(message), "\(arguments): \(advance.status) \(advance.stderr)")
+        }
         let help = try await CLI.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("69  the daemon"))
     }

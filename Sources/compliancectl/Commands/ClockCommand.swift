@@ -27,17 +27,35 @@ struct ClockCommand: AsyncParsableCommand {
     struct Advance: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Move the virtual clock forward (daemon started with --clock virtual).",
+            usage: "compliancectl clock advance [--socket <path>] [--state-dir <dir>] [--json] <duration>",
             discussion: "DURATION: a number of seconds or units d, h, m, s (e.g. 24h, 90m, 1d2h).\nExample:\n  compliancectl clock advance 24h")
 
         @OptionGroup var daemon: DaemonOptions
-        @Argument(help: ArgumentHelp("How far, e.g. 8h.", valueName: "duration")) var duration: String
+        /// The duration, taken even when it starts with `-` (so that `-5` gets its own error
+        /// rather than "missing argument"); validated to be one word.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How far, e.g. 8h.", valueName: "duration")) var words: [String] = []
 
-        func validate() throws {
-            do { _ = try DurationText.seconds(duration) } catch { throw ValidationError("\(error)") }
+        func validate() throws { _ = try Self.seconds(words) }
+
+        /// The seconds `words` (the one duration given) stand for; a usage error names what
+        /// was wrong: nothing given, more than one word, an unknown option, a backward move.
+        static func seconds(_ given: [String]) throws(ValidationError) -> Int64 {
+            let words = given.filter { $0 != "--" }  // `--` ends the options; it is no word of its own here
+            guard let word = words.first else { throw ValidationError("Missing expected argument '<duration>'") }
+            if let option = words.first(where: { $0.hasPrefix("-") && (try? DurationText.seconds(String($0.dropFirst()))) == nil }) {
+                throw ValidationError("Unknown option '\(option)'")
+            }
+            guard words.count == 1 else {
+                throw ValidationError("one duration expected, got \(words.map { "'\($0)'" }.joined(separator: " "))")
+            }
+            if word.hasPrefix("-") {
+                throw ValidationError("'\(word)': the virtual clock only moves forward; give how far, e.g. 8h")
+            }
+            do { return try DurationText.seconds(word) } catch { throw ValidationError("\(error)") }
         }
 
         func run() async throws {
-            let seconds = (try? DurationText.seconds(duration)) ?? 0
+            let seconds = (try? Self.seconds(words)) ?? 0
             try await DaemonCall.run(daemon) { client throws(ControlClientError) in
                 let answer = try await client.advanceClock(seconds: seconds)
                 var lines = ["clock: \(Describe.time(answer["from"])) → \(Describe.time(answer["now"]))"]
