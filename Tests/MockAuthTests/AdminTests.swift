@@ -35,6 +35,13 @@ struct AdminTests {
             #expect(missing == .notFound)
             let (bad, _) = try await client.sendJSON("/_admin/users/bob@contoso.com/ca", ["targeted": "yes"])
             #expect(bad == .badRequest)
+            // A field of the wrong kind is refused, not ignored for its default.
+            for route in ["wipe", "compliance/reset"] {
+                let (wrongKind, error) = try await client.sendJSON("/_admin/users/alice@contoso.com/\(route)", ["appId": 5])
+                #expect(wrongKind == .badRequest && error["error_description"] == "'appId' must be a string.", "\(route): \(error)")
+            }
+            let (tooFar, clockError) = try await client.sendJSON("/_admin/clock/advance", ["seconds": 1e12])
+            #expect(tooFar == .badRequest && clockError["error_description"]?.stringValue?.contains("315360000 (10 years)") == true, "\(clockError)")
         }
     }
 

@@ -35,6 +35,26 @@ struct BodyFaultTests {
         }
     }
 
+    /// Each user appended to the fixtures rebuilt the UPN index, and the state view checked
+    /// each user against the whole allowed list: 10 000 users took minutes (100 000, the
+    /// documented maximum, hours), with the state locked, so every request waited. The limit
+    /// ends such a regression as a failure; it times nothing that works.
+    @Test("10 000 generated users are made in one go; tokens, policy checks and the state view work", .timeLimit(.minutes(1)))
+    func manyGeneratedUsers() async throws {
+        try await TestSupport.withRouterApp { client, state in
+            let (created, generated) = try await client.sendJSON("/_admin/users/generate", ["count": 10_000])
+            #expect(created == .ok && generated["users"] == 10_004)
+            #expect(try await client.passwordToken("load10000@contoso.com", claims: TestSupport.protapp).1["error_codes"] == [53005])
+            #expect(state.directory.mamPolicy.allows(upn: "LOAD10000@contoso.com"))
+            #expect(!state.directory.mamPolicy.allows(upn: "load10001@contoso.com"))
+            let view = try await client.execute(uri: "/_admin/state", method: .get)
+            #expect(view.status == .ok)
+            let users = try JSONValue.parse(Array(view.body.readableBytesView), limits: JSONLimits(maxBytes: 16 << 20))["users"]?.arrayValue
+            #expect(users?.count == 10_004)
+            #expect(users?.last?["allowedByPolicy"] == true)
+        }
+    }
+
     @Test("generated users are alice-like and allowed; a reset removes them; issued secrets are listed when recorded")
     func generatedUsersAndIssuedSecrets() async throws {
         try await TestSupport.withRouterApp { client, state in
@@ -44,6 +64,10 @@ struct BodyFaultTests {
             #expect(state.directory.mamPolicy.allows(upn: "load00003@contoso.com"))
             let (refused, _) = try await client.sendJSON("/_admin/users/generate", ["count": 2, "prefix": "Bad Prefix"])
             #expect(refused == .badRequest)
+            let (notAString, prefixError) = try await client.sendJSON("/_admin/users/generate", ["count": 2, "prefix": 5])
+            #expect(notAString == .badRequest && prefixError["error_description"] == "'prefix' must be a string.")
+            let (_, none) = try await client.sendJSON("/_admin/users/generate", ["count": 0])
+            #expect(none["users"] == 7 && none["first"] == .null, "no user was generated: \(none)")
             // Another prefix makes other users: no object id is shared, so no token's oid, sub
             // or client_info either.
             let version = state.directory.mamPolicy.version

@@ -29,10 +29,11 @@ struct AdminRoutes: Sendable {
             var request = request
             let body = try await Self.object(&request)
             guard let count = body["count"]?.intValue else { throw AdminError.badRequest("'count' (an integer) is required.") }
-            let prefix = body["prefix"]?.stringValue ?? "load"
+            let prefix = try Self.optionalString(body, "prefix") ?? "load"
             do {
                 let total = try self.state.addGeneratedUsers(count: Int(clamping: count), prefix: prefix)
-                return Response.json(["users": .int(Int64(total)), "first": .string(self.state.directory.generatedUPN(1, prefix: prefix))])
+                let first: JSONValue = count > 0 ? .string(self.state.directory.generatedUPN(1, prefix: prefix)) : .null
+                return Response.json(["users": .int(Int64(total)), "first": first])
             } catch let error as FixtureError {
                 throw AdminError.badRequest(error.message)
             }
@@ -111,7 +112,7 @@ struct AdminRoutes: Sendable {
             var request = request
             let body = try await Self.object(&request)
             guard let seconds = body["seconds"]?.doubleValue, seconds >= 0, seconds <= 10 * 365 * 86_400 else {
-                throw AdminError.badRequest("'seconds' must be a non-negative number.")
+                throw AdminError.badRequest("'seconds' must be a number from 0 to 315360000 (10 years).")
             }
             self.state.advanceClock(seconds: seconds)
             return Response.json(["clockOffsetSeconds": .double(self.state.clockOffset)])
@@ -144,7 +145,7 @@ struct AdminRoutes: Sendable {
         let upn = try context.pathParameter("upn")
         guard state.directory.user(upn: upn) != nil else { throw AdminError.notFound("no user '\(upn)'.") }
         let directory = state.directory
-        let appId = body["appId"]?.stringValue ?? directory.mamPolicy.appIds.first ?? "chatr"
+        let appId = try Self.optionalString(body, "appId") ?? directory.mamPolicy.appIds.first ?? "chatr"
         return AccountApp(upn: upn, appId: appId)
     }
 
@@ -154,6 +155,13 @@ struct AdminRoutes: Sendable {
         } catch let error as MAMError {
             throw AdminError.badRequest(error.message)
         }
+    }
+
+    /// The string `body[name]`, nil when absent; any other kind is a 400 naming the field.
+    static func optionalString(_ body: JSONObject, _ name: String) throws(AdminError) -> String? {
+        guard let value = body[name] else { return nil }
+        guard let text = value.stringValue else { throw AdminError.badRequest("'\(name)' must be a string.") }
+        return text
     }
 
     static func flag(_ request: Request, _ name: String) async throws -> Bool {

@@ -28,17 +28,20 @@ extension Fixtures {
         guard !prefix.isEmpty, prefix.utf8.allSatisfy({ Self.prefixBytes.contains($0) }) else {
             throw FixtureError(path: "prefix", message: "the prefix '\(prefix)' must be non-empty lower-case letters, digits, '.' or '-'")
         }
-        var copy = self
         var known = Set(users.map { $0.upn.lowercased() })
+        var added: [User] = []
         for index in stride(from: 1, through: count, by: 1) {
             let upn = generatedUPN(index, prefix: prefix)
             guard known.insert(upn).inserted else { continue }
-            copy.users.append(User(
+            added.append(User(
                 upn: upn, objectId: Self.generatedObjectId(upn: upn),
                 displayName: "Load user \(index)", password: Self.generatedUserPassword,
                 caTargeted: true, mamPolicyAssigned: true, licensed: true))
-            copy.mamPolicy.allowedAccounts?.append(upn)
         }
+        // One change of each list, not one per user: each change rebuilds its index.
+        var copy = self
+        copy.users += added
+        copy.mamPolicy.allowedAccounts? += added.map(\.upn)
         return copy
     }
 

@@ -9,9 +9,24 @@ public struct MAMPolicy: Sendable, Hashable {
     /// Bumped on every change; the etag is derived from it.
     public var version: Int
     /// UPNs allowed to sign in to the managed app; `nil` means any account.
-    public var allowedAccounts: [String]?
+    public var allowedAccounts: [String]? { didSet { allowedIndex = Self.index(allowedAccounts) } }
+    /// The allowed accounts lowercased, so ``allows(upn:)`` costs the same for 3 accounts or 100,000.
+    private var allowedIndex: Set<String>?
     /// The settings object (see ``MAMPolicy/settingKinds``), in fixture order.
     public var settings: JSONObject
+
+    public init(id: String, appIds: [String], version: Int, allowedAccounts: [String]?, settings: JSONObject) {
+        self.id = id
+        self.appIds = appIds
+        self.version = version
+        self.allowedAccounts = allowedAccounts
+        self.allowedIndex = Self.index(allowedAccounts)
+        self.settings = settings
+    }
+
+    private static func index(_ accounts: [String]?) -> Set<String>? {
+        accounts.map { Set($0.map { $0.lowercased() }) }
+    }
 
     /// Known settings and the JSON kind each must have.
     public static let settingKinds: [(name: String, kind: String)] = [
@@ -43,8 +58,8 @@ public struct MAMPolicy: Sendable, Hashable {
 
     /// True when `upn` may sign in under this policy (case-insensitive; `nil` list allows anyone).
     public func allows(upn: String) -> Bool {
-        guard let allowedAccounts else { return true }
-        return allowedAccounts.contains { $0.lowercased() == upn.lowercased() }
+        guard let allowedIndex else { return true }
+        return allowedIndex.contains(upn.lowercased())
     }
 
     /// The policy as the MAM service returns it.
