@@ -53,6 +53,12 @@ struct MAMServiceTests {
             #expect(enrolled["enrollmentId"] == nil)
             let (_, report) = try await client.sendJSON("/mam/v1/report-compliance", ["enrollmentId": "made-up"], bearer: token)
             #expect(report["status"] == 213)
+            // The body is checked first, as at check-in: a bad field is a 400 even for an unknown enrollment.
+            for (name, value) in [("policyVersion", JSONValue.string("x")), ("compliant", JSONValue.string("yes"))] {
+                let (refused, _) = try await client.sendJSON(
+                    "/mam/v1/report-compliance", .object(JSONObject([("enrollmentId", "made-up"), (name, value)])), bearer: token)
+                #expect(refused == .badRequest, "\(name)")
+            }
             let (status, _) = try await client.passwordToken("carol@contoso.com", claims: TestSupport.protapp)
             #expect(status == .badRequest)
         }

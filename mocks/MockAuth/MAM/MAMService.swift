@@ -132,11 +132,12 @@ struct MAMService: Sendable {
     /// marks (user, app) compliant so the next token request passes CA.
     func reportCompliance(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) throws -> JSONValue {
         let id = try enrollmentId(body)
+        // The body is checked before the enrollment is looked up, as at check-in.
+        if let value = body["compliant"], value.boolValue == nil { throw MAMError.badRequest("'compliant' must be a boolean.") }
+        let givenVersion = try Self.policyVersion(body)
         guard let enrollment = state.enrollment(id: id), enrollment.account.upn == caller.upn else {
             return Self.notEnrolled(id)
         }
-        if let value = body["compliant"], value.boolValue == nil { throw MAMError.badRequest("'compliant' must be a boolean.") }
-        let givenVersion = try Self.policyVersion(body)  // checked after the enrollment is looked up
         let policy = directory.mamPolicy
         let refusal: String?
         if !targeted(enrollment.account, directory) {
