@@ -29,6 +29,9 @@ struct FloorRequests: Sendable {
         let version = registration.policy?["version"]?.stringValue.flatMap { Int64($0) }
         let json = ["Content-Type: application/json", "Accept: application/json", "Authorization: Bearer \(bearer)"]
         requests = try log.map { entry -> (request: RawCurl.Request, status: Int) in
+            guard let status = entry.status else {
+                throw BenchError("the remediation's \(entry.method) \(entry.path) got no answer (a fault broke the connection)")
+            }
             switch entry.route {
             case "token":
                 var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", BenchEngine.clientID)]
@@ -37,14 +40,14 @@ struct FloorRequests: Sendable {
                 if let claims { fields.append(("claims", claims)) }
                 let body = Array(FormEncoding.encode(fields).utf8)
                 let headers = ["Content-Type: application/x-www-form-urlencoded", "Accept: application/json"]
-                return (RawCurl.Request(url: mock.tokenURL, body: body, headers: headers), entry.status)
+                return (RawCurl.Request(url: mock.tokenURL, body: body, headers: headers), status)
             case "mam.enroll":
                 let body: JSONValue = ["appId": .string(BenchEngine.clientID)]
-                return (RawCurl.Request(url: mock.mamURL + "/enroll", body: body.encoded(), headers: json), entry.status)
+                return (RawCurl.Request(url: mock.mamURL + "/enroll", body: body.encoded(), headers: json), status)
             case "mam.report-compliance":
                 var body: JSONObject = ["enrollmentId": .string(registration.enrollmentID), "compliant": true]
                 if let version { body["policyVersion"] = .int(version) }
-                return (RawCurl.Request(url: mock.mamURL + "/report-compliance", body: JSONValue.object(body).encoded(), headers: json), entry.status)
+                return (RawCurl.Request(url: mock.mamURL + "/report-compliance", body: JSONValue.object(body).encoded(), headers: json), status)
             default:
                 throw BenchError("the remediation sent a request the floor cannot replay: \(entry.method) \(entry.path)")
             }

@@ -40,8 +40,9 @@ struct FaultMiddleware: RouterMiddleware {
                     try? await provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
                 }
             }
+            context.note.withLockedValue { $0.unanswered = true }
             try? await context.channel.close()
-            return Response(status: .serviceUnavailable)
+            return Response(status: .serviceUnavailable)  // never sent: the connection is gone
         case .malformed:
             return Response(
                 status: status, headers: [.contentType: "application/json"],

@@ -7,7 +7,8 @@ public struct RequestLogEntry: Sendable, Hashable {
     public var method: String
     public var path: String
     public var route: String?
-    public var status: Int
+    /// The answer's status; nil when a fault broke the connection instead (`reset`, `close`).
+    public var status: Int?
     public var grantType: String?
     public var user: String?
     /// The injected fault that shaped the answer, if any.
@@ -37,7 +38,7 @@ public struct RequestLogEntry: Sendable, Hashable {
             "time": .string(ISO8601DateFormatter().string(from: time)),
             "method": .string(method), "path": .string(path),
             "route": route.map { .string($0) } ?? .null,
-            "status": .int(Int64(status)),
+            "status": status.map { .int(Int64($0)) } ?? .null,
             "grantType": grantType.map { .string($0) } ?? .null,
             "user": user.map { .string($0) } ?? .null,
             "fault": fault.map { .string($0) } ?? .null,
@@ -50,7 +51,7 @@ extension MockState {
     /// ring buffer: O(1) per request once the log is full). `path` is already
     /// ``RequestLogEntry/redacted(path:)``.
     func appendLog(
-        method: String, path: String, route: String?, status: Int, grantType: String?, user: String?, fault: String?
+        method: String, path: String, route: String?, status: Int?, grantType: String?, user: String?, fault: String?
     ) {
         let limit = requestLogLimit
         locked { state in

@@ -51,6 +51,8 @@ struct RequestNote: Sendable {
     var grantType: String?
     var user: String?
     var fault: String?
+    /// A fault broke the connection instead of answering (`reset`, `close`): no status was sent.
+    var unanswered = false
 }
 
 /// Size caps applied to every request.

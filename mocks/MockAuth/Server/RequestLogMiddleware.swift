@@ -56,13 +56,14 @@ struct RequestLogMiddleware: RouterMiddleware {
         let note = notes.withLockedValue { $0 }
         // Redacted once, here, for the log and the debug line alike (neither keeps secrets).
         let path = RequestLogEntry.redacted(path: rawPath)
+        let sent = note.unanswered ? nil : status.code
         if !AdminRoutes.isAdmin(path: rawPath) {
             state.appendLog(
                 method: method.rawValue, path: path, route: route,
-                status: status.code, grantType: note.grantType, user: note.user, fault: note.fault)
+                status: sent, grantType: note.grantType, user: note.user, fault: note.fault)
         }
         logger.debug(
             "request",
-            metadata: ["http.path": "\(path)", "http.status": "\(status.code)", "oauth.grant_type": "\(note.grantType ?? "-")"])
+            metadata: ["http.path": "\(path)", "http.status": "\(sent.map(String.init) ?? "none")", "oauth.grant_type": "\(note.grantType ?? "-")"])
     }
 }
