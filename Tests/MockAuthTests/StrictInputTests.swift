@@ -57,6 +57,12 @@ struct StrictInputTests {
                 #expect(body["error_description"]?.stringValue?.hasPrefix(
                     "AADSTS900561: The endpoint only accepts POST, OPTIONS requests. Received a \(method.rawValue) request.") == true)
             }
+            for path in ["token", "devicecode"] {
+                let head = try await client.execute(uri: "/contoso.com/oauth2/v2.0/\(path)", method: .head)
+                #expect(head.status == .badRequest, "HEAD \(path)")
+                let options = try await client.execute(uri: "/contoso.com/oauth2/v2.0/\(path)", method: .options)
+                #expect(options.status == .ok && options.headers[.allow] == "POST, OPTIONS" && options.body.readableBytes == 0, "OPTIONS \(path)")
+            }
         }
     }
 

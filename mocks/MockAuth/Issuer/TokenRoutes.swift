@@ -26,13 +26,18 @@ extension Issuer {
             let directory = try self.directory(forTenant: segment)
             return try self.deviceAuthorization(form, head: request.head, segment: segment, directory: directory)
         }
-        // Entra's answer to another method on these endpoints (a browser or a GET by mistake).
+        // Entra's answer to another method on these endpoints (a browser or a GET by mistake);
+        // OPTIONS, the other method it accepts, names the allowed methods.
         for endpoint in ["token", "devicecode"] {
-            for method in [HTTPRequest.Method.get, .put, .delete, .patch] {
-                router.on(RouterPath("/:tenant/oauth2/v2.0/\(endpoint)"), method: method) { request, _ -> Response in
+            let path = RouterPath("/:tenant/oauth2/v2.0/\(endpoint)")
+            for method in [HTTPRequest.Method.get, .head, .put, .delete, .patch] {
+                router.on(path, method: method) { request, _ -> Response in
                     throw OAuthError.invalidRequest(
                         code: 900561, "The endpoint only accepts POST, OPTIONS requests. Received a \(request.method.rawValue) request.")
                 }
+            }
+            router.on(path, method: .options) { _, _ in
+                Response(status: .ok, headers: [.allow: "POST, OPTIONS", .contentLength: "0"])
             }
         }
     }
