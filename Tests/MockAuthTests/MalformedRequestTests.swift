@@ -176,6 +176,26 @@ struct MalformedRequestTests {
         }
     }
 
+    @Test("a graceful shutdown after a closing request was answered ends the connection, though the client keeps its side open")
+    func gracefulShutdownAfterAClosingRequest() async throws {
+        try await LiveServer.run(https: false) { server in
+            let port = try Self.port(server)
+            let request = "GET /contoso.com/discovery/v2.0/keys HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            let descriptor = try await RawHTTPClient.onThread { try RawHTTPClient.connected(port: port, sending: request, timeout: .seconds(20)) }
+            // Closed at the end whatever happens, so the server's shutdown can end.
+            defer { close(descriptor) }
+            let received = try await RawHTTPClient.onThread { try RawHTTPClient.receiveToEnd(from: descriptor) }
+            #expect(Self.answers(received).map(\.status) == [200])
+            await server.shutdown()
+            var waited = 0
+            while !server.stopped, waited < 100 {
+                try await Task.sleep(for: .milliseconds(100))
+                waited += 1
+            }
+            #expect(server.stopped, "the server still waits for a connection whose only request was answered, 10 s after the shutdown began")
+        }
+    }
+
     /// Sends `chunks` chunks of 16 KiB to `descriptor`, `pause` seconds apart; throws when one
     /// does not go through (the server reset the connection).
     static func sendSlowly(to descriptor: Int32, chunks: Int, pause: TimeInterval) throws {

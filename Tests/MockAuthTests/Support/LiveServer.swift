@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 @testable import MockAuth
 
@@ -15,6 +16,13 @@ enum LiveServer {
         let state: MockState
         /// Starts the server's graceful shutdown (the end of `body` waits for it to finish).
         let shutdown: @Sendable () async -> Void
+        fileprivate let stoppedFlag: StoppedFlag
+        /// True once the server has stopped (its graceful shutdown finished).
+        var stopped: Bool { stoppedFlag.value.withLock { $0 } }
+    }
+
+    fileprivate final class StoppedFlag: Sendable {
+        let value = Mutex(false)
     }
 
     static func run<Value: Sendable>(
@@ -39,10 +47,14 @@ enum LiveServer {
         }
         let group = ServiceGroup(configuration: .init(services: [application], logger: TestSupport.logger))
         let certificate = certificatePath
+        let stopped = StoppedFlag()
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 // A server that fails to start ends the stream, so the wait below cannot hang.
-                defer { continuation.finish() }
+                defer {
+                    continuation.finish()
+                    stopped.value.withLock { $0 = true }
+                }
                 try await group.run()
             }
             var iterator = urls.makeAsyncIterator()
@@ -52,7 +64,7 @@ enum LiveServer {
                 throw TestFailure("the server stopped before listening")
             }
             do {
-                let value = try await body(Running(url: url, certificatePath: certificate, state: state) { await group.triggerGracefulShutdown() })
+                let value = try await body(Running(url: url, certificatePath: certificate, state: state, shutdown: { await group.triggerGracefulShutdown() }, stoppedFlag: stopped))
                 await group.triggerGracefulShutdown()
                 try await tasks.waitForAll()
                 return value

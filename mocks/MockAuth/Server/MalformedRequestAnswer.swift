@@ -53,6 +53,9 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
     private var routerReadingBody = false
     /// The router was passed a request that closes the connection after its answer.
     private var closingRequest = false
+    /// A graceful shutdown's quiesce event was held back while a closing request was answered:
+    /// the connection's close after that answer is bounded here (Hummingbird never saw it).
+    private var quiesceHeld = false
 
     /// What became of the connection's parse error.
     private enum Fate {
@@ -130,6 +133,9 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
         case .passedOn: linger(context: context)
         // The last answer went before its request's body was read: read the rest and drop it.
         case .none where closingRequest && routerReadingBody: finish(context: context)
+        // Hummingbird shuts the output after a closing request's answer; a shutdown waits for
+        // the close, so it comes at the latest after the linger.
+        case .none where quiesceHeld: linger(context: context)
         case .none, .answered: break
         }
     }
@@ -163,15 +169,17 @@ final class MalformedRequestAnswer: ChannelDuplexHandler, RemovableChannelHandle
         // answer, or right after the one it owes; a client still sending then gets a reset and
         // may lose the answers it has not read yet. A connection whose end is already decided
         // here ends as decided instead: answers out, output shut, lingering (bounded).
-        if event is ChannelShouldQuiesceEvent, endIsDecided { return }
-        context.fireUserInboundEventTriggered(event)
-    }
-
-    /// The connection ends after its pending answers whatever comes next: a parse error was
-    /// met, or the router was passed a request that closes the connection.
-    private var endIsDecided: Bool {
-        if case .none = fate { return closingRequest }
-        return true
+        guard event is ChannelShouldQuiesceEvent else { return context.fireUserInboundEventTriggered(event) }
+        switch fate {
+        case .none where closingRequest && requestsInFlight > 0:
+            quiesceHeld = true  // closed after the answer (write), bounded
+        case .none:
+            // Nothing decided, or the closing request is answered and its body read: the
+            // close Hummingbird makes now cannot cut a client's sending short.
+            context.fireUserInboundEventTriggered(event)
+        case .answerAfterRouter, .passedOn, .dropped, .answered:
+            break  // each ends in a bounded linger after its answers
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
