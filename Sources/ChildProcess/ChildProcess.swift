@@ -176,13 +176,15 @@ extension ChildProcess {
         public var standardError: String
     }
 
-    /// Runs a command to its end, killing it after `timeout`.
+    /// Runs a command to its end, stopping it after `timeout` (SIGTERM and up to `graceful`
+    /// for it to exit, then SIGKILL; SIGKILL at once when `graceful` is zero).
     public static func run(
-        _ executable: String, _ arguments: [String], input: [UInt8]? = nil, environment: [String: String]? = nil, timeout: Duration
+        _ executable: String, _ arguments: [String], input: [UInt8]? = nil, environment: [String: String]? = nil, timeout: Duration,
+        graceful: Duration = .zero
     ) async throws(ChildProcessError) -> Completion {
         let child = try ChildProcess(executable: executable, arguments: arguments, environment: environment, input: input)
         let finished = await child.waitForExit(timeout: timeout)
-        let exit = await child.stop()
+        let exit = await child.stop(graceful: graceful)
         var status: Int32?
         if case .exited(let code)? = exit { status = code }
         return Completion(status: status, timedOut: !finished, standardOutput: child.standardOutput, standardError: child.standardError)

@@ -21,16 +21,18 @@ struct ReadmeCurlWalkthroughTests {
         try #require(block.contains(Self.documentedBinary), "the walkthrough no longer starts \(Self.documentedBinary)")
         let mockauth = ChildServer.executable("mockauth")
         try #require(FileManager.default.isExecutableFile(atPath: mockauth), "build mockauth first: \(mockauth)")
-        // jq prints each answer on one line here, so each stdout line is one answer; the traps
+        // jq prints each answer on one line here, so each stdout line is one answer; no curl
+        // waits more than 20 s, so a SIGTERM at the timeout reaches the traps in time, and they
         // stop the block's mockauth even when the block fails half way or is stopped.
         let script = """
             cd '\(TestSupport.repositoryRoot.path)'
             jq() { command jq -c "$@"; }
+            curl() { command curl --max-time 20 "$@"; }
             trap 'kill $MOCK_PID 2>/dev/null; [ -n "${DIR:-}" ] && rm -rf "$DIR"' EXIT
             trap 'exit 143' TERM
             \(block.replacingOccurrences(of: Self.documentedBinary, with: mockauth + " "))
             """
-        let run = try await Command.run("/bin/bash", ["-c", script], timeout: .seconds(120))
+        let run = try await Command.run("/bin/bash", ["-c", script], timeout: .seconds(120), graceful: .seconds(30))
         #expect(run.status == 0 && !run.timedOut, "the block ended with \(run.status) (timed out: \(run.timedOut)): \(run.stderr)")
         #expect(run.stderr.isEmpty, "stderr: \(run.stderr)")
         let answers = try run.stdout.split(separator: "\n").map { try JSONValue.parse(String($0)) }

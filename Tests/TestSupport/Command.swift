@@ -11,8 +11,11 @@ public enum Command {
         public var stderr: String
     }
 
-    public static func run(_ executable: String, _ arguments: [String], timeout: Duration, environment: [String: String]? = nil) async throws -> Result {
-        let completion = try await ChildProcess.run(executable, arguments, environment: environment, timeout: timeout)
+    /// `graceful`: how long a command still running at `timeout` gets after SIGTERM before SIGKILL.
+    public static func run(
+        _ executable: String, _ arguments: [String], timeout: Duration, environment: [String: String]? = nil, graceful: Duration = .zero
+    ) async throws -> Result {
+        let completion = try await ChildProcess.run(executable, arguments, environment: environment, timeout: timeout, graceful: graceful)
         return Result(status: completion.status ?? -1, timedOut: completion.timedOut, stdout: completion.standardOutput, stderr: completion.standardError)
     }
 }
