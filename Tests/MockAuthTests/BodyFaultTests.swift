@@ -66,7 +66,7 @@ struct BodyFaultTests {
             #expect(refused == .badRequest)
             let (notAString, prefixError) = try await client.sendJSON("/_admin/users/generate", ["count": 2, "prefix": 5])
             #expect(notAString == .badRequest && prefixError["error_description"] == "'prefix' must be a string.")
-            let (_, none) = try await client.sendJSON("/_admin/users/generate", ["count": 0])
+            let (_, none) = try await client.sendJSON("/_admin/users/generate", ["count": 0, "prefix": .null])  // null: the default
             #expect(none["users"] == 7 && none["first"] == .null, "no user was generated: \(none)")
             // Another prefix makes other users: no object id is shared, so no token's oid, sub
             // or client_info either.

@@ -157,9 +157,9 @@ struct AdminRoutes: Sendable {
         }
     }
 
-    /// The string `body[name]`, nil when absent; any other kind is a 400 naming the field.
+    /// The string `body[name]`, nil when absent or `null`; any other kind is a 400 naming the field.
     static func optionalString(_ body: JSONObject, _ name: String) throws(AdminError) -> String? {
-        guard let value = body[name] else { return nil }
+        guard let value = body[name], !value.isNull else { return nil }
         guard let text = value.stringValue else { throw AdminError.badRequest("'\(name)' must be a string.") }
         return text
     }
