@@ -28,11 +28,10 @@ extension Fixtures {
         guard !prefix.isEmpty, prefix.utf8.allSatisfy({ Self.prefixBytes.contains($0) }) else {
             throw FixtureError(path: "prefix", message: "the prefix '\(prefix)' must be non-empty lower-case letters, digits, '.' or '-'")
         }
-        var known = Set(users.map { $0.upn.lowercased() })
         var added: [User] = []
         for index in stride(from: 1, through: count, by: 1) {
             let upn = generatedUPN(index, prefix: prefix)
-            guard known.insert(upn).inserted else { continue }
+            guard user(upn: upn) == nil else { continue }  // each index gives its own UPN
             added.append(User(
                 upn: upn, objectId: Self.generatedObjectId(upn: upn),
                 displayName: "Load user \(index)", password: Self.generatedUserPassword,

@@ -54,7 +54,7 @@ extension Request {
 
     /// True when `head`'s `Content-Length` is over ``MockAuthLimits/maxRequestBodyBytes``.
     static func declaresTooLargeBody(_ head: HTTPRequest) -> Bool {
-        head.headerFields[.contentLength].flatMap(Int.init).map { $0 > MockAuthLimits.maxRequestBodyBytes } ?? false
+        head.declaredBodyLength.map { $0 > MockAuthLimits.maxRequestBodyBytes } ?? false
     }
 
     /// The body parsed as a form (`application/x-www-form-urlencoded`).
@@ -66,4 +66,9 @@ extension Request {
     var queryParameters: FormParameters {
         get throws(OAuthError) { try FormParameters.parse(uri.query ?? "", source: "The query string") }
     }
+}
+
+extension HTTPRequest {
+    /// The `Content-Length`, when the request has one that is a number.
+    var declaredBodyLength: Int? { headerFields[.contentLength].flatMap(Int.init) }
 }

@@ -108,7 +108,7 @@ final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
             segments[2] == "oauth2", segments[3] == "v2.0", segments[4] == "token",
             head.headerFields[.expect] == nil,
             !Self.closes(head),
-            let length = head.headerFields[.contentLength].flatMap(Int.init), (0...MockAuthLimits.maxRequestBodyBytes).contains(length),
+            let length = head.declaredBodyLength, (0...MockAuthLimits.maxRequestBodyBytes).contains(length),
             !issuer.state.hasPendingFaults
         else { return nil }
         return (String(path), String(segments[1]))
