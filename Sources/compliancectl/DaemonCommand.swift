@@ -7,6 +7,11 @@ import JSON
 /// failures to the documented exit statuses.
 enum DaemonCall {
     static func run(_ options: DaemonOptions, _ body: (ControlClient) async throws(ControlClientError) -> CommandResult) async throws {
+        try await run(options.address, body)
+    }
+
+    /// As ``run(_:_:)-(DaemonOptions,_)``, for a command that checked `options` itself.
+    static func run(_ options: DaemonAddress, _ body: (ControlClient) async throws(ControlClientError) -> CommandResult) async throws {
         let result: CommandResult
         do {
             result = try await body(options.client())

@@ -2,8 +2,14 @@ import ArgumentParser
 import ControlClient
 import Foundation
 
-/// Where the daemon is, and how to print its answers (shared by the daemon commands).
-struct DaemonOptions: ParsableArguments {
+/// Where the daemon is, and how to print its answers, without the check that one daemon is
+/// given: for a command that checks its own arguments first (`clock advance`). The others
+/// take ``DaemonOptions``.
+///
+/// A check that fails while ArgumentParser decodes an option group makes it look for a help
+/// flag among all the words, and `-24h` reads as a pack of short flags with `-h` in it: the
+/// help would be printed instead of the duration's error.
+struct DaemonAddress: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The daemon's control socket (default: $COMPLIANCED_SOCKET).", valueName: "path"))
     var socket: String?
 
@@ -13,7 +19,8 @@ struct DaemonOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the daemon's JSON answer instead of text.")
     var json = false
 
-    func validate() throws {
+    /// A usage error unless exactly one daemon is given (an option or `COMPLIANCED_SOCKET`).
+    func check() throws(ValidationError) {
         if socket != nil, stateDirectory != nil { throw ValidationError("give --socket or --state-dir, not both.") }
         if socketPath == nil {
             throw ValidationError("no daemon given: pass --socket PATH or --state-dir DIR, or set COMPLIANCED_SOCKET.")
@@ -30,6 +37,18 @@ struct DaemonOptions: ParsableArguments {
     func client() -> ControlClient {
         ControlClient(socketPath: socketPath ?? "control.sock")
     }
+}
+
+/// Where the daemon is, and how to print its answers (shared by the daemon commands);
+/// parsing fails unless one daemon is given.
+struct DaemonOptions: ParsableArguments {
+    @OptionGroup var address: DaemonAddress
+
+    func validate() throws { try address.check() }
+
+    var json: Bool { address.json }
+
+    func client() -> ControlClient { address.client() }
 }
 
 /// How a command answers interaction (the issuer's sign-in page) for the account.

@@ -155,6 +155,14 @@ import TestSupport
             let advance = try await CLI.run(["clock", "advance", "--socket", "/tmp/x.sock"] + arguments)
             #expect(advance.status == 64 && advance.stderr.contains(message), "\(arguments): \(advance.status) \(advance.stderr)")
         }
+        // With no daemon given too: the duration's error, not the help (`-24h` holds `h`).
+        let backwardNoDaemon = try await CLI.run(["clock", "advance", "-24h"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(
+            backwardNoDaemon.status == 64 && backwardNoDaemon.stderr.contains("'-24h': the virtual clock only moves forward")
+                && !backwardNoDaemon.stdout.contains("OVERVIEW"),
+            "\(backwardNoDaemon.status) \(backwardNoDaemon.stdout) \(backwardNoDaemon.stderr)")
+        let advanceNoDaemon = try await CLI.run(["clock", "advance", "24h"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(advanceNoDaemon.status == 64 && advanceNoDaemon.stderr.contains("no daemon given"), "\(advanceNoDaemon.stderr)")
         let help = try await CLI.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("69  the daemon"))
     }

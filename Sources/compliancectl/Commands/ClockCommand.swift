@@ -30,12 +30,17 @@ struct ClockCommand: AsyncParsableCommand {
             usage: "compliancectl clock advance [--socket <path>] [--state-dir <dir>] [--json] <duration>",
             discussion: "DURATION: a number of seconds or units d, h, m, s (e.g. 24h, 90m, 1d2h).\nExample:\n  compliancectl clock advance 24h")
 
-        @OptionGroup var daemon: DaemonOptions
+        /// Checked after the duration (``DaemonAddress``), so that `-24h` gets the duration's
+        /// error even when no daemon is given.
+        @OptionGroup var daemon: DaemonAddress
         /// The duration, taken even when it starts with `-` (so that `-5` gets its own error
         /// rather than "missing argument"); validated to be one word.
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How far, e.g. 8h.", valueName: "duration")) var words: [String] = []
 
-        func validate() throws { _ = try Self.seconds(words) }
+        func validate() throws {
+            _ = try Self.seconds(words)
+            try daemon.check()
+        }
 
         /// The seconds `words` (the one duration given) stand for; a usage error names what
         /// was wrong: nothing given, more than one word, an unknown option, a backward move.
