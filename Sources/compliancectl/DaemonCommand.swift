@@ -10,7 +10,7 @@ enum DaemonCall {
         try await run(options.address, body)
     }
 
-    /// As ``run(_:_:)-(DaemonOptions,_)``, for a command that checked `options` itself.
+    /// As the overload above, for a command that checks its ``DaemonAddress`` itself (`clock advance`).
     static func run(_ options: DaemonAddress, _ body: (ControlClient) async throws(ControlClientError) -> CommandResult) async throws {
         let result: CommandResult
         do {
