@@ -254,7 +254,16 @@ let package = Package(
 
         // The flow format (pure parsing and matching) and the CLI end to end (compliancectl →
         // complianced → mockauth, as child processes).
-        .testTarget(name: "FlowsTests", dependencies: ["Flows", "JSON", "ComplianceCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlowsTests", dependencies: ["Flows", "JSON", "ComplianceCore", "MockAuth"], swiftSettings: swiftSettings),
+        // Every committed fuzz input replayed through its target's check (Tests/Fuzz/Bodies).
+        .testTarget(
+            name: "FuzzReplayTests",
+            dependencies: ["JSON", "ComplianceCore", "AppProfile", "Flows"],
+            path: "Tests/Fuzz",
+            exclude: ["Corpus", "Crashes", "Targets", "run.sh"],
+            sources: ["Bodies", "Replay"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["ChildProcess", "ControlClient", "JSON", "TestSupport", "AppProfile"],

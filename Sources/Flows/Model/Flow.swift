@@ -45,6 +45,27 @@ public struct Flow: Sendable {
         steps.contains { if case .crashAfter = $0.action { return true } else { return false } }
     }
 
+    /// The accounts the flow's action steps act on (lowercased): those of the daemon actions,
+    /// the users of admin paths (`users/{upn}/…`) and the UPNs an admin body lists
+    /// (`allowedAccounts`). A check may name these even when nothing about them was logged.
+    public var actedAccounts: Set<String> {
+        var names: Set<String> = []
+        for step in steps {
+            switch step.action {
+            case .signIn(let account, _, _, _), .token(let account, _, _, _, _), .remediate(let account, _, _), .deregister(let account, _),
+                 .putData(let account, _, _), .removeData(let account, _):
+                names.insert(account.lowercased())
+            case .admin(_, let path, let body, _):
+                let segments = path.split(separator: "/")
+                if segments.count >= 2, segments[0] == "users" { names.insert(segments[1].lowercased()) }
+                for value in body?["allowedAccounts"]?.arrayValue ?? [] { if let upn = value.stringValue { names.insert(upn.lowercased()) } }
+            default:
+                break
+            }
+        }
+        return names
+    }
+
     /// True when a step stops or starts the daemon (only possible with a daemon `run` started).
     public var controlsDaemon: Bool {
         steps.contains {

@@ -121,5 +121,13 @@ enum CheckFields {
             throw fail("\(what): unknown field '\(key)' (known: \(keys.sorted().joined(separator: ", ")))")
         }
         if let required, object[required]?.stringValue == nil { throw fail("\(what): field '\(required)' (a string) is required") }
+        if keys == eventKeys, let kind = object["kind"]?.stringValue, !KnownNames.eventKinds.contains(kind) {
+            throw fail("\(what): 'kind' \"\(kind)\" is not an event kind the daemon writes (\(KnownNames.eventKinds.sorted().joined(separator: ", ")))")
+        }
+        if let route = object["route"] {
+            guard let name = route.stringValue, KnownNames.requestRoutes.contains(name) else {
+                throw fail("\(what): 'route' \(route) is not a route of the mock's request log (\(KnownNames.requestRoutes.sorted().joined(separator: ", ")))")
+            }
+        }
     }
 }

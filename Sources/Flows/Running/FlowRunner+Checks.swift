@@ -12,9 +12,14 @@ extension FlowRunner {
                 return try await checkData(account, present: present, absent: absent, contents: contents, context)
             case .expectEvents(let patterns, let absent, let counts):
                 let events = try await context.events()
+                let seen = Set(events.compactMap { $0["account"]?.stringValue }).union(flow.actedAccounts)
+                if let unseen = Sequences.unseenName("account", in: absent + counts.map(\.pattern), seen: seen, what: "event") { return unseen }
                 return Sequences.check(
                     events, patterns, absent: absent, counts: counts, what: "event", describe: Sequences.describeEvent, matches: Sequences.eventMatches)
             case .expectEnrollmentStatuses(let account, let codes):
+                guard try await Self.unlessUnknown({ () async throws(ControlClientError) in try await context.stack.client.account(account) }) != nil else {
+                    return .failed("enrollment statuses of \(account)", ["account: the daemon has no account \(account)"])
+                }
                 let seen = try await context.events().filter {
                     ["enrollment", "policy", "unenroll"].contains($0["kind"]?.stringValue ?? "") && $0["account"]?.stringValue == account.lowercased()
                 }.compactMap { $0["payload"]?["status"]?.intValue }
@@ -26,6 +31,8 @@ extension FlowRunner {
             case .expectRequests(let patterns, let absent, let counts):
                 guard let admin = context.stack.admin else { return .failed("expectRequests needs the mock's admin API (its request log)") }
                 let requests = Array(try await admin.requests().dropFirst(context.requestsBefore))
+                let users = Set(requests.compactMap { $0["user"]?.stringValue?.lowercased() }).union(flow.actedAccounts)
+                if let unseen = Sequences.unseenName("user", in: absent + counts.map(\.pattern), seen: users, what: "request") { return unseen }
                 return Sequences.check(
                     requests, patterns, absent: absent, counts: counts, what: "request", describe: Sequences.describeRequest, matches: JSONPattern.matches)
             default:
@@ -49,6 +56,10 @@ extension FlowRunner {
             ]
         }
         var mismatches: [String] = []
+        if actual["known"] == false, fields["known"] != false, fields.keys.contains(where: { $0 != "known" }) {
+            mismatches.append("account: the daemon has no account \(account), so \(fields.keys.filter { $0 != "known" }.joined(separator: ", ")) cannot be checked")
+            return StepCheck(passed: false, detail: "\(account) is unknown", mismatches: mismatches)
+        }
         for (key, wanted) in fields where actual[key] != wanted && JSONPattern.mismatch(wanted, actual[key]) != nil {
             mismatches.append("\(key): expected \(Self.describe(key, wanted)), got \(Self.describe(key, actual[key] ?? .null))")
         }
@@ -77,12 +88,18 @@ extension FlowRunner {
 
     private func checkData(_ account: String, present: [String], absent: [String], contents: [(String, String)], _ context: RunContext) async throws -> StepCheck {
         let client = context.stack.client
-        let listing = try await Self.unlessUnknown({ () async throws(ControlClientError) in try await client.listData(account) })
-        let names = listing?["files"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+        guard let listing = try await Self.unlessUnknown({ () async throws(ControlClientError) in try await client.listData(account) }) else {
+            return .failed("\(account) is unknown", ["account: the daemon has no account \(account), so none of its files can be checked"])
+        }
+        let names = listing["files"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         var mismatches: [String] = []
         for name in present where !names.contains(name) { mismatches.append("\(name): expected present, but \(account) has [\(names.joined(separator: ", "))]") }
         for name in absent where names.contains(name) { mismatches.append("\(name): expected absent, but it is there") }
-        for (name, text) in contents where names.contains(name) {
+        for (name, text) in contents {
+            guard names.contains(name) else {
+                mismatches.append("\(name): expected content \"\(text)\", but \(account) has no such file (it has [\(names.joined(separator: ", "))])")
+                continue
+            }
             let bytes = try await client.getData(account, name: name)
             let actual = String(decoding: bytes, as: UTF8.self)
             if actual != text { mismatches.append("\(name): expected content \"\(text)\", got \"\(actual.prefix(200))\"") }
@@ -130,6 +147,21 @@ enum Sequences {
         if !absent.isEmpty { parts.append("none of \(absent.count) unwanted") }
         if !counts.isEmpty { parts.append("\(counts.count) counted") }
         return .passed(parts.joined(separator: ", "))
+    }
+
+    /// A failed check when a pattern of `patterns` names a `key` (an account, a user) that
+    /// `seen` does not hold (those logged, and those the flow's steps act on): an `absent` or
+    /// counted pattern naming someone who never took part (a misspelt UPN) would pass without
+    /// checking anything. Names compare ignoring case.
+    static func unseenName(_ key: String, in patterns: [JSONValue], seen: Set<String>, what: String) -> StepCheck? {
+        let known = Set(seen.map { $0.lowercased() })
+        for pattern in patterns {
+            guard let name = pattern[key]?.stringValue, !known.contains(name.lowercased()) else { continue }
+            return .failed(
+                "a pattern names \(key) \(name), who takes no part in this flow",
+                ["\(key): \(name) has no \(what) since the flow started and no step acts on it, so a pattern about it cannot fail; known: [\(known.sorted().joined(separator: ", "))]"])
+        }
+        return nil
     }
 
     /// An event pattern: `kind` equal, `account` equal ignoring case, `payload` partially.
