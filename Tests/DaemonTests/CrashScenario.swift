@@ -1,7 +1,9 @@
+import ChildProcess
 import Foundation
 import HTTPClient
 import JSON
 import Orchestrator
+import Testing
 import TestSupport
 
 /// One step of a crash scenario, against the daemon's control API or the mock's admin API.
@@ -48,10 +50,14 @@ enum ScenarioStep: Sendable {
 /// Setup steps, then trigger steps that a crash may interrupt; after a restart the trigger
 /// steps run again (an app retries what failed), and the end state must equal the
 /// uninterrupted run's.
-struct CrashScenario: Sendable {
+struct CrashScenario: Sendable, CustomTestStringConvertible {
     let name: String
     let setup: [ScenarioStep]
     let trigger: [ScenarioStep]
+    /// The crash points the trigger commits (checked against the reference run).
+    var points: [String] = []
+
+    var testDescription: String { name }
 
     static let accounts = ["alice@contoso.com", "bob@contoso.com"]
 
@@ -107,30 +113,61 @@ struct CrashScenario: Sendable {
         }
     }
 
-    /// Runs setup, arms `point`, runs the trigger (the daemon may die), restarts, runs the
-    /// trigger again; returns whether the daemon died and the end state.
-    func crash(at point: String, mock: InProcessMockAuth.Running) async throws -> (died: Bool, state: [String]) {
+    /// How the first daemon of a crash run ended.
+    enum Death: Sendable, Hashable, CustomStringConvertible {
+        /// Killed itself (SIGKILL) at the armed point, leaving its marker.
+        case atArmedPoint
+        /// Still running after the trigger and a bounded wait.
+        case none
+        /// Ended some other way.
+        case other(String)
+
+        var description: String {
+            switch self {
+            case .atArmedPoint: "stopped at the armed point"
+            case .none: "did not stop"
+            case .other(let how): how
+            }
+        }
+    }
+
+    /// Runs setup, arms `point`, runs the trigger (the daemon must die: the reference run
+    /// committed `point`), restarts, runs the trigger again; returns how the first daemon
+    /// ended and the end state.
+    func crash(at point: String, mock: InProcessMockAuth.Running) async throws -> (death: Death, state: [String]) {
         mock.state.reset()
         return try await CrashResumeTests.withStateDirectory { directory in
             let first = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
             var start: Int64 = 0
-            var answered = true
             do {
                 for step in setup { try await step.run(first, mock: mock, triggerStart: 0) }
                 start = try await first.call(.get, "/v1/clock").json["now"]?.intValue ?? 0
                 _ = try await first.call(.post, "/v1/test/crash-after", ["point": .string(point)])
                 for step in trigger { try await step.run(first, mock: mock, triggerStart: start) }
             } catch {
-                answered = false
+                // The daemon died under a step (or the step failed: the death check says which).
             }
-            let died = await first.child.waitForExit(timeout: answered ? .milliseconds(100) : .seconds(5))
+            // The point is committed during the trigger, so the daemon dies; bounded, not timed.
+            let death: Death
+            if await first.child.waitForExit(timeout: .seconds(15)) {
+                let markerPath = directory + "/" + Engine.crashMarkerName
+                let marker = (try? String(contentsOfFile: markerPath, encoding: .utf8)) ?? ""
+                try? FileManager.default.removeItem(atPath: markerPath)
+                if marker == point + "\n", first.child.exitStatus == .signalled(SIGKILL) {
+                    death = .atArmedPoint
+                } else {
+                    death = .other("\(first.child.exitStatus.map { "\($0)" } ?? "?") with marker \"\(marker)\"")
+                }
+            } else {
+                death = .none
+            }
             await first.stop()
             let second = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
             do {
                 for step in trigger { try await step.run(second, mock: mock, triggerStart: start) }
                 let state = try await Self.endState(second)
                 await second.stop()
-                return (died, state)
+                return (death, state)
             } catch {
                 await second.stop()
                 throw error

@@ -42,9 +42,8 @@ extension FlowRunner {
 
     /// A call without an answer: an armed crash, a refusal the step may expect, or a failure.
     private func failedCall(_ error: ControlClientError, _ step: FlowStep, _ context: RunContext) async -> StepCheck {
-        if error.apiCode == nil, let armed = context.armedCrash, await context.stack.waitForDaemonExit() {
-            context.armedCrash = nil
-            return .passed("the daemon stopped at crash point \(armed.point) (armed in step \(armed.step)), as armed")
+        if error.apiCode == nil, context.armedCrash != nil, await context.stack.waitForDaemonExit() {
+            return context.judgeArmedCrash()
         }
         guard let code = error.apiCode else {
             let exit = context.stack.daemonExit.map { " (complianced \($0))" } ?? ""

@@ -87,16 +87,31 @@ public struct FlowRunner: Sendable {
 
     private func restart(_ step: FlowStep, kill: Bool, _ context: RunContext) async -> StepCheck {
         guard context.stack.ownsDaemon else { return .failed("restartDaemon needs a daemon started by compliancectl run (not --socket)") }
-        if let armed = context.armedCrash, context.stack.daemonIsRunning {
+        var crashed = !context.stack.daemonIsRunning
+        if !crashed, (try? await context.stack.client.health()) == nil {
+            // Not answering: it may be dying (a crash right after its last answer).
+            crashed = await context.stack.waitForDaemonExit()
+        }
+        if let armed = context.armedCrash, !crashed {
             return .failed("the crash point \(armed.point) armed in step \(armed.step) was never reached")
         }
-        let crashed = !context.stack.daemonIsRunning
+        if crashed, !context.crashReached {
+            // Stopped between steps: at the armed point, or of something else (a failure).
+            guard context.armedCrash != nil else {
+                return StepCheck(
+                    passed: false, detail: "complianced had stopped before this step (\(context.stack.daemonExit ?? "?")) with no crash point armed",
+                    daemonProblem: true)
+            }
+            let judged = context.judgeArmedCrash()
+            guard judged.passed else { return judged }
+        }
         do {
             try await context.stack.restartDaemon(kill: kill)
         } catch {
             return StepCheck(passed: false, detail: error.message, daemonProblem: true)
         }
         context.armedCrash = nil
+        context.crashReached = false
         return .passed(crashed ? "started again after the crash" : (kill ? "killed (SIGKILL) and started again" : "stopped (SIGTERM) and started again"))
     }
 }
@@ -122,6 +137,8 @@ final class RunContext: @unchecked Sendable {  // used by one flow's steps, one 
     let requestsBefore: Int
     /// A crash point armed and not yet reached, with the step that armed it.
     var armedCrash: (point: String, step: Int)?
+    /// The daemon stopped at its armed crash point and has not been restarted yet.
+    var crashReached = false
 
     init(stack: FlowStack) async throws(FlowSetupError) {
         self.stack = stack
@@ -136,6 +153,20 @@ final class RunContext: @unchecked Sendable {  // used by one flow's steps, one 
             throw FlowSetupError("the daemon does not answer: \(error.message)")
         }
         requestsBefore = (try? await stack.admin?.requests().count) ?? 0
+    }
+
+    /// Judges the stopped daemon against the armed crash point (``CrashVerdict``): passes
+    /// only when it killed itself at that point, and then disarms it.
+    func judgeArmedCrash() -> StepCheck {
+        guard let armed = armedCrash, let exit = stack.daemonExitStatus else { return .failed("no crash point armed, or the daemon still runs") }
+        switch CrashVerdict.judge(armed: armed, exit: exit, marker: stack.takeCrashMarker()) {
+        case .reachedArmedPoint:
+            armedCrash = nil
+            crashReached = true
+            return .passed("the daemon stopped at crash point \(armed.point) (armed in step \(armed.step)), as armed")
+        case .otherDeath(let why):
+            return StepCheck(passed: false, detail: why, daemonProblem: true)
+        }
     }
 
     /// Every event since the flow started, oldest first.

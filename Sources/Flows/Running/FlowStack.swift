@@ -77,6 +77,19 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
     /// How the started daemon ended, if it did.
     var daemonExit: String? { daemon?.exitStatus.map { "\($0)" } }
 
+    /// How the started daemon ended, if it did.
+    var daemonExitStatus: ExitStatus? { daemon?.exitStatus }
+
+    /// The crash marker the daemon left in its state directory (``CrashVerdict/markerName``),
+    /// removed as it is read; nil when there is none.
+    func takeCrashMarker() -> String? {
+        guard let stateDirectory else { return nil }
+        let path = stateDirectory + "/" + CrashVerdict.markerName
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        try? FileManager.default.removeItem(atPath: path)
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// The started daemon's last stderr lines (its log).
     func daemonLogTail(_ lines: Int = 8) -> [String] {
         guard let daemon else { return [] }

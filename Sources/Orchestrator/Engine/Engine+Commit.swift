@@ -146,7 +146,22 @@ extension Engine {
         crashPoint = armed
         guard armed.remaining == 0 else { return }
         logger.warning("crash point reached: killing the process", metadata: ["test.crashPoint": "\(armed.point)"])
+        Self.leaveCrashMarker(armed.point, in: store.stateDirectory)
         kill(getpid(), SIGKILL)
+    }
+
+    /// The file a daemon leaves in its state directory right before it kills itself at an
+    /// armed crash point, holding that point's name: how a test tells this death from any other.
+    public static let crashMarkerName = "crash-point-reached"
+
+    /// Writes ``crashMarkerName`` (the point and a newline) with plain system calls; the
+    /// kernel keeps the page after the SIGKILL that follows.
+    private static func leaveCrashMarker(_ point: String, in directory: String) {
+        let descriptor = open(directory + "/" + crashMarkerName, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        let line = Array((point + "\n").utf8)
+        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
     }
 }
 

@@ -14,6 +14,8 @@ import Logging
 public final class OrchestratorStore: Sendable {
     /// The database file.
     public let path: String
+    /// The directory holding ``path``.
+    public var stateDirectory: String { (path as NSString).deletingLastPathComponent }
     let pool: DatabasePool
     let notifier: EventNotifier
     let clock: @Sendable () -> EpochMillis
