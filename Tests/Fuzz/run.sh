@@ -7,7 +7,9 @@
 #   Tests/Fuzz/run.sh 10                        a short CI-sized run
 #
 # Exit status: 0 when no target crashed; 1 otherwise. Crash inputs are left in
-# .build-fuzz/artifacts/TARGET/ (turn each into a regression test in the normal test targets).
+# .build-fuzz/artifacts/TARGET/: fix the crash, then copy the input to Tests/Fuzz/Crashes/TARGET/.
+# Each target's check lives in Tests/Fuzz/Bodies/; the test command (the FuzzReplayTests
+# target) runs the same check on every file of Corpus/TARGET and Crashes/TARGET.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -32,27 +34,27 @@ build_module() {
         -emit-library -static -o "$modules/lib$name.a" $(find "$dir" -name '*.swift' | sort)
 }
 
-# A fuzz target: build_target TARGET SOURCE MODULE...
+# A fuzz target: build_target TARGET SOURCE BODY MODULE...
 build_target() {
-    local target="$1" source="$2"
-    shift 2
+    local target="$1" source="$2" body="$3"
+    shift 3
     local libraries=()
     for module in "$@"; do libraries+=("$modules/lib$module.a"); done
     echo "==> building fuzz-$target"
-    swiftc "${flags[@]}" -use-ld=lld -o "$out/fuzz-$target" "$source" "${libraries[@]}" -ljansson -lcurl
+    swiftc "${flags[@]}" -use-ld=lld -o "$out/fuzz-$target" "$source" "$body" "${libraries[@]}" -ljansson -lcurl
 }
 
 build_module JSON Sources/JSON
 for target in "${targets[@]}"; do
     case "$target" in
-        json) build_target json Tests/Fuzz/Targets/FuzzJSON.swift JSON ;;
+        json) build_target json Tests/Fuzz/Targets/FuzzJSON.swift Tests/Fuzz/Bodies/FuzzJSONInput.swift JSON ;;
         token-classifier)
             build_module ComplianceCore Sources/ComplianceCore
-            build_target token-classifier Tests/Fuzz/Targets/FuzzTokenClassifier.swift ComplianceCore JSON ;;
+            build_target token-classifier Tests/Fuzz/Targets/FuzzTokenClassifier.swift Tests/Fuzz/Bodies/FuzzTokenClassifierInput.swift ComplianceCore JSON ;;
         plist)
             build_module ComplianceCore Sources/ComplianceCore
             build_module AppProfile Sources/AppProfile
-            build_target plist Tests/Fuzz/Targets/FuzzPlist.swift AppProfile ComplianceCore JSON ;;
+            build_target plist Tests/Fuzz/Targets/FuzzPlist.swift Tests/Fuzz/Bodies/FuzzPlistInput.swift AppProfile ComplianceCore JSON ;;
         flow)
             build_module ComplianceCore Sources/ComplianceCore
             build_module AppProfile Sources/AppProfile
@@ -60,7 +62,7 @@ for target in "${targets[@]}"; do
             build_module ChildProcess Sources/ChildProcess
             build_module ControlClient Sources/ControlClient
             build_module Flows Sources/Flows
-            build_target flow Tests/Fuzz/Targets/FuzzFlow.swift Flows ControlClient ChildProcess HTTPClient AppProfile ComplianceCore JSON ;;
+            build_target flow Tests/Fuzz/Targets/FuzzFlow.swift Tests/Fuzz/Bodies/FuzzFlowInput.swift Flows ControlClient ChildProcess HTTPClient AppProfile ComplianceCore JSON ;;
         *) echo "unknown target '$target' (json, token-classifier, plist, flow)" >&2; exit 64 ;;
     esac
 done
@@ -70,7 +72,7 @@ for target in "${targets[@]}"; do
     corpus="$out/corpus/$target"
     artifacts="$out/artifacts/$target"
     mkdir -p "$corpus" "$artifacts"
-    cp -n Tests/Fuzz/Corpus/"$target"/* "$corpus"/ 2>/dev/null || true
+    cp -n Tests/Fuzz/Corpus/"$target"/* Tests/Fuzz/Crashes/"$target"/* "$corpus"/ 2>/dev/null || true
     echo "==> fuzzing $target for ${seconds}s"
     log="$out/fuzz-$target.log"
     set +e

@@ -11,9 +11,9 @@ import TestSupport
 struct MSALConformanceTests {
     static let script = TestSupport.repositoryRoot.appendingPathComponent("Tests/MockAuthTests/msal_conformance.py").path
 
-    /// The virtualenv's interpreter, with msal.
+    /// The virtualenv's interpreter, with MSAL Python 1.39.0 (pinned: the conformance checked is that release's).
     static func python() async throws -> String {
-        try await PythonVenv.python("mockauth-msal-venv", packages: ["msal"], module: "msal")
+        try await PythonVenv.python("mockauth-msal-venv", packages: ["msal==1.39.0"], module: "msal")
     }
 
     @Test("auth code + PKCE, silent refresh, password, device code, 53005 with protapp and 53009 without")
