@@ -53,6 +53,25 @@ import Testing
         }
     }
 
+    /// `suberror` compares ignoring case, like `error` (MSAL lower-cases both): for
+    /// protection-policy-required, the bad-refresh-token reasons and the interaction reasons.
+    @Test func suberrorsCompareIgnoringCase() {
+        for body in [
+            #"{"error":"unauthorized_client","suberror":"Protection_Policy_Required"}"#,
+            #"{"error":"Invalid_Grant","suberror":"PROTECTION_POLICY_REQUIRED"}"#,
+        ] {
+            guard case .protectionPolicyRequired = classify(400, body) else { Issue.record("\(body) not PPR: \(classify(400, body))"); continue }
+        }
+        guard case .badRefreshToken(let bad) = classify(400, #"{"error":"invalid_grant","suberror":"Bad_Token"}"#) else {
+            Issue.record("Bad_Token is not a bad refresh token"); return
+        }
+        #expect(bad.reason == .badToken)
+        guard case .interactionRequired(let interaction) = classify(400, #"{"error":"invalid_grant","suberror":"Basic_Action"}"#) else {
+            Issue.record("Basic_Action is not interaction required"); return
+        }
+        #expect(interaction.reason == .basicAction)
+    }
+
     @Test func capabilityMissing53009() {
         guard case .capabilityMissing(let error) = classify(400, #"{"error":"invalid_grant","error_codes":[53009]}"#) else {
             Issue.record("not 53009"); return

@@ -6,12 +6,33 @@ import TestSupport
 /// `compliancectl run` end to end: it starts mockauth and complianced per flow (or uses
 /// running ones) and judges the flows.
 @Suite struct RunCommandTests {
+    /// The flow files in flows/, and the files its README's "The flows here" table lists.
+    static func flowFiles() throws -> (onDisk: Set<String>, inReadme: Set<String>) {
+        let directory = CLI.root + "/flows"
+        let onDisk = Set(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") })
+        let readme = try String(contentsOfFile: directory + "/README.md", encoding: .utf8)
+        let table = readme.components(separatedBy: "## The flows here").last ?? ""
+        let inReadme = Set(table.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("| `"), let end = line.dropFirst(3).firstIndex(of: "`") else { return nil }
+            let name = String(line[line.index(line.startIndex, offsetBy: 3)..<end])
+            return name.hasSuffix(".json") ? name : nil
+        })
+        return (onDisk, inReadme)
+    }
+
     @Test func everyFlowInTheRepositoryPasses() async throws {
+        let files = try Self.flowFiles()
+        #expect(files.onDisk == files.inReadme, "flows/README.md lists \(files.inReadme.sorted()), flows/ holds \(files.onDisk.sorted())")
         let result = try await CLI.run(["run", CLI.root + "/flows", "--json"])
         let report = result.json
-        let failed = (report["flows"]?.arrayValue ?? []).filter { $0["result"] != "passed" }
+        let flows = report["flows"]?.arrayValue ?? []
+        let failed = flows.filter { $0["result"] != "passed" }
         #expect(result.status == 0, "failed flows: \(failed)\nstderr: \(result.stderr)")
-        #expect((report["passed"]?.intValue ?? 0) >= 20)
+        // Exactly every file ran and passed: a flow that silently drops out is a failure.
+        let ran = Set(flows.compactMap { $0["file"]?.stringValue.map { URL(fileURLWithPath: $0).lastPathComponent } })
+        #expect(ran == files.onDisk, "ran \(ran.count) flows; missing: \(files.onDisk.subtracting(ran).sorted())")
+        #expect(report["passed"]?.intValue == Int64(files.onDisk.count))
+        #expect(files.onDisk.count == 35, "the flows in the repository; change this number with the flows")
         #expect(report["failed"] == 0)
     }
 
