@@ -54,6 +54,13 @@ let package = Package(
         ),
         .target(name: "JSON", dependencies: ["CJansson"], swiftSettings: swiftSettings),
         .target(name: "ComplianceCore", dependencies: ["JSON"], exclude: ["README.md"], swiftSettings: swiftSettings),
+        // The composed machine's world model and breadth-first explorer (pure), and its executable.
+        .target(name: "Explorer", dependencies: ["ComplianceCore", "JSON"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "compliance-explore",
+            dependencies: ["Explorer", "ComplianceCore", "JSON", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
         // Runs the machines: issuer and MAM clients, the SQLite store, the per-account vault.
         .target(

@@ -1,7 +1,11 @@
 /// An account, identified by its user principal name (UPN), compared case-insensitively.
 ///
+/// Spelling: the UPN is stored in Unicode Normalization Form C (NFC), so canonically
+/// equivalent spellings (`josé` with U+00E9, or `e` + U+0301) are one account with one key:
+/// the same bytes in memory, in SQL and in vault directory names.
+///
 /// Comparison rule: two UPNs are the same account when `upn.lowercased()` of the full
-/// strings are equal. `lowercased()` is Swift's Unicode-aware full lowercase mapping
+/// strings (then NFC) are equal. `lowercased()` is Swift's Unicode-aware full lowercase mapping
 /// (so `ÄDELE@CONTOSO.COM` equals `ädele@contoso.com`); no other folding (no compatibility
 /// mapping, no trimming, no script folding) is applied, so a look-alike from another
 /// script (Cyrillic `а` in `аlice`) is a different account than its Latin twin. Equality
@@ -14,9 +18,9 @@
 /// characters that only imitate others (see ``AccountIDError/Code/lookAlikeCharacter``) are
 /// refused with an ``AccountIDError``.
 public struct AccountID: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The UPN exactly as given (original case preserved, for display).
+    /// The UPN as given, in NFC (original case preserved, for display).
     public let upn: String
-    /// The comparison key: `upn.lowercased()`.
+    /// The comparison key: `upn.lowercased()` in NFC.
     public let key: String
     /// The home account id `oid.tid`, when known (from `client_info` or the token store).
     public var homeAccountID: HomeAccountID?
@@ -24,9 +28,16 @@ public struct AccountID: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Validates `upn`; throws instead of normalising.
     public init(_ upn: String, homeAccountID: HomeAccountID? = nil) throws(AccountIDError) {
         try AccountID.validate(upn)
-        self.upn = upn
-        self.key = upn.lowercased()
+        self.upn = Self.nfc(upn)
+        self.key = Self.nfc(upn.lowercased())
         self.homeAccountID = homeAccountID
+    }
+
+    /// `text` in Unicode Normalization Form C. The standard library's own normaliser (the one
+    /// `String` equality and hashing use) does it; ComplianceCore does not import Foundation.
+    static func nfc(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }  // ASCII is NFC
+        return String(decoding: Array(text._nfcCodeUnits), as: UTF8.self)
     }
 
     /// This account with `homeAccountID` filled in.

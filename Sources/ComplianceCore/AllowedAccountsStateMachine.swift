@@ -6,7 +6,7 @@ import JSON
 /// signed-in account it no longer allows is signed out and wiped, and an
 /// ``ComplianceEvent/allowedAccountsChanged(old:new:removed:)`` event is emitted. A
 /// `null` list (``AllowedAccounts/anyone``) allows everyone.
-public struct AllowedAccountsStateMachine: Sendable {
+public struct AllowedAccountsStateMachine: Sendable, Hashable {
     /// Commands for the Orchestrator.
     public enum Action: Sendable, Hashable {
         /// Store the snapshot, then call ``persisted()``.
@@ -69,6 +69,11 @@ public struct AllowedAccountsStateMachine: Sendable {
         switch state {
         case .tracking(_, let signedIn), .removing(_, let signedIn, _): signedIn
         }
+    }
+
+    /// True while `account` is being signed out and wiped after leaving the list.
+    public func isBeingRemoved(_ account: AccountID) -> Bool {
+        pendingRemovals.contains(account)
     }
 
     /// True when a token may be handed to `account`: the list allows it and it is not being removed.

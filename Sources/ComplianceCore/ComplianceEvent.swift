@@ -1,3 +1,5 @@
+import JSON
+
 /// Notifications for observers: the SDK's delegate callbacks as values.
 ///
 /// Machines collect these while handling events; the Orchestrator drains them with
@@ -19,6 +21,26 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
     case wipeFinished(AccountID)
     /// The first policy was applied; the app must restart (IntuneMAMPolicyDelegate restartApplication).
     case restartRequired(AccountID)
+    /// A remediation started, or queued behind another account's (remediateComplianceForIdentity).
+    case remediationStarted(AccountID, silent: Bool)
+    /// The app's wipe hook (`wipeDataForAccount`) ended: `outcome` says how, `appRemovedData`
+    /// is its answer (exit status 0).
+    case wipeHookRan(AccountID, outcome: String, appRemovedData: Bool)
+    /// The allowed accounts refused a sign-in.
+    case signInRefused(SignInRefusal)
+    /// A sign-in got its token.
+    case signedIn(AccountID)
+    /// The account is signed out because its data is wiped.
+    case signedOut(AccountID, WipeReason)
+    /// A token request of the app succeeded; `xmsCC` is the access token's `xms_cc` claim
+    /// (null when it has none).
+    case tokenAcquired(AccountID, scopes: [String], xmsCC: JSONValue)
+    /// A token request of the app failed.
+    case tokenFailed(AccountID, scopes: [String], TokenAcquisitionFailure)
+    /// A policy is in force for the account (its version).
+    case policyApplied(AccountID, version: String)
+    /// The app restarted after its first policy.
+    case appRestarted(AccountID)
 
     public var description: String {
         switch self {
@@ -31,6 +53,15 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
         case .wipeStarted(let account, let reason): "wipeStarted \(account.upn) (\(reason))"
         case .wipeFinished(let account): "wipeFinished \(account.upn)"
         case .restartRequired(let account): "restartRequired \(account.upn)"
+        case .remediationStarted(let account, let silent): "remediationStarted \(account.upn)\(silent ? " (silent)" : "")"
+        case .wipeHookRan(let account, let outcome, _): "wipeHookRan \(account.upn): \(outcome)"
+        case .signInRefused(let refusal): "signInRefused \(refusal.account.upn) (\(refusal.code))"
+        case .signedIn(let account): "signedIn \(account.upn)"
+        case .signedOut(let account, let reason): "signedOut \(account.upn) (\(reason))"
+        case .tokenAcquired(let account, let scopes, _): "tokenAcquired \(account.upn) \(scopes.joined(separator: " "))"
+        case .tokenFailed(let account, let scopes, let failure): "tokenFailed \(account.upn) \(scopes.joined(separator: " ")): \(failure)"
+        case .policyApplied(let account, let version): "policyApplied \(account.upn) \(version)"
+        case .appRestarted(let account): "appRestarted \(account.upn)"
         }
     }
 }

@@ -2,14 +2,18 @@ import JSON
 
 /// The enrollment lifecycle of one account with the MAM service.
 ///
-/// register → enroll; a failed enrollment is retried every 24 h until one succeeds; an
-/// enrolled account checks in for policy every 8 h (100 new policies, 101 unchanged,
-/// 102 wipe); deregistration unenrolls (acquiring the MAM token first, before the app
-/// removes the account's tokens), wipes when asked, and reports 104.
+/// register → enroll; a failed enrollment is retried every 24 h until one succeeds; while
+/// another account of the app is enrolled (one managed account at a time) the retries pause
+/// and begin again, on the same 24-hour interval, once it leaves (seed 004: "How often does
+/// the SDK retry enrollments?"); an enrolled account checks in for policy every 8 h (100 new
+/// policies, 101 unchanged, 102 wipe, 103 none); deregistration unenrolls (acquiring the MAM
+/// token first, before the app removes the account's tokens), wipes when asked, and reports
+/// 104. Every enroll, check-in and unenroll answer, even one that comes after the machine
+/// moved on, is reported by exactly one notification.
 ///
 /// Timers are never cancelled explicitly: a timer that fires in a state not waiting for
 /// it is ignored (`.none`), so the Orchestrator may leave stale timers running.
-public struct EnrollmentStateMachine: Sendable {
+public struct EnrollmentStateMachine: Sendable, Hashable {
     /// How long after a failed enrollment the next attempt runs.
     public static let enrollmentRetryInterval = TimeSpan.hours(24)
     /// How long after a check-in (or enrollment) the next policy check-in runs.
@@ -28,12 +32,15 @@ public struct EnrollmentStateMachine: Sendable {
         case policiesHaveNotChanged
         /// 102 WipeReceived.
         case wipeReceived
+        /// 103 NoPolicyReceived: the service has no policy for the account any more.
+        case noPolicyReceived
 
         public var status: EnrollmentStatus {
             switch self {
             case .newPoliciesReceived: .newPoliciesReceived
             case .policiesHaveNotChanged: .policiesHaveNotChanged
             case .wipeReceived: .wipeReceived
+            case .noPolicyReceived: .noPolicyReceived
             }
         }
     }
@@ -62,77 +69,100 @@ public struct EnrollmentStateMachine: Sendable {
 
     fileprivate enum State: Sendable, Hashable {
         /// Not known to the MAM service. Valid transitions:
-        ///  - `.enrolling` on `register`
+        ///  - `.enrolling` or `.waitingForSlot` on `register`
         ///  - `.enrolled` on `remediationEnrolled`
-        ///  - `.removed` or `.wiping` on `deregister`
+        ///  - `.removed` or `.wiping` on `deregister`; `.wiping` on `wipeRequested`
         case unregistered
         /// An enrollment request is in flight. Valid transitions:
-        ///  - `.enrolled` on `enrollmentSucceeded`
+        ///  - `.enrolled` on `enrollmentSucceeded` or `remediationEnrolled`
         ///  - `.awaitingRetry` on `enrollmentFailed`
-        ///  - `.acquiringUnenrollToken` on `deregister`
+        ///  - `.acquiringUnenrollToken` on `deregister`; `.wiping` on `wipeRequested`
         case enrolling
         /// The last enrollment failed; retry at `retryAt`. Valid transitions:
         ///  - `.enrolling` on `timerFired(.enrollmentRetry)` at or after `retryAt`
+        ///  - `.waitingForSlot` on `slotTaken` (another account enrolled)
         ///  - `.enrolled` on `remediationEnrolled`
-        ///  - `.removed` or `.wiping` on `deregister`
+        ///  - `.removed` or `.wiping` on `deregister`; `.wiping` on `wipeRequested`
         case awaitingRetry(retryAt: Instant, lastFailure: EnrollmentStatus)
+        /// Registered, but another account is the app's managed one: retries pause. Valid transitions:
+        ///  - `.awaitingRetry` on `slotFreed` (retry 24 h later)
+        ///  - `.enrolled` on `remediationEnrolled`
+        ///  - `.removed` or `.wiping` on `deregister`; `.wiping` on `wipeRequested`
+        case waitingForSlot(lastStatus: EnrollmentStatus)
         /// Enrolled; next check-in at `checkInAt`. Valid transitions:
         ///  - `.checkingIn` on `timerFired(.policyCheckIn)` at or after `checkInAt`
-        ///  - `.acquiringUnenrollToken` on `deregister`
+        ///  - `.acquiringUnenrollToken` on `deregister`; `.wiping` on `wipeRequested`
         case enrolled(checkInAt: Instant)
         /// A check-in is in flight. Valid transitions:
         ///  - `.applyingPolicy` on `checkInCompleted(.newPoliciesReceived)`
-        ///  - `.enrolled` on `checkInCompleted(.policiesHaveNotChanged)` or `checkInFailed`
-        ///  - `.wiping` on `checkInCompleted(.wipeReceived)`
+        ///  - `.enrolled` on `checkInCompleted(.policiesHaveNotChanged / .noPolicyReceived)` or `checkInFailed`
+        ///  - `.wiping` on `checkInCompleted(.wipeReceived)` or `wipeRequested`
         ///  - `.acquiringUnenrollToken` on `deregister`
         case checkingIn(dueAt: Instant)
         /// New policy is being applied. Valid transitions:
         ///  - `.enrolled` on `policyApplied`
-        ///  - `.acquiringUnenrollToken` on `deregister`
+        ///  - `.acquiringUnenrollToken` on `deregister`; `.wiping` on `wipeRequested`
         case applyingPolicy(MAMPolicy, dueAt: Instant)
-        /// Deregistering: getting the MAM token before anything is removed. Valid transitions:
+        /// Deregistering: getting the MAM token before anything is removed; `wipe` names the
+        /// wipe that follows the unenrollment, if any. Valid transitions:
         ///  - `.unenrolling` on `mamTokenAcquired`
         ///  - `.wiping` or `.removed` on `mamTokenFailed`
-        case acquiringUnenrollToken(wipe: Bool)
+        case acquiringUnenrollToken(wipe: WipeReason?)
         /// The unenroll request is in flight. Valid transitions:
         ///  - `.wiping` or `.removed` on `unenrollmentSucceeded` / `unenrollmentFailed`
-        case unenrolling(wipe: Bool)
+        case unenrolling(wipe: WipeReason?)
         /// A selective wipe runs. Valid transitions:
         ///  - `.removed` on `wipeCompleted`
         case wiping(WipeReason)
-        /// Deregistered (terminal; late events are ignored). Valid transitions:
-        ///  - `.enrolling` on `register` (the account is added again)
+        /// Deregistered (late events are ignored). Valid transitions:
+        ///  - `.enrolling` or `.waitingForSlot` on `register` (the account is added again)
+        ///  - `.enrolled` on `remediationEnrolled` (a remediation enrolled it again)
+        ///  - `.wiping` on `deregister` with wipe, or `wipeRequested`
         case removed
     }
 
     /// Edges drawn in README.md; a test checks the diagram lists exactly these.
     public static let documentedTransitions: [DocumentedTransition] = [
         .init("unregistered", "enrolling", "register"),
+        .init("unregistered", "waitingForSlot", "register"),
         .init("unregistered", "enrolled", "remediationEnrolled"),
         .init("unregistered", "removed", "deregister"),
-        .init("unregistered", "wiping", "deregister"),
-        .init("enrolling", "enrolled", "enrollmentSucceeded"),
+        .init("unregistered", "wiping", "deregister / wipeRequested"),
+        .init("enrolling", "enrolled", "enrollmentSucceeded / remediationEnrolled"),
         .init("enrolling", "awaitingRetry", "enrollmentFailed"),
         .init("enrolling", "acquiringUnenrollToken", "deregister"),
+        .init("enrolling", "wiping", "wipeRequested"),
         .init("awaitingRetry", "enrolling", "timerFired"),
+        .init("awaitingRetry", "waitingForSlot", "slotTaken"),
         .init("awaitingRetry", "enrolled", "remediationEnrolled"),
         .init("awaitingRetry", "removed", "deregister"),
-        .init("awaitingRetry", "wiping", "deregister"),
+        .init("awaitingRetry", "wiping", "deregister / wipeRequested"),
+        .init("waitingForSlot", "awaitingRetry", "slotFreed"),
+        .init("waitingForSlot", "enrolled", "remediationEnrolled"),
+        .init("waitingForSlot", "removed", "deregister"),
+        .init("waitingForSlot", "wiping", "deregister / wipeRequested"),
         .init("enrolled", "checkingIn", "timerFired"),
         .init("enrolled", "acquiringUnenrollToken", "deregister"),
+        .init("enrolled", "wiping", "wipeRequested"),
         .init("checkingIn", "applyingPolicy", "checkInCompleted"),
         .init("checkingIn", "enrolled", "checkInCompleted / checkInFailed"),
-        .init("checkingIn", "wiping", "checkInCompleted"),
+        .init("checkingIn", "wiping", "checkInCompleted / wipeRequested"),
         .init("checkingIn", "acquiringUnenrollToken", "deregister"),
         .init("applyingPolicy", "enrolled", "policyApplied"),
         .init("applyingPolicy", "acquiringUnenrollToken", "deregister"),
+        .init("applyingPolicy", "wiping", "wipeRequested"),
+        .init("acquiringUnenrollToken", "acquiringUnenrollToken", "deregister / wipeRequested"),
         .init("acquiringUnenrollToken", "unenrolling", "mamTokenAcquired"),
         .init("acquiringUnenrollToken", "wiping", "mamTokenFailed"),
         .init("acquiringUnenrollToken", "removed", "mamTokenFailed"),
+        .init("unenrolling", "unenrolling", "deregister / wipeRequested"),
         .init("unenrolling", "wiping", "unenrollmentSucceeded / unenrollmentFailed"),
         .init("unenrolling", "removed", "unenrollmentSucceeded / unenrollmentFailed"),
         .init("wiping", "removed", "wipeCompleted"),
         .init("removed", "enrolling", "register"),
+        .init("removed", "waitingForSlot", "register"),
+        .init("removed", "enrolled", "remediationEnrolled"),
+        .init("removed", "wiping", "deregister / wipeRequested"),
     ]
 
     /// The account this machine manages.
@@ -147,26 +177,79 @@ public struct EnrollmentStateMachine: Sendable {
         self.state = .unregistered
     }
 
-    public var stateName: String {
+    /// The lifecycle state (for the control API and the composed machine).
+    public var phase: Phase {
         switch state {
-        case .unregistered: "unregistered"
-        case .enrolling: "enrolling"
-        case .awaitingRetry: "awaitingRetry"
-        case .enrolled: "enrolled"
-        case .checkingIn: "checkingIn"
-        case .applyingPolicy: "applyingPolicy"
-        case .acquiringUnenrollToken: "acquiringUnenrollToken"
-        case .unenrolling: "unenrolling"
-        case .wiping: "wiping"
-        case .removed: "removed"
+        case .unregistered: .unregistered
+        case .enrolling: .enrolling
+        case .awaitingRetry: .awaitingRetry
+        case .waitingForSlot: .waitingForSlot
+        case .enrolled: .enrolled
+        case .checkingIn: .checkingIn
+        case .applyingPolicy: .applyingPolicy
+        case .acquiringUnenrollToken: .acquiringUnenrollToken
+        case .unenrolling: .unenrolling
+        case .wiping: .wiping
+        case .removed: .removed
         }
     }
+
+    /// The states' names, as drawn in README.md.
+    public enum Phase: String, Sendable, Hashable, CaseIterable {
+        case unregistered, enrolling, awaitingRetry, waitingForSlot, enrolled, checkingIn, applyingPolicy
+        case acquiringUnenrollToken, unenrolling, wiping, removed
+    }
+
+    public var stateName: String { phase.rawValue }
 
     /// True while the account is enrolled (including during a check-in).
     public var isEnrolled: Bool {
         switch state {
         case .enrolled, .checkingIn, .applyingPolicy: true
         default: false
+        }
+    }
+
+    /// True while the account holds (or is taking) the app's one managed slot: an enroll
+    /// request in flight, enrolled, or still enrolled at the service while it deregisters.
+    public var holdsManagedSlot: Bool {
+        switch state {
+        case .enrolling, .enrolled, .checkingIn, .applyingPolicy, .acquiringUnenrollToken, .unenrolling: true
+        case .unregistered, .awaitingRetry, .waitingForSlot, .wiping, .removed: false
+        }
+    }
+
+    /// True while the account is being deregistered or wiped.
+    public var isLeaving: Bool {
+        switch state {
+        case .acquiringUnenrollToken, .unenrolling, .wiping: true
+        default: false
+        }
+    }
+
+    /// True when nothing is in flight: the machine waits for a timer or an outside event.
+    public var isSettled: Bool {
+        switch state {
+        case .unregistered, .awaitingRetry, .waitingForSlot, .enrolled, .removed: true
+        case .enrolling, .checkingIn, .applyingPolicy, .acquiringUnenrollToken, .unenrolling, .wiping: false
+        }
+    }
+
+    /// The timer the machine waits for, if any.
+    public var dueTimer: (timer: Timer, at: Instant)? {
+        switch state {
+        case .awaitingRetry(let retryAt, _): (.enrollmentRetry, retryAt)
+        case .enrolled(let checkInAt): (.policyCheckIn, checkInAt)
+        default: nil
+        }
+    }
+
+    /// The wipe the deregistration in progress ends with, if any.
+    public var pendingWipe: WipeReason? {
+        switch state {
+        case .acquiringUnenrollToken(let wipe), .unenrolling(let wipe): wipe
+        case .wiping(let reason): reason
+        default: nil
         }
     }
 
@@ -177,28 +260,52 @@ public struct EnrollmentStateMachine: Sendable {
 
     // MARK: - Registration and enrollment
 
-    /// The app registered the account (registerAndEnrollAccount): enroll now.
-    public mutating func register(now: Instant) -> Action {
+    /// The app registered the account (registerAndEnrollAccount): enroll now, or, when
+    /// another account is the app's managed one (`slotHeldElsewhere`), report 227 and wait
+    /// for it to leave.
+    public mutating func register(now: Instant, slotHeldElsewhere: Bool = false) -> Action {
         checkNotAwaitingPersist()
         switch state {
         case .unregistered, .removed:
-            state = .enrolling
+            if slotHeldElsewhere {
+                events.append(.enrollment(EnrollmentReport(account: account, status: .singleManagedAccountMode)))
+                state = .waitingForSlot(lastStatus: .singleManagedAccountMode)
+            } else {
+                state = .enrolling
+            }
             return persist()
-        case .enrolling, .awaitingRetry, .enrolled, .checkingIn, .applyingPolicy:
+        case .enrolling, .awaitingRetry, .waitingForSlot, .enrolled, .checkingIn, .applyingPolicy:
             return .none  // already registered
         case .acquiringUnenrollToken, .unenrolling, .wiping:
             preconditionFailure("register() while deregistering; wait for it to finish. Invalid state: \(state)")
         }
     }
 
+    /// Another account became the app's managed one: a waiting retry pauses.
+    public mutating func slotTaken() -> Action {
+        checkNotAwaitingPersist()
+        guard case .awaitingRetry(_, let lastFailure) = state else { return .none }
+        state = .waitingForSlot(lastStatus: lastFailure)
+        return persist()
+    }
+
+    /// The app's managed account left (unenrolled, wiped, removed): paused retries begin
+    /// again, the next one 24 h from `now`.
+    public mutating func slotFreed(now: Instant) -> Action {
+        checkNotAwaitingPersist()
+        guard case .waitingForSlot(let lastStatus) = state else { return .none }
+        state = .awaitingRetry(retryAt: now.advanced(by: Self.enrollmentRetryInterval), lastFailure: lastStatus)
+        return persist()
+    }
+
     /// A remediation enrolled the account on its own; start the check-in schedule.
     public mutating func remediationEnrolled(now: Instant) -> Action {
         checkNotAwaitingPersist()
         switch state {
-        case .unregistered, .awaitingRetry, .enrolling:
+        case .unregistered, .awaitingRetry, .waitingForSlot, .enrolling, .removed:
             state = .enrolled(checkInAt: now.advanced(by: Self.policyCheckInInterval))
             return persist()
-        case .enrolled, .checkingIn, .applyingPolicy, .acquiringUnenrollToken, .unenrolling, .wiping, .removed:
+        case .enrolled, .checkingIn, .applyingPolicy, .acquiringUnenrollToken, .unenrolling, .wiping:
             return .none
         }
     }
@@ -213,8 +320,8 @@ public struct EnrollmentStateMachine: Sendable {
             state = .enrolled(checkInAt: now.advanced(by: Self.policyCheckInInterval))
             return persist()
         case .acquiringUnenrollToken, .unenrolling, .wiping, .removed:
-            return .none
-        case .unregistered, .awaitingRetry, .enrolled, .checkingIn, .applyingPolicy:
+            return lateAnswerReported(.enrollment(EnrollmentReport(account: account, status: status)))
+        case .unregistered, .awaitingRetry, .waitingForSlot, .enrolled, .checkingIn, .applyingPolicy:
             preconditionFailure("enrollmentSucceeded() without an enrollment in flight. Invalid state: \(state)")
         }
     }
@@ -229,13 +336,22 @@ public struct EnrollmentStateMachine: Sendable {
             state = .awaitingRetry(retryAt: now.advanced(by: Self.enrollmentRetryInterval), lastFailure: status)
             return persist()
         case .acquiringUnenrollToken, .unenrolling, .wiping, .removed:
-            return .none
-        case .unregistered, .awaitingRetry, .enrolled, .checkingIn, .applyingPolicy:
+            return lateAnswerReported(.enrollment(EnrollmentReport(account: account, status: status)))
+        case .unregistered, .awaitingRetry, .waitingForSlot, .enrolled, .checkingIn, .applyingPolicy:
             preconditionFailure("enrollmentFailed() without an enrollment in flight. Invalid state: \(state)")
         }
     }
 
-    /// A timer armed by ``Action/scheduleTimer(_:at:)`` fired.
+    /// An answer to a request the machine no longer waits for (it moved on while the request
+    /// was in flight): the app is told, exactly once, and nothing else changes. Valid in
+    /// every state; the notification is stored with the caller's next commit.
+    public mutating func lateAnswerReported(_ notification: ComplianceEvent) -> Action {
+        checkNotAwaitingPersist()
+        events.append(notification)
+        return .none
+    }
+
+    /// A timer the machine waits for (``dueTimer``) fired.
     public mutating func timerFired(_ timer: Timer, now: Instant) -> Action {
         checkNotAwaitingPersist()
         switch (state, timer) {
@@ -254,11 +370,11 @@ public struct EnrollmentStateMachine: Sendable {
 
     // MARK: - Check-in
 
-    /// A policy check-in answered 100, 101 or 102.
+    /// A policy check-in answered 100, 101, 102 or 103.
     public mutating func checkInCompleted(_ outcome: CheckInOutcome, now: Instant) -> Action {
         checkNotAwaitingPersist()
         guard case .checkingIn(let dueAt) = state else {
-            if isTerminalOrLeaving { return .none }
+            if isTerminalOrLeaving { return lateAnswerReported(.policy(EnrollmentReport(account: account, status: outcome.status))) }
             preconditionFailure("checkInCompleted() without a check-in in flight. Invalid state: \(state)")
         }
         events.append(.policy(EnrollmentReport(account: account, status: outcome.status)))
@@ -266,7 +382,7 @@ public struct EnrollmentStateMachine: Sendable {
         case .newPoliciesReceived(let policy):
             state = .applyingPolicy(policy, dueAt: dueAt)
             return .applyPolicy(account, policy)
-        case .policiesHaveNotChanged:
+        case .policiesHaveNotChanged, .noPolicyReceived:
             state = .enrolled(checkInAt: now.advanced(by: Self.policyCheckInInterval))
             return persist()
         case .wipeReceived:
@@ -281,7 +397,7 @@ public struct EnrollmentStateMachine: Sendable {
         checkNotAwaitingPersist()
         precondition(!status.isSuccess, "checkInFailed() with success status \(status). Invalid state: \(state)")
         guard case .checkingIn = state else {
-            if isTerminalOrLeaving { return .none }
+            if isTerminalOrLeaving { return lateAnswerReported(.policy(EnrollmentReport(account: account, status: status))) }
             preconditionFailure("checkInFailed() without a check-in in flight. Invalid state: \(state)")
         }
         events.append(.policy(EnrollmentReport(account: account, status: status)))
@@ -300,21 +416,60 @@ public struct EnrollmentStateMachine: Sendable {
         return persist()
     }
 
-    // MARK: - Deregistration
+    // MARK: - Deregistration and wipes
 
     /// The app deregisters the account (deRegisterAndUnenrollAccount:withWipe:), before it
-    /// removes the account's tokens. Stops retries and check-ins.
-    public mutating func deregister(wipe: Bool) -> Action {
+    /// removes the account's tokens. Stops retries and check-ins; an enrolled account is
+    /// unenrolled at the service first. `reason` names the wipe that follows (`nil`: none).
+    /// A deregistration under way is upgraded to wipe when this one asks for it; an account
+    /// already removed is wiped when asked.
+    public mutating func deregister(wipe reason: WipeReason?) -> Action {
         checkNotAwaitingPersist()
         switch state {
         case .enrolling, .enrolled, .checkingIn, .applyingPolicy:
-            state = .acquiringUnenrollToken(wipe: wipe)
+            state = .acquiringUnenrollToken(wipe: reason)
             return persist()
-        case .unregistered, .awaitingRetry:
-            finishDeregistration(wipe: wipe, unenrollStatus: .unenrollmentSuccess)
+        case .unregistered, .awaitingRetry, .waitingForSlot:
+            finishDeregistration(wipe: reason, unenrollStatus: .unenrollmentSuccess)
             return persist()
-        case .acquiringUnenrollToken, .unenrolling, .wiping, .removed:
-            return .none  // already deregistering: coalesced
+        case .acquiringUnenrollToken(let current):
+            // Coalesced; a request to wipe upgrades the one under way (stored with the caller's
+            // next commit; the step in flight goes on).
+            if current == nil, let reason { state = .acquiringUnenrollToken(wipe: reason) }
+            return .none
+        case .unenrolling(let current):
+            if current == nil, let reason { state = .unenrolling(wipe: reason) }
+            return .none
+        case .wiping:
+            return .none
+        case .removed:
+            guard let reason else { return .none }
+            state = .wiping(reason)
+            return persist()
+        }
+    }
+
+    /// ``deregister(wipe:)`` with a Boolean: `true` wipes for ``WipeReason/deregistered``.
+    public mutating func deregister(wipe: Bool) -> Action {
+        deregister(wipe: wipe ? WipeReason.deregistered : nil)
+    }
+
+    /// The account's data must go now, without telling the service (a failed remediation of
+    /// an account holding managed data). A deregistration under way ends with this wipe.
+    public mutating func wipeRequested(_ reason: WipeReason) -> Action {
+        checkNotAwaitingPersist()
+        switch state {
+        case .unregistered, .enrolling, .awaitingRetry, .waitingForSlot, .enrolled, .checkingIn, .applyingPolicy, .removed:
+            state = .wiping(reason)
+            return persist()
+        case .acquiringUnenrollToken(let current):
+            if current == nil { state = .acquiringUnenrollToken(wipe: reason) }
+            return .none
+        case .unenrolling(let current):
+            if current == nil { state = .unenrolling(wipe: reason) }
+            return .none
+        case .wiping:
+            return .none
         }
     }
 
@@ -409,14 +564,14 @@ public struct EnrollmentStateMachine: Sendable {
         }
     }
 
-    private mutating func finishDeregistration(wipe: Bool, unenrollStatus: EnrollmentStatus) {
+    private mutating func finishDeregistration(wipe: WipeReason?, unenrollStatus: EnrollmentStatus) {
         events.append(.unenroll(EnrollmentReport(account: account, status: unenrollStatus)))
-        state = wipe ? .wiping(.deregistered) : .removed
+        state = wipe.map { .wiping($0) } ?? .removed
     }
 
     private func resumeAction() -> Action {
         switch state {
-        case .unregistered, .removed: .none
+        case .unregistered, .removed, .waitingForSlot: .none
         case .enrolling: .enroll(account)
         case .awaitingRetry(let retryAt, _): .scheduleTimer(.enrollmentRetry, at: retryAt)
         case .enrolled(let checkInAt): .scheduleTimer(.policyCheckIn, at: checkInAt)
@@ -464,12 +619,16 @@ extension EnrollmentStateMachine {
                 object["state"] = "awaitingRetry"
                 object["retryAt"] = .int(retryAt.millisecondsSinceEpoch)
                 object["lastFailure"] = .int(Int64(lastFailure.rawValue))
+            case .waitingForSlot(let lastStatus):
+                object["state"] = "waitingForSlot"
+                object["lastFailure"] = .int(Int64(lastStatus.rawValue))
             case .enrolled(let checkInAt), .checkingIn(let checkInAt), .applyingPolicy(_, let checkInAt):
                 object["state"] = "enrolled"
                 object["checkInAt"] = .int(checkInAt.millisecondsSinceEpoch)
             case .acquiringUnenrollToken(let wipe), .unenrolling(let wipe):
                 object["state"] = "deregistering"
-                object["wipe"] = .bool(wipe)
+                object["wipe"] = .bool(wipe != nil)
+                if let wipe { object["wipeReason"] = .string(wipe.rawValue) }
             case .wiping(let reason):
                 object["state"] = "wiping"
                 object["reason"] = .string(reason.rawValue)
@@ -487,14 +646,25 @@ extension EnrollmentStateMachine {
             switch name {
             case "unregistered": state = .unregistered
             case "enrolling": state = .enrolling
-            case "awaitingRetry":
+            case "awaitingRetry", "waitingForSlot":
                 let code = try reader.int("lastFailure")
                 guard let status = EnrollmentStatus(rawValue: Int(truncatingIfNeeded: code)) else {
                     throw reader.invalid("lastFailure", "unknown enrollment status \(code)")
                 }
-                state = .awaitingRetry(retryAt: try reader.instant("retryAt"), lastFailure: status)
+                state = name == "awaitingRetry"
+                    ? .awaitingRetry(retryAt: try reader.instant("retryAt"), lastFailure: status) : .waitingForSlot(lastStatus: status)
             case "enrolled": state = .enrolled(checkInAt: try reader.instant("checkInAt"))
-            case "deregistering": state = .acquiringUnenrollToken(wipe: try reader.bool("wipe"))
+            case "deregistering":
+                var reason: WipeReason?
+                if try reader.bool("wipe") {
+                    reason = .deregistered
+                    if reader.has("wipeReason") {
+                        let text = try reader.string("wipeReason")
+                        guard let parsed = WipeReason(rawValue: text) else { throw reader.invalid("wipeReason", "unknown reason \"\(text)\"") }
+                        reason = parsed
+                    }
+                }
+                state = .acquiringUnenrollToken(wipe: reason)
             case "wiping":
                 let text = try reader.string("reason")
                 guard let reason = WipeReason(rawValue: text) else { throw reader.invalid("reason", "unknown reason \"\(text)\"") }
@@ -506,6 +676,13 @@ extension EnrollmentStateMachine {
     }
 
     public var snapshot: Snapshot { Snapshot(account: account, state: state) }
+
+    /// True when a stored snapshot says the account holds the managed slot (enrolled, or
+    /// still enrolled while it deregisters).
+    public static func holdsManagedSlot(stored json: JSONValue) -> Bool {
+        guard let snapshot = try? Snapshot(json: json) else { return false }
+        return EnrollmentStateMachine(restoring: snapshot).holdsManagedSlot
+    }
 
     /// Rebuilds the machine from a stored snapshot; call ``resumed()`` next.
     public init(restoring snapshot: Snapshot) {

@@ -9,9 +9,10 @@ import JSON
 ///
 /// Repeat calls for the account being remediated are coalesced into the running
 /// remediation; other accounts queue and run in order. Only one account may be managed
-/// at a time: another account gets NotCompliant with 227 SingleManagedAccountMode. When
-/// a remediation fails for an account that holds managed data, that account is wiped
-/// before its status is delivered.
+/// at a time: the composed ``ComplianceMachine`` owns that rule and answers
+/// ``managedElsewhere(by:)`` when another account holds the slot (NotCompliant, 227
+/// SingleManagedAccountMode). When a remediation fails for an account that holds managed
+/// data, that account is wiped before its status is delivered.
 ///
 /// Persistence: every step that must survive a crash is preceded by ``Action/persist(_:)``;
 /// call ``persisted()`` after storing it to get the step. A machine rebuilt with
@@ -20,7 +21,7 @@ import JSON
 /// wipe journal is not idle), since that call's own persist may not have been stored.
 /// A status is delivered at most once: the state stored before delivery is already the
 /// idle one.
-public struct RemediationStateMachine: Sendable {
+public struct RemediationStateMachine: Sendable, Hashable {
     /// Commands for the Orchestrator.
     public enum Action: Sendable, Hashable {
         /// Store the snapshot, then call ``persisted()``.
@@ -62,15 +63,14 @@ public struct RemediationStateMachine: Sendable {
     fileprivate enum State: Sendable, Hashable {
         /// Nothing running. Valid transitions:
         ///  - `.acquiringMAMToken` on `remediate`
-        ///  - `.delivering` on `remediate` (another account is managed: 227)
         case idle
         /// Getting the MAM-service token. Valid transitions:
         ///  - `.enrolling` on `mamTokenAcquired`
-        ///  - `.wipingManagedData` or `.delivering` on `mamTokenFailed`; `.delivering` on `accountRemoved`
+        ///  - `.wipingManagedData` or `.delivering` on `mamTokenFailed`; `.delivering` on `accountRemoved` or `managedElsewhere`
         case acquiringMAMToken(Run)
         /// Enrolling. Valid transitions:
         ///  - `.awaitingPolicy` on `enrollmentSucceeded`
-        ///  - `.wipingManagedData` or `.delivering` on `enrollmentFailed`; `.delivering` on `accountRemoved`
+        ///  - `.wipingManagedData` or `.delivering` on `enrollmentFailed`; `.delivering` on `accountRemoved` or `managedElsewhere`
         case enrolling(Run)
         /// Fetching policy. Valid transitions:
         ///  - `.applyingPolicy` on `policyReceived` (account allowed)
@@ -95,7 +95,7 @@ public struct RemediationStateMachine: Sendable {
         ///  - `.wipingManagedData` or `.delivering` on `retriedTokenRequestCompleted` (failure)
         case retryingTokenRequest(Run)
         /// A failed remediation left managed data: wiping it first. Valid transitions:
-        ///  - `.delivering` on `wipeStarted`
+        ///  - `.delivering` on `wipeStarted`, or `accountRemoved` (the wipe finished)
         case wipingManagedData(Run, ComplianceStatusReport)
         /// Delivering the one status. Valid transitions:
         ///  - `.idle` on `statusDelivered` (queue empty)
@@ -106,13 +106,12 @@ public struct RemediationStateMachine: Sendable {
     /// Edges drawn in README.md; a test checks the diagram lists exactly these.
     public static let documentedTransitions: [DocumentedTransition] = [
         .init("idle", "acquiringMAMToken", "remediate"),
-        .init("idle", "delivering", "remediate"),
         .init("acquiringMAMToken", "enrolling", "mamTokenAcquired"),
         .init("acquiringMAMToken", "wipingManagedData", "mamTokenFailed"),
-        .init("acquiringMAMToken", "delivering", "mamTokenFailed / accountRemoved"),
+        .init("acquiringMAMToken", "delivering", "mamTokenFailed / accountRemoved / managedElsewhere"),
         .init("enrolling", "awaitingPolicy", "enrollmentSucceeded"),
         .init("enrolling", "wipingManagedData", "enrollmentFailed"),
-        .init("enrolling", "delivering", "enrollmentFailed / accountRemoved"),
+        .init("enrolling", "delivering", "enrollmentFailed / accountRemoved / managedElsewhere"),
         .init("awaitingPolicy", "applyingPolicy", "policyReceived"),
         .init("awaitingPolicy", "wipingManagedData", "policyReceived / policyFetchFailed"),
         .init("awaitingPolicy", "delivering", "policyReceived / policyFetchFailed / accountRemoved"),
@@ -126,15 +125,13 @@ public struct RemediationStateMachine: Sendable {
         .init("reportingCompliance", "delivering", "complianceReportFailed / accountRemoved"),
         .init("retryingTokenRequest", "delivering", "retriedTokenRequestCompleted / accountRemoved"),
         .init("retryingTokenRequest", "wipingManagedData", "retriedTokenRequestCompleted"),
-        .init("wipingManagedData", "delivering", "wipeStarted"),
+        .init("wipingManagedData", "delivering", "wipeStarted / accountRemoved"),
         .init("delivering", "idle", "statusDelivered"),
         .init("delivering", "acquiringMAMToken", "statusDelivered"),
         .init("delivering", "delivering", "statusDelivered"),
     ]
 
     private var state: State
-    /// The one account enrolled with the MAM service, if any.
-    private var managedAccount: AccountID?
     /// Accounts that have had policy applied (so hold managed data).
     private var managedData: [AccountID]
     /// Accounts waiting for their turn, in order.
@@ -145,15 +142,38 @@ public struct RemediationStateMachine: Sendable {
     /// A machine with nothing managed and nothing running.
     public init() {
         state = .idle
-        managedAccount = nil
         managedData = []
         queue = []
     }
 
     public var stateName: String { Self.name(of: state) }
 
-    /// The account currently managed (enrolled), if any.
-    public var currentManagedAccount: AccountID? { managedAccount }
+    /// True when `account` has had policy applied and holds managed data.
+    public func holdsManagedData(_ account: AccountID) -> Bool { managedData.contains(account) }
+
+    /// The step the running remediation is at, or nil when idle (or delivering).
+    public var activeStep: Step? {
+        switch state {
+        case .idle, .delivering: nil
+        case .acquiringMAMToken: .acquiringMAMToken
+        case .enrolling: .enrolling
+        case .awaitingPolicy: .awaitingPolicy
+        case .applyingPolicy: .applyingPolicy
+        case .awaitingRestart: .awaitingRestart
+        case .reportingCompliance: .reportingCompliance
+        case .retryingTokenRequest: .retryingTokenRequest
+        case .wipingManagedData: .wipingManagedData
+        }
+    }
+
+    /// The steps of a running remediation, named as in README.md.
+    public enum Step: String, Sendable, Hashable, CaseIterable {
+        case acquiringMAMToken, enrolling, awaitingPolicy, applyingPolicy, awaitingRestart, reportingCompliance, retryingTokenRequest
+        case wipingManagedData
+    }
+
+    /// Whether the running remediation may interact with the user.
+    public var activeIsSilent: Bool? { Self.run(of: state)?.silent }
 
     /// The account being remediated, if any.
     public var activeAccount: AccountID? { Self.run(of: state)?.account }
@@ -174,6 +194,7 @@ public struct RemediationStateMachine: Sendable {
         checkNotAwaitingPersist()
         switch state {
         case .idle:
+            events.append(.remediationStarted(account, silent: silent))
             return start(Run(account: account, silent: silent))
         default:
             if var run = Self.run(of: state), run.account == account {
@@ -189,6 +210,7 @@ public struct RemediationStateMachine: Sendable {
                 return .none
             }
             queue.append(Run(account: account, silent: silent))
+            events.append(.remediationStarted(account, silent: silent))
             return persist(then: .none)
         }
     }
@@ -214,7 +236,6 @@ public struct RemediationStateMachine: Sendable {
     public mutating func enrollmentSucceeded() -> Action {
         checkNotAwaitingPersist()
         guard case .enrolling(let run) = state else { return lateOrMisuse("enrollmentSucceeded()") }
-        managedAccount = run.account
         state = .awaitingPolicy(run)
         return persist(then: .fetchPolicy(run.account))
     }
@@ -325,19 +346,13 @@ public struct RemediationStateMachine: Sendable {
         accountsEnrolled([account])
     }
 
-    /// ``accountEnrolled(_:)`` for many accounts in one step (a start tells the machine of every
-    /// enrolled account): one persist when anything changed, `.none` otherwise; the first
-    /// account becomes the managed one when there is none. Linear in the accounts given plus
-    /// those the machine knows.
+    /// ``accountEnrolled(_:)`` for many accounts in one step: one persist when anything
+    /// changed, `.none` otherwise. Linear in the accounts given plus those the machine knows.
     public mutating func accountsEnrolled(_ accounts: [AccountID]) -> Action {
         checkNotAwaitingPersist()
         var holdingData = Set(managedData)
         var changed = false
         for account in accounts {
-            if managedAccount == nil {
-                managedAccount = account
-                changed = true
-            }
             if holdingData.insert(account).inserted {
                 managedData.append(account)
                 changed = true
@@ -350,7 +365,6 @@ public struct RemediationStateMachine: Sendable {
     /// managed state, drop it from the queue, and end its running remediation (NotCompliant).
     public mutating func accountRemoved(_ account: AccountID) -> Action {
         checkNotAwaitingPersist()
-        if managedAccount == account { managedAccount = nil }
         managedData.removeAll { $0 == account }
         queue.removeAll { $0.account == account }
         if let run = Self.run(of: state), run.account == account {
@@ -360,6 +374,20 @@ public struct RemediationStateMachine: Sendable {
                 detail: "The account was removed from this app during remediation."), tokens: nil)
         }
         return persist(then: .none)
+    }
+
+    /// Another account is the app's managed one (the composed machine's rule): the running
+    /// remediation, before it enrolls, ends NotCompliant with 227 SingleManagedAccountMode.
+    public mutating func managedElsewhere(by other: AccountID) -> Action {
+        checkNotAwaitingPersist()
+        switch state {
+        case .acquiringMAMToken(let run), .enrolling(let run):
+            return deliver(ComplianceStatusReport(
+                account: run.account, status: .notCompliant, enrollmentStatus: .singleManagedAccountMode,
+                detail: "\(other.upn) is the managed account of this app."), tokens: nil)
+        default:
+            return lateOrMisuse("managedElsewhere()")
+        }
     }
 
     // MARK: - Persistence protocol
@@ -396,10 +424,6 @@ public struct RemediationStateMachine: Sendable {
     // MARK: - Internals
 
     private mutating func start(_ run: Run) -> Action {
-        if let managedAccount, managedAccount != run.account {
-            // Persisted first like every delivery, so a dequeued account is not dequeued again after a crash.
-            return deliver(ComplianceStatusReport(account: run.account, status: .notCompliant, enrollmentStatus: .singleManagedAccountMode), tokens: nil)
-        }
         state = .acquiringMAMToken(run)
         return persist(then: .acquireMAMToken(run.account, silent: run.silent))
     }
@@ -408,7 +432,6 @@ public struct RemediationStateMachine: Sendable {
     private mutating func finish(_ run: Run, _ report: ComplianceStatusReport) -> Action {
         if managedData.contains(run.account) {
             managedData.removeAll { $0 == run.account }
-            if managedAccount == run.account { managedAccount = nil }
             state = .wipingManagedData(run, report)
             return persist(then: .startWipe(run.account, .remediationFailed))
         }
@@ -498,18 +521,17 @@ extension RemediationStateMachine {
     /// as idle (a status is delivered at most once).
     public struct Snapshot: Sendable, Hashable {
         fileprivate let state: State
-        fileprivate let managedAccount: AccountID?
         fileprivate let managedData: [AccountID]
         fileprivate let queue: [Run]
 
-        fileprivate init(state: State, managedAccount: AccountID?, managedData: [AccountID], queue: [Run]) {
+        fileprivate init(state: State, managedData: [AccountID], queue: [Run]) {
             if case .delivering = state { self.state = .idle } else { self.state = state }
-            self.managedAccount = managedAccount
             self.managedData = managedData
             self.queue = queue
         }
 
-        /// `{"machine":"remediation","version":1,"managedAccount":…,"managedData":[…],"queue":[…],"run":…}`.
+        /// `{"machine":"remediation","version":2,"managedData":[…],"queue":[…],"run":…}`. Version 1
+        /// also held `managedAccount`, which the composed machine now derives; it is ignored.
         public var json: JSONValue {
             var run: JSONValue = .null
             if let active = RemediationStateMachine.run(of: state) {
@@ -533,8 +555,7 @@ extension RemediationStateMachine {
                 run = .object(object)
             }
             return .object(JSONObject([
-                ("machine", "remediation"), ("version", 1),
-                ("managedAccount", managedAccount?.stored ?? .null),
+                ("machine", "remediation"), ("version", 2),
                 ("managedData", .array(managedData.map(\.stored))),
                 ("queue", .array(queue.map { .object(JSONObject([("account", $0.account.stored), ("silent", .bool($0.silent))])) })),
                 ("run", run),
@@ -544,8 +565,7 @@ extension RemediationStateMachine {
         public init(json: JSONValue) throws(StoredValueError) {
             let reader = try StoredReader(json, path: "remediation")
             guard try reader.string("machine") == "remediation" else { throw reader.invalid("machine", "not a remediation snapshot") }
-            try reader.checkVersion(1)
-            managedAccount = try reader.optionalAccount("managedAccount")
+            try reader.checkVersion(1...2)
             var data: [AccountID] = []
             for (index, element) in try reader.array("managedData").enumerated() {
                 data.append(try AccountID(stored: element, path: "remediation.managedData[\(index)]"))
@@ -597,13 +617,12 @@ extension RemediationStateMachine {
     }
 
     public var snapshot: Snapshot {
-        Snapshot(state: state, managedAccount: managedAccount, managedData: managedData, queue: queue)
+        Snapshot(state: state, managedData: managedData, queue: queue)
     }
 
     /// Rebuilds the machine from a stored snapshot; call ``resumed()`` next.
     public init(restoring snapshot: Snapshot) {
         state = snapshot.state
-        managedAccount = snapshot.managedAccount
         managedData = snapshot.managedData
         queue = snapshot.queue
     }

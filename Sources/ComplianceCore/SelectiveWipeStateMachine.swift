@@ -1,26 +1,35 @@
 import JSON
 
-/// The journaled selective wipe of one account: intent → tokens → vault → enrollment → done.
+/// The journaled selective wipe of one account: intent → tokens → the app's hook → vault →
+/// enrollment → done.
+///
+/// The app's wipe hook (the SDK's `wipeDataForAccount`) runs before the daemon touches the
+/// account's files; its answer decides what comes next, as `wipeDataForAccount`'s return
+/// does (seed 004): `true` (exit status 0) says the app removed the account's data itself,
+/// `false` asks the daemon to remove the account's files. `wipeFinished` comes after both.
 ///
 /// Each step is persisted before its side effect runs, and every side effect is
 /// idempotent, so a machine rebuilt from the last stored ``Snapshot`` and sent
 /// ``resumed()`` re-issues the step that may not have finished and reaches `done`
-/// whatever the crash point. Only the account's own tokens, vault files and enrollment
-/// are named in actions; another account's data is never touched.
+/// whatever the crash point; a wipe stored `done` is never run again. Only the account's
+/// own tokens, vault files and enrollment are named in actions; another account's data is
+/// never touched. Each wipe has a ``Wipe/generation`` (1, 2, … per account), so a step can
+/// be told apart from the same step of a later wipe.
 ///
 /// Protocol: an event returns ``Action/persist(_:)``; the Orchestrator stores the
 /// snapshot and calls ``persisted()``, which returns the step to run; when the step
 /// completes it calls the matching event (`tokensRemoved()`, …).
-public struct SelectiveWipeStateMachine: Sendable {
+public struct SelectiveWipeStateMachine: Sendable, Hashable {
     /// Commands for the Orchestrator.
     public enum Action: Sendable, Hashable {
         /// Store the snapshot (replacing the previous one), then call ``persisted()``.
         case persist(Snapshot)
         /// Delete the account's access, refresh and id tokens; then call ``tokensRemoved()``.
         case removeTokens(AccountID)
-        /// Delete the account's vault files (running the app's wipe hook first when asked);
-        /// then call ``vaultRemoved()``.
-        case removeVaultFiles(AccountID, runAppHook: Bool)
+        /// Run the app's wipe hook for the account; then call ``appHookFinished(removedData:outcome:)``.
+        case runAppHook(AccountID)
+        /// Delete the account's vault files; then call ``vaultRemoved()``.
+        case removeVaultFiles(AccountID)
         /// Delete the account's enrollment record and policy; then call ``enrollmentRemoved()``.
         case removeEnrollment(AccountID)
         /// The wipe is complete (the journal says `done`).
@@ -34,11 +43,14 @@ public struct SelectiveWipeStateMachine: Sendable {
         public var account: AccountID
         public var reason: WipeReason
         public var runAppHook: Bool
+        /// 1 for the account's first wipe, 2 for the next, …
+        public var generation: Int
 
-        public init(account: AccountID, reason: WipeReason, runAppHook: Bool) {
+        public init(account: AccountID, reason: WipeReason, runAppHook: Bool, generation: Int = 1) {
             self.account = account
             self.reason = reason
             self.runAppHook = runAppHook
+            self.generation = generation
         }
     }
 
@@ -49,22 +61,30 @@ public struct SelectiveWipeStateMachine: Sendable {
         /// The intent is journaled; tokens are being removed. Valid transitions:
         ///  - `.tokensRemoved` on `tokensRemoved`
         case intentRecorded(Wipe)
-        /// Tokens are gone; vault files are being removed. Valid transitions:
-        ///  - `.vaultRemoved` on `vaultRemoved`
+        /// Tokens are gone; the app's hook runs (when it has one), else the vault files go.
+        /// Valid transitions:
+        ///  - `.appHookFinished` on `appHookFinished` (the app did not remove its data)
+        ///  - `.vaultRemoved` on `appHookFinished` (the app removed it) or `vaultRemoved` (no hook)
         case tokensRemoved(Wipe)
+        /// The hook answered that the app did not remove the data: the daemon removes the
+        /// account's files. Valid transitions:
+        ///  - `.vaultRemoved` on `vaultRemoved`
+        case appHookFinished(Wipe)
         /// Vault files are gone; the enrollment is being removed. Valid transitions:
         ///  - `.done` on `enrollmentRemoved`
         case vaultRemoved(Wipe)
         /// Terminal for this wipe; late step events are ignored. Valid transitions:
         ///  - `.intentRecorded` on `wipeRequested` (the account is wiped again later)
-        case done(AccountID, WipeReason)
+        case done(Wipe)
     }
 
     /// Edges drawn in README.md; a test checks the diagram lists exactly these.
     public static let documentedTransitions: [DocumentedTransition] = [
         .init("idle", "intentRecorded", "wipeRequested"),
         .init("intentRecorded", "tokensRemoved", "tokensRemoved"),
-        .init("tokensRemoved", "vaultRemoved", "vaultRemoved"),
+        .init("tokensRemoved", "appHookFinished", "appHookFinished"),
+        .init("tokensRemoved", "vaultRemoved", "vaultRemoved / appHookFinished"),
+        .init("appHookFinished", "vaultRemoved", "vaultRemoved"),
         .init("vaultRemoved", "done", "enrollmentRemoved"),
         .init("done", "intentRecorded", "wipeRequested"),
     ]
@@ -81,8 +101,16 @@ public struct SelectiveWipeStateMachine: Sendable {
     /// The account this machine wipes.
     public var account: AccountID {
         switch state {
-        case .idle(let account), .done(let account, _): account
-        case .intentRecorded(let wipe), .tokensRemoved(let wipe), .vaultRemoved(let wipe): wipe.account
+        case .idle(let account): account
+        case .intentRecorded(let wipe), .tokensRemoved(let wipe), .appHookFinished(let wipe), .vaultRemoved(let wipe), .done(let wipe): wipe.account
+        }
+    }
+
+    /// The wipe under way or last done, if any.
+    public var wipe: Wipe? {
+        switch state {
+        case .idle: nil
+        case .intentRecorded(let wipe), .tokensRemoved(let wipe), .appHookFinished(let wipe), .vaultRemoved(let wipe), .done(let wipe): wipe
         }
     }
 
@@ -93,6 +121,14 @@ public struct SelectiveWipeStateMachine: Sendable {
     public var isFinished: Bool {
         if case .done = state { return true }
         return false
+    }
+
+    /// True while a wipe is under way (journaled, not done).
+    public var isRunning: Bool {
+        switch state {
+        case .idle, .done: false
+        case .intentRecorded, .tokensRemoved, .appHookFinished, .vaultRemoved: true
+        }
     }
 
     /// Observer notifications collected since the last call (`wipeStarted`, `wipeFinished`).
@@ -108,11 +144,11 @@ public struct SelectiveWipeStateMachine: Sendable {
     public mutating func wipeRequested(reason: WipeReason, runAppHook: Bool) -> Action {
         checkNotAwaitingPersist()
         switch state {
-        case .idle(let account), .done(let account, _):
-            state = .intentRecorded(Wipe(account: account, reason: reason, runAppHook: runAppHook))
-            events.append(.wipeStarted(account, reason))
-            return persist()
-        case .intentRecorded, .tokensRemoved, .vaultRemoved:
+        case .idle(let account):
+            return start(Wipe(account: account, reason: reason, runAppHook: runAppHook, generation: 1))
+        case .done(let last):
+            return start(Wipe(account: last.account, reason: reason, runAppHook: runAppHook, generation: last.generation + 1))
+        case .intentRecorded, .tokensRemoved, .appHookFinished, .vaultRemoved:
             return .none
         }
     }
@@ -126,9 +162,10 @@ public struct SelectiveWipeStateMachine: Sendable {
         return stepAction()
     }
 
-    /// After a rebuild from a snapshot: the step to (re-)run.
+    /// After a rebuild from a snapshot: the step to (re-)run; `.none` for a wipe stored done.
     public mutating func resumed() -> Action {
         checkNotAwaitingPersist()
+        if case .done = state { return .none }
         return stepAction()
     }
 
@@ -141,21 +178,40 @@ public struct SelectiveWipeStateMachine: Sendable {
             return persist()
         case .done:
             return .none
-        case .idle, .tokensRemoved, .vaultRemoved:
+        case .idle, .tokensRemoved, .appHookFinished, .vaultRemoved:
             preconditionFailure("tokensRemoved() while not removing tokens. Invalid state: \(state)")
         }
     }
 
-    /// The account's vault files are deleted (and the app hook ran, if asked).
+    /// The app's hook answered: `removedData` is `wipeDataForAccount`'s return (exit status 0);
+    /// `outcome` says how it ended, for the event.
+    public mutating func appHookFinished(removedData: Bool, outcome: String) -> Action {
+        checkNotAwaitingPersist()
+        switch state {
+        case .tokensRemoved(let wipe) where wipe.runAppHook:
+            state = removedData ? .vaultRemoved(wipe) : .appHookFinished(wipe)
+            events.append(.wipeHookRan(wipe.account, outcome: outcome, appRemovedData: removedData))
+            return persist()
+        case .done:
+            return .none
+        default:
+            preconditionFailure("appHookFinished() while no hook runs. Invalid state: \(state)")
+        }
+    }
+
+    /// The account's vault files are deleted (or the app removed its data itself).
     public mutating func vaultRemoved() -> Action {
         checkNotAwaitingPersist()
         switch state {
-        case .tokensRemoved(let wipe):
+        case .tokensRemoved(let wipe) where !wipe.runAppHook:
+            state = .vaultRemoved(wipe)
+            return persist()
+        case .appHookFinished(let wipe):
             state = .vaultRemoved(wipe)
             return persist()
         case .done:
             return .none
-        case .idle, .intentRecorded, .vaultRemoved:
+        default:
             preconditionFailure("vaultRemoved() while not removing vault files. Invalid state: \(state)")
         }
     }
@@ -165,25 +221,32 @@ public struct SelectiveWipeStateMachine: Sendable {
         checkNotAwaitingPersist()
         switch state {
         case .vaultRemoved(let wipe):
-            state = .done(wipe.account, wipe.reason)
+            state = .done(wipe)
             events.append(.wipeFinished(wipe.account))
             return persist()
         case .done:
             return .none
-        case .idle, .intentRecorded, .tokensRemoved:
+        case .idle, .intentRecorded, .tokensRemoved, .appHookFinished:
             preconditionFailure("enrollmentRemoved() while not removing the enrollment. Invalid state: \(state)")
         }
     }
 
     // MARK: - Internals
 
+    private mutating func start(_ wipe: Wipe) -> Action {
+        state = .intentRecorded(wipe)
+        events.append(.wipeStarted(wipe.account, wipe.reason))
+        return persist()
+    }
+
     private func stepAction() -> Action {
         switch state {
         case .idle: .none
         case .intentRecorded(let wipe): .removeTokens(wipe.account)
-        case .tokensRemoved(let wipe): .removeVaultFiles(wipe.account, runAppHook: wipe.runAppHook)
+        case .tokensRemoved(let wipe): wipe.runAppHook ? .runAppHook(wipe.account) : .removeVaultFiles(wipe.account)
+        case .appHookFinished(let wipe): .removeVaultFiles(wipe.account)
         case .vaultRemoved(let wipe): .removeEnrollment(wipe.account)
-        case .done(let account, _): .finished(account)
+        case .done(let wipe): .finished(wipe.account)
         }
     }
 
@@ -206,22 +269,20 @@ extension SelectiveWipeStateMachine {
     public struct Snapshot: Sendable, Hashable {
         fileprivate let state: State
 
-        /// `{"machine":"selectiveWipe","version":1,"step":…,"account":…,"reason":…,"runAppHook":…}`.
+        /// `{"machine":"selectiveWipe","version":2,"step":…,"account":…,"reason":…,"runAppHook":…,
+        /// "generation":…}`; version 1 (no generation, no hook step) is read too.
         public var json: JSONValue {
-            var object = JSONObject([("machine", "selectiveWipe"), ("version", 1)])
+            var object = JSONObject([("machine", "selectiveWipe"), ("version", 2)])
             switch state {
             case .idle(let account):
                 object["step"] = "idle"
                 object["account"] = account.stored
-            case .intentRecorded(let wipe), .tokensRemoved(let wipe), .vaultRemoved(let wipe):
+            case .intentRecorded(let wipe), .tokensRemoved(let wipe), .appHookFinished(let wipe), .vaultRemoved(let wipe), .done(let wipe):
                 object["step"] = .string(SelectiveWipeStateMachine.name(of: state))
                 object["account"] = wipe.account.stored
                 object["reason"] = .string(wipe.reason.rawValue)
                 object["runAppHook"] = .bool(wipe.runAppHook)
-            case .done(let account, let reason):
-                object["step"] = "done"
-                object["account"] = account.stored
-                object["reason"] = .string(reason.rawValue)
+                object["generation"] = .int(Int64(wipe.generation))
             }
             return .object(object)
         }
@@ -232,7 +293,7 @@ extension SelectiveWipeStateMachine {
         public init(json: JSONValue) throws(StoredValueError) {
             let reader = try StoredReader(json, path: "selectiveWipe")
             guard try reader.string("machine") == "selectiveWipe" else { throw reader.invalid("machine", "not a selective wipe journal") }
-            try reader.checkVersion(1)
+            let version = try reader.checkVersion(1...2)
             let account = try reader.account("account")
             let step = try reader.string("step")
             if step == "idle" {
@@ -241,15 +302,15 @@ extension SelectiveWipeStateMachine {
             }
             let reasonText = try reader.string("reason")
             guard let reason = WipeReason(rawValue: reasonText) else { throw reader.invalid("reason", "unknown reason \"\(reasonText)\"") }
-            if step == "done" {
-                state = .done(account, reason)
-                return
-            }
-            let wipe = Wipe(account: account, reason: reason, runAppHook: try reader.bool("runAppHook"))
+            let runAppHook = version == 1 && step == "done" ? false : try reader.bool("runAppHook")
+            let generation = version == 1 ? 1 : Int(clamping: try reader.int("generation"))
+            let wipe = Wipe(account: account, reason: reason, runAppHook: runAppHook, generation: generation)
             switch step {
             case "intentRecorded": state = .intentRecorded(wipe)
             case "tokensRemoved": state = .tokensRemoved(wipe)
+            case "appHookFinished": state = .appHookFinished(wipe)
             case "vaultRemoved": state = .vaultRemoved(wipe)
+            case "done": state = .done(wipe)
             default: throw reader.invalid("step", "unknown step \"\(step)\"")
             }
         }
@@ -268,6 +329,7 @@ extension SelectiveWipeStateMachine {
         case .idle: "idle"
         case .intentRecorded: "intentRecorded"
         case .tokensRemoved: "tokensRemoved"
+        case .appHookFinished: "appHookFinished"
         case .vaultRemoved: "vaultRemoved"
         case .done: "done"
         }

@@ -113,10 +113,18 @@ struct StoredReader {
 
     /// Checks the `version` field written by ``storedHeader(_:)``.
     func checkVersion(_ expected: Int64) throws(StoredValueError) {
+        try checkVersion(expected...expected)
+    }
+
+    /// Checks the `version` field is one of `readable`; returns it.
+    @discardableResult
+    func checkVersion(_ readable: ClosedRange<Int64>) throws(StoredValueError) -> Int64 {
         let version = try int("version")
-        guard version == expected else {
-            throw StoredValueError(code: .unsupportedVersion, path: "\(path).version", detail: "version \(version), this build reads \(expected)")
+        guard readable.contains(version) else {
+            let what = readable.count == 1 ? "\(readable.lowerBound)" : "\(readable.lowerBound) to \(readable.upperBound)"
+            throw StoredValueError(code: .unsupportedVersion, path: "\(path).version", detail: "version \(version), this build reads \(what)")
         }
+        return version
     }
 }
 

@@ -4,7 +4,7 @@
 /// and no claims challenge is pending (a claims challenge always skips the cache).
 /// Every grant carries the `claims` parameter built from the app's capabilities and
 /// the challenge (``ClaimsRequest``).
-public struct TokenAcquisitionStateMachine: Sendable {
+public struct TokenAcquisitionStateMachine: Sendable, Hashable {
     /// Cached access tokens expiring within this window are not used.
     public static let expirySkew = TimeSpan.minutes(5)
 

@@ -124,6 +124,18 @@ public struct ProtectionPolicyRequired: Sendable, Hashable, CustomStringConverti
     public var correlationID: String?
     public var serverError: ServerError
 
+    public init(
+        displayableID: String? = nil, homeAccountID: HomeAccountID? = nil, tenantID: String? = nil, authority: String? = nil,
+        correlationID: String? = nil, serverError: ServerError
+    ) {
+        self.displayableID = displayableID
+        self.homeAccountID = homeAccountID
+        self.tenantID = tenantID
+        self.authority = authority
+        self.correlationID = correlationID
+        self.serverError = serverError
+    }
+
     public var description: String {
         "adi: \(displayableID ?? "none"), home: \(homeAccountID?.description ?? "none"), tenant: \(tenantID ?? "none"), \(serverError)"
     }

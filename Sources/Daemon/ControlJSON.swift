@@ -32,7 +32,7 @@ enum ControlJSON {
             "managed": .bool(summary.managed),
             "homeAccountId": summary.homeAccountID.map { .string($0) } ?? .null,
             "enrollment": [
-                "state": .string(summary.enrollmentState),
+                "state": .string(summary.enrollmentState.rawValue),
                 "lastStatus": summary.lastEnrollmentStatus.map { EngineJSON.status($0) } ?? .null,
                 "nextDueAt": summary.nextDueAt.map { .int($0) } ?? .null,
             ],

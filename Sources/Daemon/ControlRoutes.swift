@@ -8,15 +8,14 @@ import NIOCore
 import Orchestrator
 
 /// The daemon's control API over the engine: JSON over HTTP (Sources/complianced/README.md).
+/// Every route reaches the daemon's state through the ``Engine``.
 public struct ControlRoutes: Sendable {
     let engine: Engine
-    let store: OrchestratorStore
     let testHooks: Bool
     let logger: Logger
 
-    public init(engine: Engine, store: OrchestratorStore, testHooks: Bool, logger: Logger) {
+    public init(engine: Engine, testHooks: Bool, logger: Logger) {
         self.engine = engine
-        self.store = store
         self.testHooks = testHooks
         self.logger = logger
     }
@@ -53,6 +52,7 @@ public struct ControlRoutes: Sendable {
             router.get("/v1/test/crash-points") { _, _ in
                 try await handle { .json(["points": .array(Engine.crashPoints.map { .string($0) })]) }
             }
+            router.post("/v1/test/fail-storage") { request, _ in try await handle { try await failStorage(request) } }
         }
         return router
     }
@@ -60,7 +60,7 @@ public struct ControlRoutes: Sendable {
     // MARK: - Handlers
 
     private func health() async throws -> Response {
-        let last = try await store.lastEventSeq()
+        let last = try await engineCall { try await engine.lastEventSeq() }
         return .json([
             "status": "ok", "pid": .int(Int64(getpid())), "clock": .string(engine.clock.mode.rawValue),
             "now": .int(engine.clock.milliseconds), "app": .string(engine.clientID), "lastEventSeq": .int(last),
@@ -197,9 +197,8 @@ public struct ControlRoutes: Sendable {
         let since = try number("since", 0, 0...Int64.max)
         let wait = try number("wait", 0, 0...60_000)
         let limit = try number("limit", 1000, 1...10_000)
-        let found = try await store.waitForEvents(since: since, limit: Int(limit), timeout: .milliseconds(wait))
-        let last = try await store.lastEventSeq()
-        return .json(["events": .array(found.map(ControlJSON.event)), "lastSeq": .int(last)])
+        let found = try await engineCall { try await engine.events(since: since, limit: Int(limit), wait: .milliseconds(wait)) }
+        return .json(["events": .array(found.events.map(ControlJSON.event)), "lastSeq": .int(found.lastSeq)])
     }
 
     private func clock() -> Response {
@@ -222,6 +221,18 @@ public struct ControlRoutes: Sendable {
         let occurrence = try body.optionalInt("occurrence") ?? 1
         try await engineCall { try await engine.armCrash(at: point, occurrence: Int(clamping: occurrence)) }
         return .json(["armed": .string(point), "occurrence": .int(occurrence)])
+    }
+
+    private func failStorage(_ request: Request) async throws -> Response {
+        let body = try await jsonBody(request, route: "POST /v1/test/fail-storage", known: ["operation", "count"])
+        let name = try body.string("operation")
+        guard let kind = StorageFaults.Kind(rawValue: name) else {
+            throw ControlError.badRequest("POST /v1/test/fail-storage: 'operation' must be one of \(StorageFaults.Kind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(name)'")
+        }
+        let count = try body.optionalInt("count") ?? 1
+        guard (1...1000).contains(count) else { throw ControlError.badRequest("POST /v1/test/fail-storage: 'count' must be 1 to 1000, got \(count)") }
+        await engine.failStorage(kind, count: Int(count))
+        return .json(["failing": .string(kind.rawValue), "count": .int(count)])
     }
 
     // MARK: - Helpers

@@ -88,7 +88,7 @@ public struct DaemonParts: Sendable {
             store: store, vault: vault, issuer: issuer, mam: mam, browserHTTP: client, clock: clock, logger: logger)
         self.store = store
         self.engine = engine
-        self.routes = ControlRoutes(engine: engine, store: store, testHooks: configuration.testHooks, logger: logger)
+        self.routes = ControlRoutes(engine: engine, testHooks: configuration.testHooks, logger: logger)
     }
 
     /// The HTTP client settings a daemon uses: its CA file, its timeout (connecting within at
@@ -99,5 +99,31 @@ public struct DaemonParts: Sendable {
         http.totalTimeout = configuration.httpTimeout
         http.connectTimeout = min(configuration.httpTimeout, .seconds(5))
         return http
+    }
+}
+
+extension DaemonParts {
+    /// Starts the engine (resuming interrupted work) and runs its service until
+    /// ``RunningEngine/stop()``: for in-process use (tests, load runs, benchmarks), where no
+    /// `ServiceGroup` runs it. The daemon runs the engine in its service group instead.
+    public func startRunning() async throws -> RunningEngine {
+        try await engine.start()
+        return RunningEngine(engine)
+    }
+}
+
+/// An engine's service running in a task of its own (``DaemonParts/startRunning()``).
+public final class RunningEngine: Sendable {
+    private let task: Task<Void, Never>
+
+    init(_ engine: Engine) {
+        // In-process only: the daemon runs the engine as a Service of its ServiceGroup.
+        task = Task { try? await engine.run() }
+    }
+
+    /// Stops the service and waits for the I/O it runs to end.
+    public func stop() async {
+        task.cancel()
+        await task.value
     }
 }

@@ -36,7 +36,6 @@ struct BenchEngine: Sendable {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let parts = try parts(directory: directory, mock: mock)
         try await parts.engine.start()
-        defer { Task { await parts.engine.shutdown() } }
-        return try await body(BenchEngine(parts: parts, directory: directory))
+        return try await parts.engine.withRunning { _ in try await body(BenchEngine(parts: parts, directory: directory)) }
     }
 }

@@ -34,7 +34,7 @@ enum ScalingBenchmark {
                 }
                 guard let engine else { continue }
                 let start = ContinuousClock.now
-                let advanced = try await engine.advanceClock(seconds: 8 * 3600 + 60)
+                let advanced = try await engine.withRunning { try await $0.advanceClock(seconds: 8 * 3600 + 60) }
                 let sweep = Double((ContinuousClock.now - start).nanoseconds)
                 guard advanced.fired.count == size else {
                     throw BenchError("the sweep fired \(advanced.fired.count) timers for \(size) accounts")

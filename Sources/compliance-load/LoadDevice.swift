@@ -11,6 +11,7 @@ struct LoadDevice: Sendable {
     let index: Int
     let upn: String
     let parts: DaemonParts
+    let running: RunningEngine
 
     static let scopes = ["api://contoso-chat/Chat.Read"]
     static let appProfile = InProcessMockAuth.packageRoot.appendingPathComponent("mocks/fixtures/apps/chatr-Info.plist").path
@@ -22,8 +23,7 @@ struct LoadDevice: Sendable {
             stateDirectory: directory, app: try AppSettings.load(infoPlist: appProfile), authority: mock.authority, mamURL: mock.mamURL,
             clock: .virtual, httpTimeout: .seconds(60))
         let parts = try DaemonParts(configuration, logger: quiet, http: http)
-        try await parts.engine.start()
-        return LoadDevice(index: index, upn: upn, parts: parts)
+        return LoadDevice(index: index, upn: upn, parts: parts, running: try await parts.startRunning())
     }
 
     /// How the device's flow ended.
@@ -53,12 +53,12 @@ struct LoadDevice: Sendable {
     struct State: Sendable {
         let signedIn: Bool
         let managed: Bool
-        let enrollment: String
+        let enrollment: EnrollmentStateMachine.Phase?
         let compliance: ComplianceStatus?
         let problem: String?
 
         /// Signed in, managed, enrolled, Compliant, store sound.
-        var isExpected: Bool { signedIn && managed && enrollment == "enrolled" && compliance == .compliant && problem == nil }
+        var isExpected: Bool { signedIn && managed && enrollment == .enrolled && compliance == .compliant && problem == nil }
     }
 
     func finalState() async -> State {
@@ -69,9 +69,9 @@ struct LoadDevice: Sendable {
                 signedIn: summary.signedIn, managed: summary.managed, enrollment: summary.enrollmentState, compliance: summary.compliance,
                 problem: problems.isEmpty ? nil : problems.joined(separator: "; "))
         } catch {
-            return State(signedIn: false, managed: false, enrollment: "unknown", compliance: nil, problem: "\(error)")
+            return State(signedIn: false, managed: false, enrollment: nil, compliance: nil, problem: "\(error)")
         }
     }
 
-    func stop() async { await parts.engine.shutdown() }
+    func stop() async { await running.stop() }
 }

@@ -123,7 +123,9 @@ struct Complianced: AsyncParsableCommand {
         let socketPath = configuration.socketPath  // absolute: the state directory is standardized above
         unlink(socketPath)  // a stale socket from a killed daemon; the lock proves none is alive
         let ready = ReadyLine(expected: listen == nil ? 1 : 2, socketPath: socketPath)
-        var services: [any Service] = []
+        // The engine first: it runs the machine's I/O for every request, and a group stops its
+        // services in reverse order, so it stops after the listeners.
+        var services: [any Service] = [parts.engine]
         services.append(Application(
             router: parts.routes.router(),
             configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "complianced"),
@@ -142,7 +144,7 @@ struct Complianced: AsyncParsableCommand {
         }
         // Last, so it is told of the shutdown first (a group shuts its services down in reverse
         // order): open long polls end before the servers wait for their requests.
-        services.append(EventWaitCloser(store: parts.store))
+        services.append(EventWaitCloser(engine: parts.engine))
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         await parts.engine.shutdown()
@@ -176,10 +178,10 @@ actor ReadyLine {
 /// Ends the control API's open event long polls (`GET /v1/events?wait=…`, `events --follow`)
 /// when the daemon is told to stop; otherwise each would hold the shutdown until its wait ran out.
 struct EventWaitCloser: Service {
-    let store: OrchestratorStore
+    let engine: Engine
 
     func run() async throws {
         try? await gracefulShutdown()
-        store.endEventWaits()
+        engine.endEventWaits()
     }
 }

@@ -36,6 +36,11 @@ extension SelectiveWipeStateMachine {
         _ = machine.tokensRemoved()
         _ = machine.persisted()
         if step == "tokensRemoved" { return machine }
+        if runAppHook {
+            _ = machine.appHookFinished(removedData: false, outcome: "exited with status 1")
+            _ = machine.persisted()
+            if step == "appHookFinished" { return machine }
+        }
         _ = machine.vaultRemoved()
         _ = machine.persisted()
         if step == "vaultRemoved" { return machine }

@@ -98,7 +98,7 @@ import Testing
         #expect(delivered.first?.0.status == .compliant)
         #expect(delivered.first?.1?.accessToken.reveal() == "AT-after-remediation")
         #expect(sentClaims == [#"{"access_token":{"xms_cc":{"values":["protapp"]}}}"#, #"{"access_token":{"xms_cc":{"values":["protapp"]}}}"#])
-        #expect(remediation.currentManagedAccount == alice)
+        #expect(remediation.holdsManagedData(alice))
     }
 
     @Test func anAllowedListChangeSignsOutAndWipesOnlyTheRemovedAccount() throws {
@@ -120,18 +120,21 @@ import Testing
                 switch action {
                 case .persist: action = wipe.persisted()
                 case .removeTokens(let who): effects.append("tokens:\(who)"); action = wipe.tokensRemoved()
-                case .removeVaultFiles(let who, let hook): effects.append("vault:\(who):\(hook)"); action = wipe.vaultRemoved()
+                case .runAppHook(let who): effects.append("hook:\(who)"); action = wipe.appHookFinished(removedData: false, outcome: "exited with status 1")
+                case .removeVaultFiles(let who): effects.append("vault:\(who)"); action = wipe.vaultRemoved()
                 case .removeEnrollment(let who): effects.append("enrollment:\(who)"); action = wipe.enrollmentRemoved()
                 case .finished, .none: break
                 }
                 if case .finished = action { break }
             }
-            #expect(wipe.takeEvents() == [.wipeStarted(account, .notAllowed), .wipeFinished(account)])
+            #expect(wipe.takeEvents() == [
+                .wipeStarted(account, .notAllowed), .wipeHookRan(account, outcome: "exited with status 1", appRemovedData: false), .wipeFinished(account),
+            ])
             wipes[account] = wipe
             #expect(allowed.accountRemoved(account) == .persist(allowed.snapshot))
             _ = allowed.persisted()
         }
-        #expect(effects == ["tokens:bob@contoso.com", "vault:bob@contoso.com:true", "enrollment:bob@contoso.com"])
+        #expect(effects == ["tokens:bob@contoso.com", "hook:bob@contoso.com", "vault:bob@contoso.com", "enrollment:bob@contoso.com"])
         #expect(allowed.signedInAccounts == [alice])
         #expect(allowed.mayReceiveToken(alice) && !allowed.mayReceiveToken(bob))
         #expect(wipes[bob]?.isFinished == true)

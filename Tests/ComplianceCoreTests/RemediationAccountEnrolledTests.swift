@@ -2,7 +2,8 @@ import Testing
 @testable import ComplianceCore
 
 /// `accountEnrolled`: an account enrolled by registration (not a remediation) is known to
-/// the remediation machine as managed and holding managed data.
+/// the remediation machine as holding managed data (the managed slot itself is the composed
+/// machine's rule: ``ComplianceMachineTests``).
 @Suite struct RemediationAccountEnrolledTests {
     /// Runs `account`'s remediation to the policy step and returns what applying it asks next.
     static func applyPolicy(_ machine: inout RemediationStateMachine, _ account: AccountID) -> RemediationStateMachine.Action {
@@ -16,11 +17,11 @@ import Testing
         return machine.policyApplied()
     }
 
-    @Test func anEnrolledAccountIsPersistedOnceAsManaged() {
+    @Test func anEnrolledAccountIsPersistedOnceAsHoldingData() {
         var machine = RemediationStateMachine()
         #expect(machine.accountEnrolled(bob) == .persist(machine.snapshot))
         #expect(machine.persisted() == .none)
-        #expect(machine.currentManagedAccount == bob)
+        #expect(machine.holdsManagedData(bob))
         #expect(machine.stateName == "idle")
         #expect(machine.accountEnrolled(bob) == .none)
     }
@@ -34,17 +35,17 @@ import Testing
         _ = machine.persisted()
         #expect(machine.accountEnrolled(alice) == .persist(machine.snapshot))
         #expect(machine.persisted() == .none)
-        #expect(machine.currentManagedAccount == bob)
+        #expect(machine.holdsManagedData(bob) && machine.holdsManagedData(alice))
         #expect(machine.accountEnrolled(alice) == .none)
         #expect(machine.accountEnrolled(bob) == .none)
     }
 
-    @Test func manyEnrolledAccountsArePersistedInOneStepAndTheFirstIsManaged() throws {
+    @Test func manyEnrolledAccountsArePersistedInOneStep() throws {
         var machine = RemediationStateMachine()
         #expect(machine.accountsEnrolled([]) == .none)
         #expect(machine.accountsEnrolled([bob, alice, bob]) == .persist(machine.snapshot))
         #expect(machine.persisted() == .none)
-        #expect(machine.currentManagedAccount == bob)
+        #expect(machine.holdsManagedData(bob) && machine.holdsManagedData(alice))
         #expect(machine.accountsEnrolled([alice, bob]) == .none)
         var restored = RemediationStateMachine(restoring: try .init(json: machine.snapshot.json))
         #expect(restored.accountsEnrolled([bob, alice]) == .none)
@@ -73,16 +74,21 @@ import Testing
         #expect(machine.persisted() == .startWipe(bob, .remediationFailed))
     }
 
-    @Test func anotherAccountsRemediationIsRefusedWith227() {
+    /// The composed machine answers `managedElsewhere` when bob holds the slot.
+    @Test func anotherAccountsRemediationIsRefusedWith227WhenToldTheSlotIsHeld() {
         var machine = RemediationStateMachine()
         _ = machine.accountEnrolled(bob)
         _ = machine.persisted()
         _ = machine.remediate(alice, silent: true)
+        #expect(machine.persisted() == .acquireMAMToken(alice, silent: true))
+        _ = machine.managedElsewhere(by: bob)
         guard case .deliverStatus(let report, nil) = machine.persisted() else {
             Issue.record("expected a delivered status")
             return
         }
         #expect(report.status == .notCompliant && report.enrollmentStatus == .singleManagedAccountMode)
+        #expect(report.message.contains("bob@contoso.com is the managed account of this app."))
+        #expect(machine.takeEvents() == [.remediationStarted(alice, silent: true), .compliance(report)])
     }
 
     @Test func itSurvivesASnapshotRoundTrip() throws {
@@ -90,7 +96,7 @@ import Testing
         _ = machine.accountEnrolled(bob)
         _ = machine.persisted()
         var restored = RemediationStateMachine(restoring: try .init(json: machine.snapshot.json))
-        #expect(restored.currentManagedAccount == bob)
+        #expect(restored.holdsManagedData(bob))
         #expect(restored.accountEnrolled(bob) == .none)
     }
 }

@@ -1,8 +1,8 @@
 import Testing
 @testable import ComplianceCore
 
-/// Remediation edges that end a run early: a second managed account, failures of an
-/// account that already holds managed data (wipe first), and removal at every step.
+/// Remediation edges that end a run early: another account holding the managed slot, failures
+/// of an account that already holds managed data (wipe first), and removal at every step.
 @Suite struct RemediationFailurePathTests {
     /// alice remediated to Compliant and idle again, so she is managed and holds data.
     func managedAlice() -> RemediationStateMachine {
@@ -13,15 +13,23 @@ import Testing
         return machine.drained()
     }
 
-    @Test func remediateWhileAnotherAccountIsManagedDelivers227() {
-        var machine = managedAlice()
-        let action = machine.remediate(bob, silent: false)
+    @Test(arguments: ["acquiringMAMToken", "enrolling"])
+    func managedElsewhereBeforeEnrollingDelivers227(step: String) {
+        var machine = RemediationStateMachine.at(step)
+        let action = machine.managedElsewhere(by: bob)
         #expect(action == .persist(machine.snapshot))
         #expect(machine.stateName == "delivering")
-        let report = ComplianceStatusReport(account: bob, status: .notCompliant, enrollmentStatus: .singleManagedAccountMode)
+        let report = ComplianceStatusReport(
+            account: alice, status: .notCompliant, enrollmentStatus: .singleManagedAccountMode, detail: "bob@contoso.com is the managed account of this app.")
         #expect(machine.persisted() == .deliverStatus(report, tokens: nil))
         #expect(machine.takeEvents() == [.compliance(report)])
-        #expect(machine.currentManagedAccount == alice)
+    }
+
+    @Test func aRemediationStartAnnouncesItselfBeforeAnyReport() {
+        var machine = managedAlice()
+        _ = machine.remediate(bob, silent: false)
+        #expect(machine.takeEvents() == [.remediationStarted(bob, silent: false)])
+        #expect(machine.persisted() == .acquireMAMToken(bob, silent: false))
     }
 
     @Test func mamTokenFailureOfAManagedAccountWipesFirst() {
@@ -48,7 +56,7 @@ import Testing
         _ = machine.wipeStarted()
         guard case .deliverStatus(let report, nil) = machine.persisted() else { Issue.record("no status"); return }
         #expect(report.status == .notCompliant)
-        #expect(machine.currentManagedAccount == nil)
+        #expect(!machine.holdsManagedData(alice))
     }
 
     @Test func secondPolicyForAManagedAccountNeedsNoRestart() {
@@ -65,7 +73,7 @@ import Testing
         #expect(machine.stateName == "delivering")
         guard case .deliverStatus(let report, nil) = machine.persisted() else { Issue.record("no status"); return }
         #expect(report.status == .notCompliant)
-        #expect(machine.currentManagedAccount == nil)
+        #expect(!machine.holdsManagedData(alice))
     }
 
     @Test func accountRemovedDropsAQueuedAccount() {

@@ -26,12 +26,12 @@ import Testing
         #expect(machine.takeEvents() == [.compliance(report)])
     }
 
-    @Test func enrollmentSucceededMakesTheAccountManagedAndFetchesPolicy() {
+    @Test func enrollmentSucceededFetchesPolicy() {
         var machine = RemediationStateMachine.at("enrolling")
         let action = machine.enrollmentSucceeded()
         #expect(action == .persist(machine.snapshot))
         #expect(machine.persisted() == .fetchPolicy(alice))
-        #expect(machine.currentManagedAccount == alice)
+        #expect(machine.activeStep == .awaitingPolicy)
     }
 
     @Test(arguments: [
@@ -118,7 +118,7 @@ import Testing
         let delivered = machine.wipeStarted()
         #expect(delivered == .persist(machine.snapshot))
         #expect(machine.persisted() == .deliverStatus(ComplianceStatusReport(account: alice, status: .networkFailure, enrollmentStatus: .policyEndPointNetworkFailure), tokens: nil))
-        #expect(machine.currentManagedAccount == nil)
+        #expect(!machine.holdsManagedData(alice))
     }
 
     @Test func retriedProtectionPolicyRequiredIsNotCompliantAndWipes() {
@@ -150,17 +150,22 @@ import Testing
         #expect(machine.persisted() == .acquireMAMToken(bob, silent: false))
     }
 
-    @Test func aSecondManagedAccountGets227() {
+    /// The queued account starts; the composed machine, which owns the one-managed-account
+    /// rule, then tells it the slot is held (alice is managed) and it ends with 227.
+    @Test func aQueuedAccountStartsAndGets227WhenTheSlotIsHeld() {
         var machine = RemediationStateMachine.at("retryingTokenRequest")
         _ = machine.remediate(bob, silent: true)
         _ = machine.persisted()
         _ = machine.retriedTokenRequestCompleted(.success(tokenSet()))
         _ = machine.persisted()
         _ = machine.takeEvents()
-        let report = ComplianceStatusReport(account: bob, status: .notCompliant, enrollmentStatus: .singleManagedAccountMode)
         let next = machine.statusDelivered()
         #expect(next == .persist(machine.snapshot))
         #expect(machine.snapshot.json["queue"] == [])
+        #expect(machine.persisted() == .acquireMAMToken(bob, silent: true))
+        let report = ComplianceStatusReport(
+            account: bob, status: .notCompliant, enrollmentStatus: .singleManagedAccountMode, detail: "alice@contoso.com is the managed account of this app.")
+        _ = machine.managedElsewhere(by: alice)
         #expect(machine.persisted() == .deliverStatus(report, tokens: nil))
         #expect(report.message.contains("SingleManagedAccountMode 227"))
         #expect(machine.takeEvents() == [.compliance(report)])
@@ -174,7 +179,7 @@ import Testing
         guard case .deliverStatus(let report, nil) = machine.persisted() else { Issue.record("no status"); return }
         #expect(report.status == .notCompliant)
         #expect(machine.retriedTokenRequestCompleted(.success(tokenSet())) == .none)  // late
-        #expect(machine.currentManagedAccount == nil)
+        #expect(!machine.holdsManagedData(alice))
     }
 
     @Test func lateEventsWhenIdleAreIgnored() {

@@ -38,14 +38,16 @@ import Testing
                     action = machine.persisted()
                     violations.transition(from, machine.stateName)
                 }
-            case .removeTokens(let account), .removeVaultFiles(let account, _), .removeEnrollment(let account):
+            case .removeTokens(let account), .removeVaultFiles(let account), .removeEnrollment(let account), .runAppHook(let account):
                 violations.check(account == alice, "touched another account's data: \(account)")
                 let step: String = switch action {
                 case .removeTokens: "tokens"
+                case .runAppHook: "hook"
                 case .removeVaultFiles: "vault"
                 default: "enrollment"
                 }
-                if step == "vault" { violations.check(steps.contains("tokens"), "vault before tokens") }
+                if step == "hook" { violations.check(steps.contains("tokens"), "hook before tokens") }
+                if step == "vault" { violations.check(steps.contains("hook"), "vault before the app's hook") }
                 if step == "enrollment" { violations.check(steps.contains("vault"), "enrollment before vault") }
                 if crash && before {  // died before the step ran
                     machine = rebuild()
@@ -61,6 +63,7 @@ import Testing
                 let from = machine.stateName
                 action = switch step {
                 case "tokens": machine.tokensRemoved()
+                case "hook": machine.appHookFinished(removedData: false, outcome: "exited with status 1")
                 case "vault": machine.vaultRemoved()
                 default: machine.enrollmentRemoved()
                 }
@@ -69,8 +72,9 @@ import Testing
                 violations.check(account == alice, "finished another account")
                 return (violations, rebuild().isFinished, steps)
             case .none:
-                violations.check(false, "wipe stalled in \(machine.stateName)")
-                return (violations, false, steps)
+                // A wipe stored done resumes to nothing: it is finished, never run again.
+                violations.check(machine.isFinished, "wipe stalled in \(machine.stateName)")
+                return (violations, machine.isFinished, steps)
             }
         }
         violations.check(false, "wipe did not finish in 200 rounds")
@@ -82,7 +86,7 @@ import Testing
             let (violations, finished, steps) = Self.run(list)
             #expect(violations.messages.isEmpty, "\(violations.messages)")
             #expect(finished, "journal not at done")
-            #expect(steps == ["tokens", "vault", "enrollment"])
+            #expect(steps == ["tokens", "hook", "vault", "enrollment"])
         }
     }
 }

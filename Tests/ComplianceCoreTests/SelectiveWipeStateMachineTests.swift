@@ -13,15 +13,39 @@ import Testing
         #expect(machine.persisted() == .removeTokens(alice))
     }
 
-    @Test func tokensRemovedMovesToVault() {
+    @Test func tokensRemovedRunsTheAppsHookFirst() {
         var machine = SelectiveWipeStateMachine.atStep("intentRecorded", runAppHook: true)
         let action = machine.tokensRemoved()
         #expect(action == .persist(machine.snapshot))
-        #expect(machine.persisted() == .removeVaultFiles(alice, runAppHook: true))
+        #expect(machine.persisted() == .runAppHook(alice))
+    }
+
+    @Test func withoutAHookTheVaultFilesGoNext() {
+        var machine = SelectiveWipeStateMachine.atStep("intentRecorded", runAppHook: false)
+        _ = machine.tokensRemoved()
+        #expect(machine.persisted() == .removeVaultFiles(alice))
+    }
+
+    /// The hook plays `wipeDataForAccount`: YES (exit 0) means the app removed the data, so the
+    /// daemon removes no files; NO makes the daemon remove them. `wipeFinished` comes after both.
+    @Test func theHooksAnswerDecidesWhetherTheDaemonRemovesTheFiles() {
+        var removedByApp = SelectiveWipeStateMachine.atStep("tokensRemoved", runAppHook: true)
+        _ = removedByApp.takeEvents()
+        #expect(removedByApp.appHookFinished(removedData: true, outcome: "exited with status 0") == .persist(removedByApp.snapshot))
+        #expect(removedByApp.stateName == "vaultRemoved")
+        #expect(removedByApp.persisted() == .removeEnrollment(alice))
+        #expect(removedByApp.takeEvents() == [.wipeHookRan(alice, outcome: "exited with status 0", appRemovedData: true)])
+
+        var leftToDaemon = SelectiveWipeStateMachine.atStep("tokensRemoved", runAppHook: true)
+        _ = leftToDaemon.appHookFinished(removedData: false, outcome: "exited with status 1")
+        #expect(leftToDaemon.stateName == "appHookFinished")
+        #expect(leftToDaemon.persisted() == .removeVaultFiles(alice))
+        _ = leftToDaemon.vaultRemoved()
+        #expect(leftToDaemon.persisted() == .removeEnrollment(alice))
     }
 
     @Test func vaultRemovedMovesToEnrollment() {
-        var machine = SelectiveWipeStateMachine.atStep("tokensRemoved")
+        var machine = SelectiveWipeStateMachine.atStep("appHookFinished")
         let action = machine.vaultRemoved()
         #expect(action == .persist(machine.snapshot))
         #expect(machine.persisted() == .removeEnrollment(alice))
@@ -50,11 +74,21 @@ import Testing
         #expect(machine.stateName == "tokensRemoved")
     }
 
-    @Test func doneCanBeWipedAgain() {
+    @Test func doneCanBeWipedAgainAsTheNextGeneration() {
         var machine = SelectiveWipeStateMachine.atStep("done")
+        #expect(machine.wipe?.generation == 1)
         let action = machine.wipeRequested(reason: .deregistered, runAppHook: false)
         #expect(action == .persist(machine.snapshot))
+        #expect(machine.wipe?.generation == 2)
         #expect(machine.persisted() == .removeTokens(alice))
+    }
+
+    /// A wipe stored done is never run again after a restart (the composed machine's
+    /// invariant 5): resuming it does nothing.
+    @Test func aWipeStoredDoneDoesNotResume() throws {
+        var rebuilt = SelectiveWipeStateMachine(restoring: try .init(json: SelectiveWipeStateMachine.atStep("done").snapshot.json))
+        #expect(rebuilt.resumed() == .none)
+        #expect(rebuilt.takeEvents().isEmpty)
     }
 
     @Test(arguments: ["idle", "intentRecorded", "tokensRemoved", "vaultRemoved", "done"])
@@ -67,15 +101,15 @@ import Testing
         let expected: SelectiveWipeStateMachine.Action = switch step {
         case "idle": .none
         case "intentRecorded": .removeTokens(alice)
-        case "tokensRemoved": .removeVaultFiles(alice, runAppHook: false)
+        case "tokensRemoved": .removeVaultFiles(alice)
         case "vaultRemoved": .removeEnrollment(alice)
-        default: .finished(alice)
+        default: .none
         }
         #expect(rebuilt.resumed() == expected)
     }
 
     @Test func corruptSnapshotsAreRefusedWithAPath() {
-        #expect(throws: StoredValueError.self) { try SelectiveWipeStateMachine.Snapshot(json: ["machine": "selectiveWipe", "version": 2]) }
+        #expect(throws: StoredValueError.self) { try SelectiveWipeStateMachine.Snapshot(json: ["machine": "selectiveWipe", "version": 3]) }
         do {
             _ = try SelectiveWipeStateMachine.Snapshot(json: [
                 "machine": "selectiveWipe", "version": 1, "step": "sideways", "reason": "adminCommand", "runAppHook": true,

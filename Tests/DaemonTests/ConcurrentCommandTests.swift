@@ -21,6 +21,8 @@ import Testing
 
             var outcomes: [String] = []
             for round in 0..<Self.rounds {
+                // Each round starts with alice signed in (the last one may have wiped her).
+                _ = try? await harness.signIn("alice@contoso.com")
                 outcomes += await Self.storm(engine, round: round)
                 try await Self.expectConsistent(harness, "alice@contoso.com")
             }
@@ -30,8 +32,11 @@ import Testing
             #expect(outcomes.contains("deregister ok") && outcomes.contains("sign-in ok") && outcomes.contains("put ok"), "the commands really raced: \(tally)")
 
             // bob: untouched.
+            // Registered while alice was managed (227): its retries pause while she holds the
+            // slot and begin again whenever she leaves, so only that may change.
             let bobAfter = try await engine.account("bob@contoso.com")
-            #expect(bobAfter.signedIn == bobBefore.signedIn && bobAfter.enrollmentState == bobBefore.enrollmentState)
+            #expect(bobAfter.signedIn == bobBefore.signedIn)
+            #expect([.waitingForSlot, .awaitingRetry].contains(bobAfter.enrollmentState), "bob's registration: \(bobAfter.enrollmentState)")
             #expect(bobAfter.compliance == bobBefore.compliance && bobAfter.wipe == bobBefore.wipe)
             #expect(Set(try await engine.listData("bob@contoso.com").map(\.name)) == Set(bobFiles.keys))
             for (name, bytes) in bobFiles { #expect(try await engine.getData("bob@contoso.com", name: name) == bytes) }
@@ -54,22 +59,28 @@ import Testing
 
     /// One round: the four commands for alice at once, twice over; returns each call's outcome
     /// (`put ok`, `put conflict`, `token internal`, …).
+    /// The commands start in another order each round (the engine takes them in the order
+    /// they reach it), so each kind also runs first.
     static func storm(_ engine: Engine, round: Int) async -> [String] {
         await withTaskGroup(of: String.self) { group in
             for copy in 0..<2 {
-                group.addTask { await failure("deregister") { _ = try await engine.deregister("alice@contoso.com", wipe: true) } }
-                group.addTask {
-                    await failure("sign-in") {
-                        _ = try await engine.signIn("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: false, user: DaemonHarness.password)
-                    }
-                }
-                group.addTask {
-                    await failure("put") { _ = try await engine.putData("alice@contoso.com", name: "r\(round)-\(copy).txt", bytes: Array("x".utf8)) }
-                }
-                group.addTask {
-                    await failure("token") {
-                        _ = try await engine.acquireToken("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: nil)
-                    }
+                let commands: [@Sendable () async -> String] = [
+                    { await failure("deregister") { _ = try await engine.deregister("alice@contoso.com", wipe: true) } },
+                    {
+                        await failure("sign-in") {
+                            _ = try await engine.signIn("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: false, user: DaemonHarness.password)
+                        }
+                    },
+                    { await failure("put") { _ = try await engine.putData("alice@contoso.com", name: "r\(round)-\(copy).txt", bytes: Array("x".utf8)) } },
+                    {
+                        await failure("token") {
+                            _ = try await engine.acquireToken("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: nil)
+                        }
+                    },
+                ]
+                for index in commands.indices {
+                    let command = commands[(index + round + copy) % commands.count]
+                    group.addTask { await command() }
                 }
             }
             var outcomes: [String] = []

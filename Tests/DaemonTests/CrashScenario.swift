@@ -41,8 +41,9 @@ enum ScenarioStep: Sendable {
             _ = try await daemon.call(.post, "/v1/clock/advance", ["seconds": .int(hours * 3600)])
         case .advance(let hours):
             let now = try await daemon.call(.get, "/v1/clock").json["now"]?.intValue ?? triggerStart
-            let seconds = (triggerStart + hours * 3_600_000 - now) / 1000
-            if seconds > 0 { _ = try await daemon.call(.post, "/v1/clock/advance", ["seconds": .int(seconds)]) }
+            // Even by 0 s: a timer that fell due before a crash fires on the next advance.
+            let seconds = max(0, (triggerStart + hours * 3_600_000 - now) / 1000)
+            _ = try await daemon.call(.post, "/v1/clock/advance", ["seconds": .int(seconds)])
         }
     }
 }
@@ -56,6 +57,8 @@ struct CrashScenario: Sendable, CustomTestStringConvertible {
     let trigger: [ScenarioStep]
     /// The crash points the trigger commits (checked against the reference run).
     var points: [String] = []
+    /// More options for the daemon (e.g. a wipe hook).
+    var daemonArguments: [String] = []
 
     var testDescription: String { name }
 
@@ -95,7 +98,7 @@ struct CrashScenario: Sendable, CustomTestStringConvertible {
     func reference(mock: InProcessMockAuth.Running) async throws -> (state: [String], points: [String]) {
         mock.state.reset()
         return try await CrashResumeTests.withStateDirectory { directory in
-            let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
+            let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority, extra: daemonArguments)
             do {
                 for step in setup { try await step.run(daemon, mock: mock, triggerStart: 0) }
                 let before = try await Self.commits(daemon)
@@ -137,7 +140,7 @@ struct CrashScenario: Sendable, CustomTestStringConvertible {
     func crash(at point: String, mock: InProcessMockAuth.Running) async throws -> (death: Death, state: [String]) {
         mock.state.reset()
         return try await CrashResumeTests.withStateDirectory { directory in
-            let first = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
+            let first = try await DaemonProcess(stateDirectory: directory, authority: mock.authority, extra: daemonArguments)
             var start: Int64 = 0
             do {
                 for step in setup { try await step.run(first, mock: mock, triggerStart: 0) }
@@ -162,7 +165,7 @@ struct CrashScenario: Sendable, CustomTestStringConvertible {
                 death = .none
             }
             await first.stop()
-            let second = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
+            let second = try await DaemonProcess(stateDirectory: directory, authority: mock.authority, extra: daemonArguments)
             do {
                 for step in trigger { try await step.run(second, mock: mock, triggerStart: start) }
                 let state = try await Self.endState(second)

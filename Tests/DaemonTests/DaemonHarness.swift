@@ -12,6 +12,7 @@ import TestSupport
 struct DaemonHarness: Sendable {
     let mock: InProcessMockAuth.Running
     let parts: DaemonParts
+    let running: RunningEngine
     let directory: String
     let configuration: DaemonConfiguration
     var engine: Engine { parts.engine }
@@ -33,18 +34,25 @@ struct DaemonHarness: Sendable {
                 stateDirectory: directory, app: try AppSettings.load(infoPlist: app), authority: authority ?? mock.authority,
                 mamURL: mock.mamURL, clock: .virtual, httpTimeout: .seconds(5))
             let parts = try DaemonParts(configuration, logger: quietLogger)
-            try await parts.engine.start()
-            return try await body(DaemonHarness(mock: mock, parts: parts, directory: directory, configuration: configuration))
+            let running = try await parts.startRunning()
+            do {
+                let result = try await body(DaemonHarness(mock: mock, parts: parts, running: running, directory: directory, configuration: configuration))
+                await running.stop()
+                return result
+            } catch {
+                await running.stop()
+                throw error
+            }
         }
     }
 
     /// Shuts this engine down and starts a new one on the same state directory, as a
     /// daemon restart would; use the returned harness from then on.
     func restarted() async throws -> DaemonHarness {
-        await engine.shutdown()
+        await running.stop()
         let parts = try DaemonParts(configuration, logger: quietLogger)
-        try await parts.engine.start()
-        return DaemonHarness(mock: mock, parts: parts, directory: directory, configuration: configuration)
+        let running = try await parts.startRunning()
+        return DaemonHarness(mock: mock, parts: parts, running: running, directory: directory, configuration: configuration)
     }
 
     /// A JSON request to the mock's admin API; returns the answer's JSON.

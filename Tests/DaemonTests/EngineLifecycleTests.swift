@@ -74,12 +74,12 @@ import Testing
         try await DaemonHarness.run { harness in
             try await harness.admin(.post, "faults", ["route": "mam.enroll", "status": 503, "count": 1])
             #expect(try await harness.signIn("bob@contoso.com").signedIn)
-            #expect(try await harness.engine.account("bob@contoso.com").enrollmentState == "awaitingRetry")
+            #expect(try await harness.engine.account("bob@contoso.com").enrollmentState == .awaitingRetry)
             try await harness.advance(hours: 23)
-            #expect(try await harness.engine.account("bob@contoso.com").enrollmentState == "awaitingRetry")
+            #expect(try await harness.engine.account("bob@contoso.com").enrollmentState == .awaitingRetry)
             try await harness.advance(hours: 1)
             let bob = try await harness.engine.account("bob@contoso.com")
-            #expect(bob.enrollmentState == "enrolled" && bob.lastEnrollmentStatus == .newPoliciesReceived)
+            #expect(bob.enrollmentState == .enrolled && bob.lastEnrollmentStatus == .newPoliciesReceived)
             let statuses = try await harness.events().filter { $0.kind == "enrollment" }.compactMap { $0.payload["status"]?.intValue }
             #expect(statuses == [201, 100])
         }
@@ -91,7 +91,7 @@ import Testing
             let outcome = try await harness.engine.deregister("alice@contoso.com", wipe: true)
             #expect(outcome.enrollmentStatus == .unenrollmentSuccess && outcome.wiped)
             let alice = try await harness.engine.account("alice@contoso.com")
-            #expect(alice.dataFiles == 0 && !alice.signedIn && alice.enrollmentState == "removed")
+            #expect(alice.dataFiles == 0 && !alice.signedIn && alice.enrollmentState == .removed)
             // Unenrolled, she is no longer known compliant (the service forgot it too), also after a restart.
             #expect(alice.compliance == nil)
             #expect(try await harness.engine.getData("bob@contoso.com", name: "notes.txt") == Self.bobFile)
@@ -149,7 +149,7 @@ import Testing
             // bob is not targeted for CA: he signs in, and his enrollment is refused (227).
             #expect(try await harness.signIn("bob@contoso.com").signedIn)
             let before = try await harness.engine.account("bob@contoso.com")
-            #expect(before.lastEnrollmentStatus == .singleManagedAccountMode && before.enrollmentState == "unregistered")
+            #expect(before.lastEnrollmentStatus == .singleManagedAccountMode && before.enrollmentState == .waitingForSlot)
             let alice = try await harness.engine.account("alice@contoso.com")
 
             let restarted = try await harness.restarted()

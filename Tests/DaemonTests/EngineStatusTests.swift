@@ -26,7 +26,7 @@ import Testing
             #expect(failed.payload["suberror"] == "protection_policy_required")
 
             let summary = try await harness.engine.account("ALICE@contoso.com")
-            #expect(summary.managed && summary.enrollmentState == "enrolled" && summary.compliance == .compliant)
+            #expect(summary.managed && summary.enrollmentState == .enrolled && summary.compliance == .compliant)
 
             let again = try await harness.engine.acquireToken("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: nil)
             #expect(again.status == .compliant && !again.remediated)

@@ -85,10 +85,11 @@ import TestSupport
         }
     }
 
-    /// The same three flows with a harmless hook pass: the failure above is the wipe's.
-    @Test func theWipeFlowsPassWithAHookThatRemovesNothing() async throws {
+    /// The same three flows with a hook that leaves the files to the daemon (exit status 1:
+    /// `wipeDataForAccount` answered NO) pass: the failure above is the wipe's.
+    @Test func theWipeFlowsPassWithAHookThatLeavesTheFilesToTheDaemon() async throws {
         try await Self.withTemporaryDirectory { directory in
-            let daemon = try Self.wrappedDaemon("--wipe-hook true", in: directory)
+            let daemon = try Self.wrappedDaemon("--wipe-hook false", in: directory)
             let flows = ["wipe-deregister", "wipe-admin-at-checkin", "wipe-failed-remediation"].map { CLI.root + "/flows/\($0).json" }
             let result = try await CLI.run(["run"] + flows + ["--complianced", daemon])
             #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")

@@ -1,51 +1,51 @@
 import ComplianceCore
 import JSON
 
-/// Timers: absolute due times in the store; the real clock wakes a task at the next due
-/// time, the virtual clock fires them only when advanced.
+/// Timers: the machine knows when each account's retry or check-in is due
+/// (``ComplianceMachine/nextDueTimer()``). The real clock wakes the service then; the virtual
+/// clock fires them only when advanced.
 extension Engine {
-    /// Re-arms the real-clock wake-up for the earliest timer (no effect on a virtual clock).
-    func rearmTimers() {
-        guard clock.mode == .real, started else { return }
-        timerTask?.cancel()
-        guard let next = (try? store.readSync({ try $0.nextScheduleDue() })) ?? nil else {
-            timerTask = nil
-            return
-        }
-        let delay = max(0, next - clock.milliseconds)
-        timerTask = Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(delay))
-            guard !Task.isCancelled, let self else { return }
-            await self.timerWokeUp()
-        }
+    /// Asks the service to wake for the earliest timer when it is earlier than the wake-up
+    /// already asked for (real clock only).
+    func rearmWake() {
+        guard clock.mode == .real, started, startupJobs == nil, let due = machine.nextDueTimer()?.at.millisecondsSinceEpoch else { return }
+        if let wake, wake.at <= due { return }
+        wakeGeneration += 1
+        wake = (due, wakeGeneration)
+        jobSink.yield(Job(kind: .wake(at: due, generation: wakeGeneration)))
     }
 
-    private func timerWokeUp() async {
-        timerTask = nil
-        _ = await fireDueTimers(upTo: clock.milliseconds)
-        rearmTimers()
+    /// A wake-up: fires every timer due by now (a stale wake-up, replaced by an earlier one, does nothing).
+    func woke(_ generation: Int) async {
+        guard wake?.generation == generation else { return }
+        wake = nil
+        _ = try? await fireDueTimers(upTo: clock.milliseconds)
+        rearmWake()
     }
 
-    /// Fires every timer due at or before `time`, in due order, each to the end of its work.
-    func fireDueTimers(upTo time: EpochMillis) async -> [FiredTimer] {
+    /// Fires every timer due at or before `time`, in due order, each to the end of its work;
+    /// the virtual clock moves to each due time as it fires. A timer whose work the store
+    /// refused stops the round (`storage_unavailable`), with the clock where it was.
+    func fireDueTimers(upTo time: EpochMillis) async throws(EngineError) -> [FiredTimer] {
         var fired: [FiredTimer] = []
-        while let task = (try? store.readSync({ try $0.firstDueSchedule(at: time) })) ?? nil {
-            clock.advance(to: task.dueAt)
-            guard (try? store.writeSync({ try $0.removeSchedule(id: task.id) })) == true else {
-                logger.error("cannot remove a fired timer; stopping this round", metadata: ["timer.id": "\(task.id)"])
-                break
+        while let due = machine.nextDueTimer(), due.at.millisecondsSinceEpoch <= time {
+            let before = clock.milliseconds
+            clock.advance(to: due.at.millisecondsSinceEpoch)
+            let timer = due.timer == .enrollmentRetry ? "enrollmentRetry" : "checkIn"
+            record("timerFired", account: due.account, ["timer": .string(timer), "dueAt": .int(due.at.millisecondsSinceEpoch)])
+            let reply = await submit { machine, ticket in machine.timerFired(due.account, due.timer, ticket: ticket, now: clock.now) }
+            if case .refused(let refusal) = reply {
+                clock.restore(to: before)
+                throw Self.error(refusal)
             }
-            saveVirtualClock()
-            fired.append(FiredTimer(timer: task.kind.rawValue, account: task.account, dueAt: task.dueAt))
-            record("timerFired", account: task.account, ["timer": .string(task.kind.rawValue), "dueAt": .int(task.dueAt)])
-            guard let account = task.account, let timer = Self.timer(for: task.kind) else { continue }
-            await runEnrollment(account, enrollmentStep(account) { $0.timerFired(timer, now: clock.now) })
+            fired.append(FiredTimer(timer: timer, account: due.account, dueAt: due.at.millisecondsSinceEpoch))
         }
         return fired
     }
 
     /// Moves the virtual clock `seconds` forward, firing every timer due on the way in order;
-    /// returns after their work settled.
+    /// returns after their work settled. The clock moves only as far as the timers' work was
+    /// committed: a refused commit answers `storage_unavailable` with the clock before that timer.
     public func advanceClock(seconds: Int64) async throws(EngineError) -> (from: EpochMillis, now: EpochMillis, fired: [FiredTimer]) {
         guard clock.mode == .virtual else {
             throw EngineError(.clockNotVirtual, "the daemon runs on the real clock; start it with --clock virtual to advance time")
@@ -55,16 +55,10 @@ extension Engine {
         }
         let from = clock.milliseconds
         let target = from + seconds * 1000
-        let fired = await fireDueTimers(upTo: target)
+        let fired = try await fireDueTimers(upTo: target)
         clock.advance(to: target)
         saveVirtualClock()
         record("clockAdvanced", account: nil, ["from": .int(from), "to": .int(target)])
         return (from, target, fired)
-    }
-
-    func saveVirtualClock() {
-        guard clock.mode == .virtual else { return }
-        let now = clock.milliseconds
-        try? store.writeSync { try $0.saveAppState(StateKey.clock, .int(now)) }
     }
 }

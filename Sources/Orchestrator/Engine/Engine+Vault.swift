@@ -13,12 +13,8 @@ extension Engine {
     /// `fileEncryptionRequired`). The account must be signed in and not being wiped.
     public func putData(_ upn: String, name: String, bytes: [UInt8]) async throws(EngineError) -> DataFile {
         let account = try knownAccount(upn)
-        guard !wipesRunning.contains(account) else { throw EngineError(.conflict, "\(account.upn) is being wiped") }
-        let record = (try? store.readSync { try $0.account(account) }) ?? nil
-        guard record?.signedIn == true else {
-            throw EngineError(.conflict, "\(account.upn) is not signed in; only a signed-in account stores managed data")
-        }
-        let encrypt = fileEncryptionRequired()
+        if let refusal = machine.dataRefusal(account) { throw Self.error(refusal) }
+        let encrypt = machine.appPolicy?.document["fileEncryptionRequired"]?.boolValue ?? false
         do {
             try await vault.put(account, name: name, bytes: bytes, encrypt: encrypt)
         } catch {

@@ -2,22 +2,23 @@ import ComplianceCore
 import HTTPClient
 import JSON
 import Logging
+import ServiceLifecycle
 
-/// Runs ComplianceCore's machines for one app against a token issuer and a MAM service,
-/// durably.
+/// Runs ComplianceCore's composed ``ComplianceMachine`` for one app against a token issuer,
+/// a MAM service, a SQLite store and a vault: it only executes the machine's actions and
+/// commits its changes (postgres-nio's `PostgresChannelHandler.run(action)`), never decides.
 ///
-/// One ``RemediationStateMachine`` and one ``AllowedAccountsStateMachine`` for the app, one
-/// ``EnrollmentStateMachine`` and one ``SelectiveWipeStateMachine`` per account. The actor
-/// owns the machines; every machine call and the commit of the snapshot it asks to persist
-/// happen without a suspension in between (``OrchestratorStore/writeSync(_:)``), so a
-/// snapshot is committed before the side effect it protects. Side effects (HTTP, vault
-/// files, the wipe hook) run in `await`s that release the actor, so unrelated accounts
-/// proceed concurrently; when a side effect returns, its result is fed back only if the
-/// machine is still at the step that started it.
+/// A command (``signIn(_:scopes:silent:user:)``, …) is one machine event with a ticket; the
+/// engine takes the machine's actions until there are none: a `.persist` is committed at once
+/// (one transaction, on the actor, before any of the step's commands), store reads and token
+/// removals are answered at once, and other I/O (HTTP, the vault, the wipe hook) becomes a
+/// job that ``run()`` (the engine as a `Service`) runs concurrently, feeding each result back
+/// as the next event. The ticket's reply resumes the caller.
 ///
-/// Start with ``start()``: it reloads every machine from the store, finishes journaled
-/// wipes and resumes interrupted remediation, enrollment and deregistration steps.
-public actor Engine {
+/// Start with ``start()`` (rebuild the machine from the store, resume interrupted work), then
+/// run the service (``run()`` in the daemon's `ServiceGroup`, or ``withRunning(_:)`` in
+/// process); commands wait for their I/O, which only the running service performs.
+public actor Engine: Service {
     let store: OrchestratorStore
     let vault: Vault
     let issuer: IssuerClient
@@ -29,38 +30,30 @@ public actor Engine {
     public nonisolated let clock: EngineClock
     let logger: Logger
 
-    var remediation = RemediationStateMachine()
-    var allowedAccounts = AllowedAccountsStateMachine()
-    var enrollments: [AccountID: EnrollmentStateMachine] = [:]
-    var wipes: [AccountID: SelectiveWipeStateMachine] = [:]
-    /// Accounts whose wipe driver is running now.
-    var wipesRunning: Set<AccountID> = []
-    /// Callers waiting for an account's remediation report.
-    var remediationWaiters: [AccountID: [CheckedContinuation<RemediationOutcome, Never>]] = [:]
-    /// Who answers interaction for a running remediation (memory only: never stored).
-    var remediationUsers: [AccountID: InteractiveUser] = [:]
-    /// The scopes of the token request each remediation retries (stored: a resumed
-    /// remediation retries the same request).
-    var retryRequests: [AccountID: [String]] = [:]
-    /// The last compliance status delivered per account (stored).
-    var lastCompliance: [AccountID: ComplianceStatus] = [:]
-    /// The last enrollment status per account (from the event stream).
-    var lastEnrollmentStatus: [AccountID: EnrollmentStatus] = [:]
-    /// Observer events drained from machines, written with the next commit.
-    var pendingEvents: [ComplianceEvent] = []
-    /// Events of the engine's own (kind, account, payload) written with the next commit,
-    /// before the machine events: e.g. `remediationStarted` before the report it led to.
-    var pendingRecords: [(kind: String, account: AccountID?, payload: JSONObject)] = []
-    var crashPoint: CrashPoint?
-    /// Commits per `machine:state` since start.
-    var commitCounts: [String: Int] = [:]
-    var timerTask: Task<Void, Never>?
+    var machine: ComplianceMachine
+    /// Callers waiting for their ticket's reply.
+    var waiting: [ComplianceMachine.Ticket: CheckedContinuation<ComplianceMachine.Reply, Never>] = [:]
+    /// Who answers sign-in pages for a ticket (memory only, never stored).
+    var users: [ComplianceMachine.Ticket: InteractiveUser] = [:]
+    var nextTicket: UInt64 = 1
     var started = false
     /// Services that asked to wait (`Retry-After`); memory only.
     var throttle = ServiceThrottle()
-    /// The `xms_cc` claim of the last access token delivered per account, keyed by that token,
-    /// so a cache hit does not decode the same JWT again; memory only.
-    var deliveredCapabilities: [AccountID: (accessToken: String, xmsCC: JSONValue)] = [:]
+    /// Test hooks: an armed crash point, commits per point, storage faults.
+    var crashPoint: CrashPoint?
+    var commitCounts: [String: Int] = [:]
+    var storageFaults = StorageFaults()
+    /// The virtual clock's time as last committed.
+    var savedClock: EpochMillis?
+    /// The real clock's next wake-up (its generation, so an earlier one replaces it).
+    var wake: (at: EpochMillis, generation: Int)?
+    var wakeGeneration = 0
+
+    /// I/O taken while ``start()`` resumes interrupted work (it runs them itself), nil after.
+    var startupJobs: [Job]?
+    /// I/O for ``run()`` to perform.
+    let jobs: AsyncStream<Job>
+    let jobSink: AsyncStream<Job>.Continuation
 
     public init(
         configuration: EngineConfiguration, store: OrchestratorStore, vault: Vault, issuer: IssuerClient, mam: MAMClient,
@@ -74,110 +67,118 @@ public actor Engine {
         self.browserHTTP = browserHTTP
         self.clock = clock
         self.logger = logger
+        self.machine = ComplianceMachine(configuration: Self.machineConfiguration(configuration))
+        (jobs, jobSink) = AsyncStream.makeStream(of: Job.self)
+    }
+
+    static func machineConfiguration(_ configuration: EngineConfiguration) -> ComplianceMachine.Configuration {
+        .init(capabilities: configuration.capabilities, signInScopes: configuration.defaultSignInScopes, hasWipeHook: configuration.wipeHook != nil)
     }
 
     /// The app's client id.
     public nonisolated var clientID: String { configuration.clientID }
 
-    /// Reloads the machines, finishes journaled wipes and resumes interrupted steps; call
-    /// once before serving requests. Returns how many interrupted operations it resumed.
+    /// Rebuilds the machine from the store and resumes interrupted work (journaled wipes,
+    /// enrollments, deregistrations, removals, remediations); call once before serving.
+    /// Returns how many interrupted operations it resumed. A store that holds nothing while
+    /// the vault holds accounts' files refuses to start (the store was lost or replaced).
     @discardableResult
     public func start() async throws -> Int {
         precondition(!started, "Engine.start() called twice")
         started = true
         try await vault.finishInterruptedWipes()
-        try loadMachines()
+        let stored = try loadRecords()
+        if stored.app == nil, stored.accounts.isEmpty {
+            let orphans = try await vault.accountsWithData()
+            if !orphans.isEmpty {
+                throw StoreError(
+                    code: .corruptRow, path: store.path,
+                    message: "the store holds no accounts, but the vault holds the files of \(orphans.count) account(s): the store was lost or replaced. Restore it, or remove the vault directory (\(vault.root)) to start afresh")
+            }
+        }
+        do {
+            machine = try ComplianceMachine(restoring: stored, configuration: Self.machineConfiguration(configuration))
+        } catch {
+            throw StoreError(code: .corruptRow, path: store.path, message: "a stored machine cannot be restored: \(error)")
+        }
         if clock.mode == .virtual {
             // The virtual time survives restarts: resume it, or store where it starts so a
             // daemon killed before its first advance restarts at the same time.
             if let stored = try store.readSync({ try $0.appState(StateKey.clock) })?.intValue {
                 clock.restore(to: stored)
+                savedClock = stored
             } else {
                 saveVirtualClock()
             }
         }
-        var resumed = 0
-        for (account, machine) in wipes.sorted(by: { $0.key < $1.key }) where !machine.isFinished && machine.stateName != "idle" {
-            resumed += 1
-            await resumeWipe(account)
+        let resumed = machine.resumableWork
+        // Resumed work finishes before the engine serves: its I/O runs here, one job at a time.
+        startupJobs = []
+        machine.resumed(now: clock.now)
+        drain()
+        while let jobs = startupJobs, !jobs.isEmpty {
+            startupJobs = Array(jobs.dropFirst())
+            await perform(jobs[0])
         }
-        await runAllowedAccounts(allowedAccountsStep { $0.resumed() })
-        for account in enrollments.keys.sorted() {
-            guard let machine = enrollments[account] else { continue }
-            if ["enrolling", "acquiringUnenrollToken", "unenrolling", "wiping"].contains(machine.stateName) { resumed += 1 }
-            await runEnrollment(account, enrollmentStep(account) { $0.resumed() })
-        }
-        if remediation.stateName != "idle" || !remediation.queuedAccounts.isEmpty { resumed += 1 }
-        await runRemediation(remediationStep { $0.resumed() })
-        // An enrollment committed just before a crash may not have reached the remediation
-        // machine yet (two commits): tell it again (no effect when it knows).
-        // One step for all of them: one commit at most, and linear in the accounts.
-        let enrolled = enrollments.filter { $0.value.isEnrolled }.keys.sorted()
-        if !enrolled.isEmpty { await runRemediation(remediationStep { $0.accountsEnrolled(enrolled) }) }
+        startupJobs = nil
         record("daemonStarted", account: nil, ["resumed": .int(Int64(resumed)), "clock": .string(clock.mode.rawValue)])
-        rearmTimers()
+        rearmWake()
         return resumed
     }
 
-    /// Stops the real-clock timer. In-flight requests finish on their own; every step they
-    /// complete is journaled.
-    public func shutdown() {
-        timerTask?.cancel()
-        timerTask = nil
+    /// Performs the machine's I/O until the service is told to stop (or the task is
+    /// cancelled); wakes the real clock's timers. Jobs still running when it stops finish
+    /// first (each is bounded by the HTTP timeout or the wipe hook's).
+    public func run() async throws {
+        await withDiscardingTaskGroup { group in
+            for await job in jobs.cancelOnGracefulShutdown() {
+                group.addTask { await self.perform(job) }
+            }
+        }
     }
 
-    // MARK: - Loading
+    /// Runs `body` with the engine's service running (for in-process use: tests, benchmarks,
+    /// load runs); stops the service when `body` returns.
+    public nonisolated func withRunning<T: Sendable>(_ body: @Sendable (Engine) async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await self.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            let result = try await body(self)
+            return result
+        }
+    }
 
-    /// Rebuilds every machine from the store (on start, and for the app restart the first
-    /// policy requires).
-    func loadMachines() throws {
-        let loaded = try store.readSync { transaction in
-            (
-                remediation: try transaction.appState(StateKey.remediation),
-                allowed: try transaction.appState(StateKey.allowedAccounts),
-                requests: try transaction.appState(StateKey.retryRequests),
-                compliance: try transaction.appState(StateKey.compliance),
-                enrollments: try transaction.enrollments(),
-                enrollmentStatuses: try transaction.lastEnrollmentStatuses(),
-                journals: try transaction.openJournals()
-            )
-        }
-        do {
-            remediation = try loaded.remediation.map { RemediationStateMachine(restoring: try .init(json: $0)) } ?? RemediationStateMachine()
-            allowedAccounts = try loaded.allowed.map { AllowedAccountsStateMachine(restoring: try .init(json: $0)) } ?? AllowedAccountsStateMachine()
-            enrollments = [:]
-            for record in loaded.enrollments {
-                enrollments[record.account] = EnrollmentStateMachine(restoring: try .init(json: record.state))
-            }
-            lastEnrollmentStatus = [:]
-            for (account, code) in loaded.enrollmentStatuses {
-                lastEnrollmentStatus[account] = EnrollmentStatus(rawValue: code)
-            }
-            wipes = [:]
-            for journal in loaded.journals where journal.kind == .wipe {
-                wipes[journal.account] = SelectiveWipeStateMachine(restoring: try .init(json: journal.state))
-            }
-        } catch {
-            throw StoreError(code: .corruptRow, path: store.path, message: "a stored machine cannot be restored: \(error)")
-        }
-        retryRequests = [:]
-        for (key, value) in loaded.requests?.objectValue ?? JSONObject() {
-            guard let account = try? AccountID(key), let scopes = value.arrayValue?.compactMap(\.stringValue) else { continue }
-            retryRequests[account] = scopes
-        }
-        lastCompliance = [:]
-        for (key, value) in loaded.compliance?.objectValue ?? JSONObject() {
-            guard let account = try? AccountID(key), let code = value.intValue, let status = ComplianceStatus(rawValue: Int(code)) else { continue }
-            lastCompliance[account] = status
-        }
+    /// Stops taking I/O (the daemon's shutdown; ``run()`` ends with the service group).
+    public func shutdown() {
+        jobSink.finish()
     }
 
     /// Names of the app-wide values in the store.
     enum StateKey {
-        static let remediation = "remediation"
-        static let allowedAccounts = "allowedAccounts"
-        static let retryRequests = "remediationRequests"
-        static let compliance = "compliance"
+        static let machine = "machine"
         static let clock = "clock"
     }
+}
+
+/// A unit of I/O for ``Engine/run()``.
+struct Job: Sendable {
+    enum Kind: Sendable {
+        case grant(ComplianceMachine.StepID, TokenAcquisitionStateMachine.Grant, AccountID, scopes: [String], claims: String?, user: InteractiveUser?)
+        case mam(ComplianceMachine.StepID, ComplianceMachine.MAMRequest)
+        case removeVaultFiles(ComplianceMachine.StepID, AccountID)
+        case runAppHook(ComplianceMachine.StepID, AccountID)
+        /// Sleep until the real clock reaches `at`, then fire due timers (generation `generation`).
+        case wake(at: EpochMillis, generation: Int)
+    }
+
+    let kind: Kind
+}
+
+/// An armed test crash point.
+struct CrashPoint: Sendable {
+    var point: String
+    var remaining: Int
 }

@@ -5,6 +5,7 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
             case invalidAccount = "invalid_account", unknownAccount = "unknown_account", signInRefused = "sign_in_refused"
             case conflict, notFound = "not_found", badRequest = "bad_request", clockNotVirtual = "clock_not_virtual"
+            case storageUnavailable = "storage_unavailable"
             case internalError = "internal"
         }
         private let base: Base
@@ -24,6 +25,8 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let badRequest = Code(.badRequest)
         /// Clock advance asked of a real clock.
         public static let clockNotVirtual = Code(.clockNotVirtual)
+        /// The store or the vault refused a write (a full disk): nothing of the call was committed.
+        public static let storageUnavailable = Code(.storageUnavailable)
         /// The store or the vault failed.
         public static let internalError = Code(.internalError)
 

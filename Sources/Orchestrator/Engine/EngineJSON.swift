@@ -53,6 +53,28 @@ public enum EngineJSON {
             ("wipeFinished", account, [:])
         case .restartRequired(let account):
             ("restartRequired", account, [:])
+        case .remediationStarted(let account, let silent):
+            ("remediationStarted", account, ["silent": .bool(silent)])
+        case .wipeHookRan(let account, let outcome, let removed):
+            ("wipeHook", account, ["outcome": .string(outcome), "appRemovedData": .bool(removed)])
+        case .signInRefused(let refusal):
+            ("signInRefused", refusal.account, ["code": .string(refusal.code.description), "message": .string(refusal.message)])
+        case .signedIn(let account):
+            ("signedIn", account, [:])
+        case .signedOut(let account, let reason):
+            ("signedOut", account, ["reason": .string(reason.rawValue)])
+        case .tokenAcquired(let account, let scopes, let xmsCC):
+            ("tokenAcquired", account, ["scopes": .array(scopes.map { .string($0) }), "xmsCC": xmsCC])
+        case .tokenFailed(let account, let scopes, let failure):
+            ("tokenFailed", account, {
+                var payload = Self.failure(failure)
+                payload["scopes"] = .array(scopes.map { .string($0) })
+                return .object(payload)
+            }())
+        case .policyApplied(let account, let version):
+            ("policyApplied", account, ["policyVersion": .string(version)])
+        case .appRestarted(let account):
+            ("appRestarted", account, [:])
         }
     }
 }

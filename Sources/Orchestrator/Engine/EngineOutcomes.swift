@@ -16,19 +16,8 @@ public enum InteractiveUser: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The end of a token request.
-public struct TokenOutcome: Sendable {
-    public var account: AccountID
-    public var scopes: [String]
-    /// Compliant when tokens came back; otherwise the status the failure maps to.
-    public var status: ComplianceStatus
-    public var tokens: TokenSet?
-    /// Why no token came back (nil on success).
-    public var failure: TokenAcquisitionFailure?
-    /// The remediation's report, when the request needed one.
-    public var report: ComplianceStatusReport?
-    public var remediated: Bool
-}
+/// The end of a token request (the composed machine's answer).
+public typealias TokenOutcome = ComplianceMachine.TokenAnswer
 
 /// The end of a sign-in.
 public struct SignInOutcome: Sendable {
@@ -57,7 +46,7 @@ public struct AccountSummary: Sendable {
     public var homeAccountID: String?
     public var signedIn: Bool
     public var managed: Bool
-    public var enrollmentState: String
+    public var enrollmentState: EnrollmentStateMachine.Phase
     public var lastEnrollmentStatus: EnrollmentStatus?
     public var nextDueAt: EpochMillis?
     public var compliance: ComplianceStatus?

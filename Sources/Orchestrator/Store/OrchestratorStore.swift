@@ -86,6 +86,8 @@ public final class OrchestratorStore: Sendable {
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
         configuration.label = "complianced.store"
+        // Deleted rows (a wiped account's tokens) are overwritten with zeros, not left in free pages.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
@@ -197,6 +199,16 @@ public final class OrchestratorStore: Sendable {
 
     private func transaction(_ db: Database, now: EpochMillis) -> StoreTransaction {
         StoreTransaction(db: db, now: now, notifier: notifier, path: path, eventRetention: eventRetention)
+    }
+
+    /// Copies the write-ahead log into the database file and empties it (`wal_checkpoint(TRUNCATE)`),
+    /// so rows deleted since (with secure delete) leave no copy in the log either.
+    public func checkpoint() throws {
+        do {
+            _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
     }
 
     /// Runs `body` on a consistent read-only snapshot on the calling thread.

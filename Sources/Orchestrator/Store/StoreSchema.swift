@@ -5,7 +5,7 @@ import GRDB
 /// written by a newer program and is refused (``StoreError/Code/newerSchema``).
 enum StoreSchema {
     /// The identifiers in order; the last one is the current version.
-    static let versions = ["v1", "v2", "v3", "v4", "v5"]
+    static let versions = ["v1", "v2", "v3", "v4", "v5", "v6"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -124,6 +124,13 @@ enum StoreSchema {
             try db.execute(sql: """
                 ALTER TABLE account ADD COLUMN last_enrollment_status INTEGER;  -- IntuneMAMEnrollmentStatus
                 UPDATE account SET last_enrollment_status = (SELECT last_status FROM enrollment WHERE enrollment.account = account.key);
+                """)
+        }
+        // v6: the composed machine stores one record per account (and one app record in
+        // app_state 'machine'); the account row keeps the columns people and queries read.
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: """
+                ALTER TABLE account ADD COLUMN machine TEXT;  -- the composed machine's account record, JSON
                 """)
         }
         return migrator

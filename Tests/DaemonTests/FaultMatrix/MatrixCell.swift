@@ -22,7 +22,7 @@ struct MatrixCell: Sendable {
         try await endpoint.prepare(device)
         try await lab.admin(.delete, "requests")
         if fault == .untrustedTLS {
-            await device.engine.shutdown()
+            await device.stop()
             device = try await lab.device(directory, secure: endpoint.service)  // restarted: that service now over https
         } else if let rule = fault.rule(route: endpoint.route) {
             try await lab.admin(.post, "faults", rule)
@@ -36,18 +36,18 @@ struct MatrixCell: Sendable {
             observation.held = try await repeatIsHeld(device, lab: lab)
         }
         if fault == .untrustedTLS {
-            await device.engine.shutdown()
+            await device.stop()
             device = try await lab.device(directory, secure: endpoint.service, trustCA: true)  // restarted with --ca-file
         }
         _ = try await device.engine.advanceClock(seconds: 60)  // past any Retry-After
         var problem = try await endpoint.clean(device)
         if problem == nil { problem = try await health(device) }
-        await device.engine.shutdown()
+        await device.stop()
         return Result(observation: observation, recoveryProblem: problem)
     }
 
     /// The step again at once, fault cleared: it must fail without reaching the endpoint.
-    private func repeatIsHeld(_ device: DaemonParts, lab: MatrixLab) async throws -> Bool {
+    private func repeatIsHeld(_ device: MatrixDevice, lab: MatrixLab) async throws -> Bool {
         let before = await lab.requests(to: endpoint.route)
         let again = try await endpoint.trigger(device)
         let after = await lab.requests(to: endpoint.route)
@@ -55,7 +55,7 @@ struct MatrixCell: Sendable {
     }
 
     /// The device still answers and SQLite finds nothing wrong with its store.
-    private func health(_ device: DaemonParts) async throws -> String? {
+    private func health(_ device: MatrixDevice) async throws -> String? {
         _ = try await device.engine.accounts()
         let problems = try device.store.integrityProblems()
         return problems.isEmpty ? nil : "store: \(problems.joined(separator: "; "))"

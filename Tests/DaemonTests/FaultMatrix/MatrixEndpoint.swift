@@ -68,17 +68,17 @@ enum MatrixEndpoint: CaseIterable, Sendable {
     }
 
     /// Brings a fresh device to the step: bob enrolled for check-in and unenroll.
-    func prepare(_ device: DaemonParts) async throws {
+    func prepare(_ device: MatrixDevice) async throws {
         guard self == .checkIn || self == .unenroll else { return }
         let outcome = try await device.engine.signIn(account, scopes: DaemonHarness.chatRead, silent: false, user: DaemonHarness.password)
         let summary = try await device.engine.account(account)
-        guard outcome.signedIn, summary.enrollmentState == "enrolled" else {
+        guard outcome.signedIn, summary.enrollmentState == .enrolled else {
             throw HarnessError("\(title): bob did not enroll before the fault (\(summary.enrollmentState))")
         }
     }
 
     /// Runs the step and observes what the app got and what the engine scheduled.
-    func trigger(_ device: DaemonParts) async throws -> MatrixObservation {
+    func trigger(_ device: MatrixDevice) async throws -> MatrixObservation {
         let engine = device.engine
         var observation = MatrixObservation()
         switch self {
@@ -103,32 +103,32 @@ enum MatrixEndpoint: CaseIterable, Sendable {
     }
 
     /// The account's last enrollment status and what comes next: `retry 24h`, `check-in 8h`, `removed`.
-    private func observeEnrollment(_ device: DaemonParts, into observation: inout MatrixObservation) async throws {
+    private func observeEnrollment(_ device: MatrixDevice, into observation: inout MatrixObservation) async throws {
         let summary = try await device.engine.account(account)
         if self != .unenroll { observation.enrollmentStatus = summary.lastEnrollmentStatus }
         let hours = summary.nextDueAt.map { ($0 - device.engine.clock.milliseconds) / 3_600_000 }
         switch summary.enrollmentState {
-        case "awaitingRetry": observation.schedule = "retry \(hours.map(String.init) ?? "?")h"
-        case "enrolled": observation.schedule = "check-in \(hours.map(String.init) ?? "?")h"
-        default: observation.schedule = summary.enrollmentState
+        case .awaitingRetry: observation.schedule = "retry \(hours.map(String.init) ?? "?")h"
+        case .enrolled: observation.schedule = "check-in \(hours.map(String.init) ?? "?")h"
+        default: observation.schedule = summary.enrollmentState.rawValue
         }
     }
 
     /// After the fault is gone: the same step succeeds. Returns what went wrong, if anything.
-    func clean(_ device: DaemonParts) async throws -> String? {
+    func clean(_ device: MatrixDevice) async throws -> String? {
         let engine = device.engine
         switch self {
         case .discovery, .token, .keys, .enrollRemediation, .reportCompliance:
             let outcome = try await engine.signIn(account, scopes: DaemonHarness.chatRead, silent: false, user: DaemonHarness.password)
             return outcome.signedIn && outcome.token.status == .compliant ? nil : "sign-in: \(outcome.token.status)"
         case .enrollRegistration:
-            if try await engine.account(account).enrollmentState != "enrolled" { _ = try await engine.advanceClock(seconds: 24 * 3600) }
+            if try await engine.account(account).enrollmentState != .enrolled { _ = try await engine.advanceClock(seconds: 24 * 3600) }
             let state = try await engine.account(account).enrollmentState
-            return state == "enrolled" ? nil : "enrollment after the 24 h retry: \(state)"
+            return state == .enrolled ? nil : "enrollment after the 24 h retry: \(state.rawValue)"
         case .checkIn:
             _ = try await engine.advanceClock(seconds: 8 * 3600)
             let summary = try await engine.account(account)
-            let fine = summary.enrollmentState == "enrolled" && [.newPoliciesReceived, .policiesHaveNotChanged].contains(summary.lastEnrollmentStatus)
+            let fine = summary.enrollmentState == .enrolled && [.newPoliciesReceived, .policiesHaveNotChanged].contains(summary.lastEnrollmentStatus)
             return fine ? nil : "next check-in: \(summary.enrollmentState) \(String(describing: summary.lastEnrollmentStatus))"
         case .unenroll:
             _ = try await engine.signIn(account, scopes: DaemonHarness.chatRead, silent: false, user: DaemonHarness.password)

@@ -35,15 +35,14 @@ struct MatrixLab: Sendable {
     enum Secure: Sendable { case none, issuer, mam }
 
     /// Starts a device on `directory` (again, when it exists: a restart with other settings).
-    func device(_ directory: String, secure: Secure = .none, trustCA: Bool = false, shortTimeout: Bool = false) async throws -> DaemonParts {
+    func device(_ directory: String, secure: Secure = .none, trustCA: Bool = false, shortTimeout: Bool = false) async throws -> MatrixDevice {
         let tls = mock.tlsURL ?? mock.url
         let configuration = try DaemonConfiguration(
             stateDirectory: directory, app: try AppSettings.load(infoPlist: DaemonHarness.appsDirectory + "/chatr-Info.plist"),
             authority: (secure == .issuer ? tls : mock.url) + "/contoso.com", mamURL: (secure == .mam ? tls : mock.url) + "/mam/v1",
             caFile: trustCA ? mock.caFile : nil, clock: .virtual, httpTimeout: shortTimeout ? .seconds(2) : .seconds(10))
         let parts = try DaemonParts(configuration, logger: quietLogger, http: trustCA ? trusted : (shortTimeout ? short : normal))
-        try await parts.engine.start()
-        return parts
+        return MatrixDevice(parts: parts, running: try await parts.startRunning())
     }
 
     func newDirectory() -> String {
@@ -78,5 +77,18 @@ struct MatrixLab: Sendable {
             try await Task.sleep(for: .milliseconds(20))
         }
         mock.state.clearFaults()
+    }
+}
+
+/// A device of the matrix: its parts and its running engine.
+struct MatrixDevice: Sendable {
+    let parts: DaemonParts
+    let running: RunningEngine
+    var engine: Engine { parts.engine }
+    var store: OrchestratorStore { parts.store }
+
+    /// Stops the device's engine (a restart starts a new device on the same directory).
+    func stop() async {
+        await running.stop()
     }
 }

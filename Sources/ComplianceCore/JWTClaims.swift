@@ -1,4 +1,3 @@
-import ComplianceCore
 import JSON
 
 /// Reads a JWT's payload (no signature check: the engine only reports what the issuer put

@@ -1,0 +1,369 @@
+/// The properties the composed ``ComplianceMachine`` must keep, each a function over one
+/// transition: the machine before and after it, what it did (``Transition``), and what the
+/// world holds (``Facts``: the app's stores, the MAM service, what happened so far). The
+/// explorer (`compliance-explore`) checks every one after every transition it explores;
+/// tests break each on purpose.
+public enum ComplianceInvariants {
+    /// An invariant, numbered as in the composed-machine issue and README.md.
+    public enum Invariant: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        case noTokenForExcludedOrWiped = 1
+        case nothingLeftAfterWipe = 2
+        case atMostOneManagedAccount = 3
+        case oneReportPerRemediation = 4
+        case committedStepNeverRepeated = 5
+        case oneNotificationPerRequest = 6
+        case firstPolicyRestarts = 7
+        case registrationsRetried = 8
+        case removalUnenrollsFirst = 9
+        case successOnlyIfCommitted = 10
+
+        public var description: String {
+            switch self {
+            case .noTokenForExcludedOrWiped: "no access token is returned or cached for an account the policy excludes or that is being wiped"
+            case .nothingLeftAfterWipe: "after a wipe, no data, token or compliance status remains under any spelling of the account"
+            case .atMostOneManagedAccount: "at most one account holds the managed slot"
+            case .oneReportPerRemediation: "every remediation ends in exactly one report; Compliant only with an enrollment and a policy"
+            case .committedStepNeverRepeated: "a wipe committed done is never run again"
+            case .oneNotificationPerRequest: "every enroll, check-in or unenroll answer is reported exactly once"
+            case .firstPolicyRestarts: "every first policy restarts the app"
+            case .registrationsRetried: "a registration retries every 24 h unless another account is managed, and retries again once none is"
+            case .removalUnenrollsFirst: "an account removed from the allowed list is unenrolled at the service before it is wiped"
+            case .successOnlyIfCommitted: "a reply comes only after its step is committed, once per ticket"
+            }
+        }
+    }
+
+    /// A broken invariant, with what broke it.
+    public struct Violation: Sendable, Hashable, CustomStringConvertible {
+        public var invariant: Invariant
+        public var detail: String
+
+        public init(_ invariant: Invariant, _ detail: String) {
+            self.invariant = invariant
+            self.detail = detail
+        }
+
+        public var description: String { "invariant \(invariant.rawValue) (\(invariant)): \(detail)" }
+    }
+
+    /// What the world holds after a transition. Store keys are the UTF-8 bytes the app's
+    /// stores use (SQL keys, vault directory names), so two spellings of one account are two
+    /// keys if the machine did not normalise them.
+    public struct Facts: Sendable, Hashable {
+        /// Keys with tokens in the token store.
+        public var tokenKeys: Set<[UInt8]> = []
+        /// Keys with files in the vault.
+        public var dataKeys: Set<[UInt8]> = []
+        /// Accounts (by key bytes) the MAM service has enrolled.
+        public var enrolledAtService: Set<[UInt8]> = []
+        /// Accounts an unenroll request was sent for since they last enrolled.
+        public var unenrollSent: Set<[UInt8]> = []
+        /// Wipes committed done: key bytes and generation.
+        public var wipesCommittedDone: Set<WipeRef> = []
+        /// Remediations started and reports delivered so far, per account key bytes.
+        public var remediationsStarted: [[UInt8]: Int] = [:]
+        public var reportsDelivered: [[UInt8]: Int] = [:]
+        /// Tickets answered before this transition.
+        public var answeredTickets: Set<ComplianceMachine.Ticket> = []
+
+        public init() {}
+    }
+
+    /// One wipe of one account.
+    public struct WipeRef: Sendable, Hashable {
+        public var key: [UInt8]
+        public var generation: Int
+        public init(key: [UInt8], generation: Int) {
+            self.key = key
+            self.generation = generation
+        }
+    }
+
+    /// One transition.
+    public struct Transition: Sendable {
+        /// The machine before the event (nil for the first state).
+        public var before: ComplianceMachine?
+        /// The machine after the event and the actions taken.
+        public var after: ComplianceMachine
+        /// The actions taken, in order (a failed persist's commands are not taken).
+        public var actions: [ComplianceMachine.Action]
+        /// The persist of the step failed (the Orchestrator reloaded the machine).
+        public var persistFailed: Bool
+        /// The MAM answer the event fed, if it fed one: its account and kind.
+        public var fedMAMAnswer: (account: AccountID, kind: NotificationKind)?
+
+        public init(
+            before: ComplianceMachine?, after: ComplianceMachine, actions: [ComplianceMachine.Action], persistFailed: Bool = false,
+            fedMAMAnswer: (account: AccountID, kind: NotificationKind)? = nil
+        ) {
+            self.before = before
+            self.after = after
+            self.actions = actions
+            self.persistFailed = persistFailed
+            self.fedMAMAnswer = fedMAMAnswer
+        }
+
+        /// The notifications the transition committed.
+        var events: [ComplianceEvent] {
+            actions.flatMap { action -> [ComplianceEvent] in
+                if case .persist(let changes) = action { return changes.events }
+                return []
+            }
+        }
+    }
+
+    /// The notification an enroll, check-in or unenroll answer ends in.
+    public enum NotificationKind: Sendable, Hashable {
+        case enrollment, policy, unenroll
+    }
+
+    /// Every invariant, in order.
+    public static func check(_ transition: Transition, facts: Facts) -> [Violation] {
+        var found: [Violation] = []
+        found += noTokenForExcludedOrWiped(transition, facts: facts)
+        found += nothingLeftAfterWipe(transition, facts: facts)
+        found += atMostOneManagedAccount(transition)
+        found += oneReportPerRemediation(transition, facts: facts)
+        found += committedStepNeverRepeated(transition, facts: facts)
+        found += oneNotificationPerRequest(transition)
+        found += firstPolicyRestarts(transition)
+        found += registrationsRetried(transition)
+        found += removalUnenrollsFirst(transition, facts: facts)
+        found += successOnlyIfCommitted(transition, facts: facts)
+        return found
+    }
+
+    /// The key bytes the stores use for `account`.
+    public static func storeKey(_ account: AccountID) -> [UInt8] { Array(account.key.utf8) }
+
+    /// True when `key` names `account` under any spelling (canonically equivalent, ignoring case).
+    public static func key(_ key: [UInt8], names account: AccountID) -> Bool {
+        String(decoding: key, as: UTF8.self).lowercased() == account.key
+    }
+
+    // MARK: - 1
+
+    /// 1. No access token is returned or cached for an account the current policy excludes,
+    /// or one being wiped (or wiped and not signed in again).
+    public static func noTokenForExcludedOrWiped(_ transition: Transition, facts: Facts) -> [Violation] {
+        let machine = transition.after
+        var found: [Violation] = []
+        func mayHold(_ account: AccountID) -> Bool {
+            machine.allowed.allowed.allows(account) && !machine.isLeaving(account)
+        }
+        for action in transition.actions {
+            switch action {
+            case .reply(_, let reply):
+                if let (account, _) = tokens(of: reply), !mayHold(account) {
+                    found.append(Violation(.noTokenForExcludedOrWiped, "a token was returned to \(account.upn), which the allowed list excludes or is being wiped"))
+                }
+            case .persist(let changes):
+                for entry in changes.tokens where !mayHold(entry.account) {
+                    found.append(Violation(.noTokenForExcludedOrWiped, "tokens of \(entry.account.upn) were cached while it is excluded or being wiped"))
+                }
+            default:
+                break
+            }
+        }
+        for key in facts.tokenKeys {
+            guard let account = machine.knownAccounts.first(where: { Self.key(key, names: $0) }) else { continue }
+            if !machine.allowed.allowed.allows(account), !machine.isLeaving(account), !machine.allowed.isBeingRemoved(account) {
+                found.append(Violation(.noTokenForExcludedOrWiped, "the token store holds tokens of \(account.upn), which the allowed list excludes, and nothing removes them"))
+            }
+        }
+        return found
+    }
+
+    static func tokens(of reply: ComplianceMachine.Reply) -> (AccountID, TokenSet)? {
+        switch reply {
+        case .token(let answer), .signIn(_, let answer): answer.tokens.map { (answer.account, $0) }
+        case .remediation(let report, let tokens): tokens.map { (report.account, $0) }
+        default: nil
+        }
+    }
+
+    // MARK: - 2
+
+    /// 2. When a wipe completes, nothing of the account remains under any spelling: no
+    /// tokens, no vault files, no compliance status.
+    public static func nothingLeftAfterWipe(_ transition: Transition, facts: Facts) -> [Violation] {
+        var found: [Violation] = []
+        for account in transition.after.knownAccounts {
+            guard let wipe = transition.after.accounts[account]?.wipe, wipe.isFinished else { continue }
+            let before = transition.before?.accounts[account]?.wipe
+            guard before?.isFinished != true || before?.wipe?.generation != wipe.wipe?.generation else { continue }
+            if facts.tokenKeys.contains(where: { key($0, names: account) }) {
+                found.append(Violation(.nothingLeftAfterWipe, "\(account.upn) was wiped but the token store still holds its tokens"))
+            }
+            if facts.dataKeys.contains(where: { key($0, names: account) }) {
+                found.append(Violation(.nothingLeftAfterWipe, "\(account.upn) was wiped but the vault still holds its files (under some spelling)"))
+            }
+            if transition.after.accounts[account]?.compliance != nil {
+                found.append(Violation(.nothingLeftAfterWipe, "\(account.upn) was wiped but its compliance status remains"))
+            }
+        }
+        return found
+    }
+
+    // MARK: - 3
+
+    /// 3. At most one account holds the managed slot (enrolled, enrolling, still unenrolling).
+    public static func atMostOneManagedAccount(_ transition: Transition) -> [Violation] {
+        let machine = transition.after
+        var holders = machine.knownAccounts.filter { machine.accounts[$0]?.enrollment.holdsManagedSlot == true }
+        if let active = machine.remediation.activeAccount, machine.remediation.activeStep == .enrolling, !holders.contains(active) {
+            holders.append(active)
+        }
+        guard holders.count > 1 else { return [] }
+        return [Violation(.atMostOneManagedAccount, "\(holders.map(\.upn).joined(separator: " and ")) hold the managed slot at once")]
+    }
+
+    // MARK: - 4
+
+    /// 4. No remediation reports more than once (reports never outnumber starts, and when
+    /// nothing of an account's remediation runs or waits they are equal); a Compliant report
+    /// only for an enrolled account with a policy.
+    public static func oneReportPerRemediation(_ transition: Transition, facts: Facts) -> [Violation] {
+        let machine = transition.after
+        var found: [Violation] = []
+        for event in transition.events {
+            guard case .compliance(let report) = event, report.status == .compliant else { continue }
+            let state = machine.accounts[report.account]
+            if state?.enrollment.isEnrolled != true || state?.policy == nil {
+                found.append(Violation(.oneReportPerRemediation, "\(report.account.upn) was reported Compliant without an enrollment and a policy"))
+            }
+        }
+        for (key, reports) in facts.reportsDelivered {
+            let started = facts.remediationsStarted[key] ?? 0
+            if reports > started {
+                found.append(Violation(.oneReportPerRemediation, "\(String(decoding: key, as: UTF8.self)): \(reports) reports for \(started) remediations"))
+            }
+            guard let account = machine.knownAccounts.first(where: { storeKey($0) == key }) else { continue }
+            let running = machine.remediation.activeAccount == account || machine.remediation.queuedAccounts.contains(account)
+            if !running, machine.isQuiescent, reports != started {
+                found.append(Violation(.oneReportPerRemediation, "\(account.upn): \(started) remediations but \(reports) reports, and none runs"))
+            }
+        }
+        return found
+    }
+
+    // MARK: - 5
+
+    /// 5. A wipe committed done is never run again (after a crash or otherwise).
+    public static func committedStepNeverRepeated(_ transition: Transition, facts: Facts) -> [Violation] {
+        var found: [Violation] = []
+        for action in transition.actions {
+            let account: AccountID
+            switch action {
+            case .removeTokens(_, let target), .removeVaultFiles(_, let target), .runAppHook(_, let target): account = target
+            default: continue
+            }
+            guard let generation = transition.after.accounts[account]?.wipe.wipe?.generation else { continue }
+            if facts.wipesCommittedDone.contains(WipeRef(key: storeKey(account), generation: generation)) {
+                found.append(Violation(.committedStepNeverRepeated, "wipe \(generation) of \(account.upn) was committed done and runs again (\(action))"))
+            }
+        }
+        return found
+    }
+
+    // MARK: - 6
+
+    /// 6. An enroll, check-in or unenroll answer fed to the machine ends in exactly one
+    /// notification of its kind for its account, in the same step.
+    public static func oneNotificationPerRequest(_ transition: Transition) -> [Violation] {
+        guard let fed = transition.fedMAMAnswer, !transition.persistFailed else { return [] }
+        let count = transition.events.filter { event in
+            switch (event, fed.kind) {
+            case (.enrollment(let report), .enrollment), (.policy(let report), .policy), (.unenroll(let report), .unenroll): report.account == fed.account
+            default: false
+            }
+        }.count
+        guard count != 1 else { return [] }
+        return [Violation(.oneNotificationPerRequest, "an answer for \(fed.account.upn) ended in \(count) \(fed.kind) notifications")]
+    }
+
+    // MARK: - 7
+
+    /// 7. Every first policy (an account that held none) restarts the app, on every path.
+    public static func firstPolicyRestarts(_ transition: Transition) -> [Violation] {
+        guard let before = transition.before, !transition.persistFailed else { return [] }
+        var found: [Violation] = []
+        for event in transition.events {
+            guard case .policyApplied(let account, _) = event, before.accounts[account]?.policy == nil else { continue }
+            let restarts = transition.actions.contains { $0 == .restartApp(account) }
+            let required = transition.events.contains { $0 == .restartRequired(account) }
+            if !restarts || !required {
+                found.append(Violation(.firstPolicyRestarts, "the first policy of \(account.upn) was applied without restarting the app"))
+            }
+        }
+        return found
+    }
+
+    // MARK: - 8
+
+    /// 8. A failed registration waits for its 24 h retry unless another account holds the
+    /// managed slot, and waits for the slot only while one does.
+    public static func registrationsRetried(_ transition: Transition) -> [Violation] {
+        let machine = transition.after
+        guard machine.isQuiescent || !machine.isAwaitingPersist else { return [] }
+        var found: [Violation] = []
+        for account in machine.knownAccounts {
+            guard let phase = machine.accounts[account]?.enrollment.phase else { continue }
+            let holder = machine.slotHolder(besides: account)
+            if phase == .waitingForSlot, holder == nil {
+                found.append(Violation(.registrationsRetried, "\(account.upn) waits for the managed slot, but no account holds it: its retries never begin again"))
+            }
+            if phase == .awaitingRetry, let holder {
+                found.append(Violation(.registrationsRetried, "\(account.upn) awaits a retry while \(holder.upn) is managed"))
+            }
+        }
+        return found
+    }
+
+    // MARK: - 9
+
+    /// 9. An account removed from the allowed list that the app holds as enrolled (it has the
+    /// service's enrollment id) is unenrolled at the service before its local wipe starts: an
+    /// unenroll request was sent, or the step that starts the wipe reports why none could be
+    /// (no MAM token: 203). An unreachable or failing service does not keep the excluded
+    /// account's data on the device.
+    public static func removalUnenrollsFirst(_ transition: Transition, facts: Facts) -> [Violation] {
+        var found: [Violation] = []
+        let events = transition.events
+        for event in events {
+            guard case .wipeStarted(let account, .notAllowed) = event else { continue }
+            guard transition.before?.accounts[account]?.enrollmentID != nil else { continue }
+            let told = events.contains { if case .unenroll(let report) = $0 { report.account == account } else { false } }
+            if !facts.unenrollSent.contains(storeKey(account)), !told {
+                found.append(Violation(.removalUnenrollsFirst, "\(account.upn) left the allowed list and is wiped while enrolled, without an unenroll request"))
+            }
+        }
+        return found
+    }
+
+    // MARK: - 10
+
+    /// 10. A reply comes only after its step's persist committed (a failed persist delivers
+    /// no success), and each ticket is answered once.
+    public static func successOnlyIfCommitted(_ transition: Transition, facts: Facts) -> [Violation] {
+        var found: [Violation] = []
+        var committed = true
+        var answered = facts.answeredTickets
+        for action in transition.actions {
+            switch action {
+            case .persist:
+                committed = !transition.persistFailed
+            case .reply(let ticket, let reply):
+                if !committed, reply.isSuccess {
+                    found.append(Violation(.successOnlyIfCommitted, "\(ticket) was answered \(reply) though its step was not committed"))
+                }
+                if !answered.insert(ticket).inserted {
+                    found.append(Violation(.successOnlyIfCommitted, "\(ticket) was answered twice"))
+                }
+            default:
+                break
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,116 @@
+/// What the app asks: sign in, a token, a remediation, a deregistration; and what the
+/// Orchestrator reports: a timer fired, the app restarted, the process started again.
+/// Each call is one step (``ComplianceMachine``); its ticket gets exactly one reply.
+extension ComplianceMachine {
+    /// Signs `account` in: the allowed-accounts check, a token for `scopes` (remediating on
+    /// 53005), then registration with the MAM service (227 and a paused registration when
+    /// another account is managed). `interactive`: the caller's user may answer a sign-in page.
+    /// Replies `.signIn` once the registration settled, `.refused` when the allowed accounts
+    /// refuse the account (also when the policy its own sign-in brings excludes it).
+    public mutating func signIn(_ account: AccountID, scopes: [String]?, interactive: Bool, ticket: Ticket, now: Instant) {
+        beginStep()
+        defer { endStep(now: now) }
+        if isLeaving(account) {
+            reply(ticket, .refused(Refusal(.conflict, account, "\(account.upn) is being signed out and its data wiped; sign in again when that finished")))
+            return
+        }
+        if case .refuseSignIn(let refusal) = allowedStep({ $0.signInRequested(account) }) {
+            note(.signInRefused(refusal))
+            reply(ticket, .refused(Refusal(.signInRefused, account, refusal.message)))
+            return
+        }
+        startTokenRequest(
+            account, scopes: scopes ?? configuration.signInScopes, interaction: interactive ? ticket : nil,
+            purpose: .caller(ticket, .signIn, remediate: true), now: now)
+    }
+
+    /// A token for `scopes`; a 53005 answer starts (or joins) the account's remediation unless
+    /// `remediate` is false. Replies `.token`.
+    public mutating func acquireToken(_ account: AccountID, scopes: [String], interactive: Bool, remediate: Bool, ticket: Ticket, now: Instant) {
+        beginStep()
+        defer { endStep(now: now) }
+        startTokenRequest(account, scopes: scopes, interaction: interactive ? ticket : nil, purpose: .caller(ticket, .token, remediate: remediate), now: now)
+    }
+
+    /// Remediates `account` (remediateComplianceForIdentity:silent:). Replies `.remediation`
+    /// with the one report.
+    public mutating func remediate(_ account: AccountID, interactive: Bool, ticket: Ticket, now: Instant) {
+        beginStep()
+        defer { endStep(now: now) }
+        startRemediation(account, silent: !interactive, retryScopes: nil, interaction: interactive ? ticket : nil, waiter: .command(ticket), now: now)
+    }
+
+    /// Deregisters `account` (deRegisterAndUnenrollAccount:withWipe:): unenroll at the service
+    /// when enrolled (its MAM token first), then wipe when asked; an account already removed is
+    /// wiped when asked. A wipe the disk stopped runs again. Replies `.deregistered` once done.
+    public mutating func deregister(_ account: AccountID, wipe: Bool, ticket: Ticket, now: Instant) {
+        beginStep()
+        defer { endStep(now: now) }
+        guard accounts[account] != nil else {
+            reply(ticket, .refused(Refusal(.unknownAccount, account, "no account \(account.upn) has signed in to this app")))
+            return
+        }
+        if volatile.stalledWipes.removeValue(forKey: account) != nil, volatile.wipeStep[account] == nil {
+            runWipe(account, wipeStep(account) { $0.resumed() }, now: now)
+        }
+        volatile.waiters.append(.deregister(ticket, account, wipe: wipe))
+        runEnrollment(account, enrollmentStep(account) { $0.deregister(wipe: wipe) }, now: now)
+        if !wipe {
+            runRemediation(remediationStep { $0.accountRemoved(account) }, now: now)
+        }
+    }
+
+    /// A timer the account waits for (``nextDueTimer()``) fired. Replies `.settled` once its
+    /// work (a check-in, a retried enrollment, a wipe it brings) settled. A retry while another
+    /// account holds the managed slot pauses instead.
+    public mutating func timerFired(_ account: AccountID, _ timer: EnrollmentStateMachine.Timer, ticket: Ticket, now: Instant) {
+        beginStep()
+        defer { endStep(now: now) }
+        guard accounts[account] != nil else {
+            reply(ticket, .settled)
+            return
+        }
+        if timer == .enrollmentRetry, slotHolder(besides: account) != nil {
+            runEnrollment(account, enrollmentStep(account) { $0.slotTaken() }, now: now)
+        } else {
+            runEnrollment(account, enrollmentStep(account) { $0.timerFired(timer, now: now) }, now: now)
+        }
+        volatile.waiters.append(.timer(ticket, account))
+    }
+
+    /// The app restarted after ``Action/restartApp(_:)`` (its first policy).
+    public mutating func appRestarted(now: Instant) {
+        beginStep()
+        defer { endStep(now: now) }
+        if let account = restartPending {
+            restartPending = nil
+            markAppDirty()
+            note(.appRestarted(account))
+        }
+        if remediation.activeStep == .awaitingRestart, let account = remediation.activeAccount {
+            note(.appRestarted(account))
+            runRemediation(remediationStep { $0.appRestarted() }, now: now)
+        }
+    }
+
+    /// After ``init(restoring:configuration:)``: finishes journaled wipes, resumes interrupted
+    /// enrollment, deregistration, allowed-account removal and remediation steps; a restart
+    /// that was pending has happened (the process started again). Nothing stored `done` runs again.
+    public mutating func resumed(now: Instant) {
+        beginStep()
+        defer { endStep(now: now) }
+        for account in accounts.keys.sorted() where accounts[account]?.wipe.isRunning == true {
+            runWipe(account, wipeStep(account) { $0.resumed() }, now: now)
+        }
+        for account in accounts.keys.sorted() {
+            runEnrollment(account, enrollmentStep(account) { $0.resumed() }, now: now)
+        }
+        runAllowed(allowedStep { $0.resumed() }, now: now)
+        if let account = restartPending {
+            restartPending = nil
+            markAppDirty()
+            note(.appRestarted(account))
+        }
+        runRemediation(remediationStep { $0.resumed() }, now: now)
+    }
+}

@@ -1,0 +1,273 @@
+import JSON
+
+extension ComplianceMachine {
+    /// What the app asks of the machine and what answers it: the Orchestrator hands out one
+    /// per call, and gets exactly one ``Reply`` for it.
+    public struct Ticket: Sendable, Hashable, Comparable, CustomStringConvertible {
+        public let value: UInt64
+        public init(_ value: UInt64) { self.value = value }
+        public static func < (lhs: Ticket, rhs: Ticket) -> Bool { lhs.value < rhs.value }
+        public var description: String { "ticket \(value)" }
+    }
+
+    /// The step an I/O action answers: its result comes back with this id, and a result for a
+    /// step the machine no longer waits for is ignored.
+    public struct StepID: Sendable, Hashable, Comparable, CustomStringConvertible {
+        public let value: UInt64
+        public init(_ value: UInt64) { self.value = value }
+        public static func < (lhs: StepID, rhs: StepID) -> Bool { lhs.value < rhs.value }
+        public var description: String { "step \(value)" }
+    }
+
+    /// The machine's fixed settings (from the app profile and the daemon's options).
+    public struct Configuration: Sendable, Hashable {
+        /// The client capabilities every grant declares (`["protapp"]`).
+        public var capabilities: [String]
+        /// The scopes of a sign-in that names none, and of a remediation's retry without a request.
+        public var signInScopes: [String]
+        /// Whether the app has a wipe hook (`wipeDataForAccount`).
+        public var hasWipeHook: Bool
+
+        public init(capabilities: [String] = [ComplianceCore.protectionCapability], signInScopes: [String] = ["openid", "profile", "offline_access"], hasWipeHook: Bool = false) {
+            self.capabilities = capabilities
+            self.signInScopes = signInScopes
+            self.hasWipeHook = hasWipeHook
+        }
+    }
+
+    /// A call to the MAM service, with the MAM-resource token it is sent with.
+    public enum MAMRequest: Sendable, Hashable, CustomStringConvertible {
+        case enroll(AccountID, token: SecretToken)
+        case checkIn(AccountID, enrollmentID: String, policyVersion: String?, token: SecretToken)
+        case unenroll(AccountID, enrollmentID: String, token: SecretToken)
+        case reportCompliance(AccountID, enrollmentID: String, policyVersion: String?, token: SecretToken)
+
+        public var account: AccountID {
+            switch self {
+            case .enroll(let account, _), .checkIn(let account, _, _, _), .unenroll(let account, _, _), .reportCompliance(let account, _, _, _): account
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .enroll(let account, _): "enroll \(account.upn)"
+            case .checkIn(let account, let id, let version, _): "checkIn \(account.upn) \(id) policy \(version ?? "none")"
+            case .unenroll(let account, let id, _): "unenroll \(account.upn) \(id)"
+            case .reportCompliance(let account, let id, let version, _): "reportCompliance \(account.upn) \(id) policy \(version ?? "none")"
+            }
+        }
+    }
+
+    /// Commands for the Orchestrator. Take them with ``nextAction()`` until it returns
+    /// `.none`; a `.persist` always comes before the commands of the step that asked for it.
+    public enum Action: Sendable, Hashable, CustomStringConvertible {
+        /// Commit these changes in one transaction, then call ``persisted()`` (or, when the
+        /// store fails, reload the machine from the store: ``init(restoring:configuration:)``).
+        case persist(Changes)
+        /// Read the token cache; answer `.cache(entry)`.
+        case readTokenCache(StepID, AccountID, scopes: [String])
+        /// Send a grant; `interaction` names the caller whose user answers a sign-in page.
+        /// Answer `.grant(…)`.
+        case requestToken(StepID, TokenAcquisitionStateMachine.Grant, AccountID, scopes: [String], claims: String?, interaction: Ticket?)
+        /// Delete the account's refresh token; answer `.done`.
+        case removeRefreshToken(StepID, AccountID)
+        /// Call the MAM service; answer `.mam(…)`.
+        case callMAM(StepID, MAMRequest)
+        /// Wipe steps: delete every token of the account; delete its vault files; run the app's
+        /// wipe hook (answer `.hook(…)`). Answer `.done`, or `.failed` when the disk refuses.
+        case removeTokens(StepID, AccountID)
+        case removeVaultFiles(StepID, AccountID)
+        case runAppHook(StepID, AccountID)
+        /// The first policy is in force: the app restarts (save its state, restart), then call
+        /// ``appRestarted(now:)``.
+        case restartApp(AccountID)
+        /// The one answer to a caller's ticket.
+        case reply(Ticket, Reply)
+        case none
+
+        public var description: String {
+            switch self {
+            case .persist(let changes): "persist(\(changes))"
+            case .readTokenCache(let step, let account, let scopes): "readTokenCache(\(step), \(account.upn), \(scopes))"
+            case .requestToken(let step, let grant, let account, let scopes, _, let interaction):
+                "requestToken(\(step), \(grant), \(account.upn), \(scopes)\(interaction.map { ", interactive for \($0)" } ?? ""))"
+            case .removeRefreshToken(let step, let account): "removeRefreshToken(\(step), \(account.upn))"
+            case .callMAM(let step, let request): "callMAM(\(step), \(request))"
+            case .removeTokens(let step, let account): "removeTokens(\(step), \(account.upn))"
+            case .removeVaultFiles(let step, let account): "removeVaultFiles(\(step), \(account.upn))"
+            case .runAppHook(let step, let account): "runAppHook(\(step), \(account.upn))"
+            case .restartApp(let account): "restartApp(\(account.upn))"
+            case .reply(let ticket, let reply): "reply(\(ticket), \(reply))"
+            case .none: "none"
+            }
+        }
+    }
+
+    /// What one step changed, for one transaction.
+    public struct Changes: Sendable, Hashable, CustomStringConvertible {
+        /// The app record (remediation and allowed-accounts machines), when it changed.
+        public var app: JSONValue?
+        /// The records of the accounts that changed, by account.
+        public var accounts: [AccountID: JSONValue] = [:]
+        /// Tokens to store (a grant's answer), in order.
+        public var tokens: [(account: AccountID, scopes: [String], tokens: TokenSet)] = []
+        /// Observer notifications, in order.
+        public var events: [ComplianceEvent] = []
+
+        public init() {}
+
+        public var isEmpty: Bool { app == nil && accounts.isEmpty && tokens.isEmpty && events.isEmpty }
+
+        public static func == (lhs: Changes, rhs: Changes) -> Bool {
+            lhs.app == rhs.app && lhs.accounts == rhs.accounts && lhs.events == rhs.events
+                && lhs.tokens.map { [$0.account.key, $0.scopes.joined(separator: " ")] } == rhs.tokens.map { [$0.account.key, $0.scopes.joined(separator: " ")] }
+                && lhs.tokens.map(\.tokens) == rhs.tokens.map(\.tokens)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(app)
+            hasher.combine(accounts)
+            hasher.combine(events)
+            for entry in tokens {
+                hasher.combine(entry.account)
+                hasher.combine(entry.scopes)
+                hasher.combine(entry.tokens)
+            }
+        }
+
+        public var description: String {
+            var parts: [String] = []
+            if app != nil { parts.append("app") }
+            if !accounts.isEmpty { parts.append("accounts \(accounts.keys.sorted().map(\.upn))") }
+            if !tokens.isEmpty { parts.append("tokens for \(tokens.map(\.account.upn))") }
+            if !events.isEmpty { parts.append("\(events.count) events") }
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    /// What an I/O action's step came back with.
+    public enum StepResult: Sendable, Hashable {
+        /// The token cache's answer to `.readTokenCache`.
+        case cache(TokenAcquisitionStateMachine.CacheEntry)
+        /// A grant's end.
+        case grant(GrantResult)
+        /// The MAM service's answer, or why there is none.
+        case mam(MAMResult)
+        /// The app's wipe hook ended: `removedData` is its answer (exit status 0).
+        case hook(removedData: Bool, outcome: String)
+        /// A store, vault or token removal step succeeded.
+        case done
+        /// A store, vault or token removal step failed (the disk refused); the step stays
+        /// journaled and runs again later.
+        case failed(String)
+    }
+
+    /// How a grant ended.
+    public enum GrantResult: Sendable, Hashable {
+        /// The token endpoint answered (classified).
+        case response(TokenResponse)
+        /// No answer (connection refused, reset, timeout).
+        case transportFailed(String)
+        /// The user cancelled the sign-in page.
+        case cancelled
+    }
+
+    /// How a MAM call ended.
+    public enum MAMResult: Sendable, Hashable {
+        /// Enrolled (100, 103 or 208): the enrollment id and the policy the answer carries.
+        case enrolled(EnrollmentStatus, enrollmentID: String, policy: MAMPolicy?)
+        /// A check-in's answer (100 with the new policy, 101, 102, 103).
+        case checkedIn(EnrollmentStateMachine.CheckInOutcome)
+        /// The service confirmed the unenrollment (104).
+        case unenrolled
+        /// The service accepted the compliance report.
+        case complianceReported
+        /// The call failed: the status it maps to (201, 205, 206, 212, 213, 225, …) and why.
+        case failed(EnrollmentStatus, detail: String?)
+    }
+
+    /// The end of a token request, as the app sees it.
+    public struct TokenAnswer: Sendable, Hashable {
+        public var account: AccountID
+        public var scopes: [String]
+        /// Compliant when tokens came back; otherwise the status the failure maps to.
+        public var status: ComplianceStatus
+        public var tokens: TokenSet?
+        /// Why no token came back (nil on success).
+        public var failure: TokenAcquisitionFailure?
+        /// The remediation's report, when the request needed one.
+        public var report: ComplianceStatusReport?
+        public var remediated: Bool
+
+        public init(
+            account: AccountID, scopes: [String], status: ComplianceStatus, tokens: TokenSet?, failure: TokenAcquisitionFailure?,
+            report: ComplianceStatusReport?, remediated: Bool
+        ) {
+            self.account = account
+            self.scopes = scopes
+            self.status = status
+            self.tokens = tokens
+            self.failure = failure
+            self.report = report
+            self.remediated = remediated
+        }
+    }
+
+    /// The one answer to a ticket.
+    public enum Reply: Sendable, Hashable, CustomStringConvertible {
+        /// A token request's end.
+        case token(TokenAnswer)
+        /// A sign-in's end: whether the account is signed in, and its token request.
+        case signIn(signedIn: Bool, TokenAnswer)
+        /// A remediation's one report (tokens only with Compliant).
+        case remediation(ComplianceStatusReport, tokens: TokenSet?)
+        /// A deregistration's end: the unenroll status and whether the account was wiped.
+        case deregistered(enrollmentStatus: EnrollmentStatus?, wiped: Bool)
+        /// A fired timer's work is done.
+        case settled
+        /// The call was refused or could not be carried out.
+        case refused(Refusal)
+
+        public var description: String {
+            switch self {
+            case .token(let answer): "token(\(answer.account.upn) \(answer.status))"
+            case .signIn(let signedIn, let answer): "signIn(\(answer.account.upn) signedIn \(signedIn) \(answer.status))"
+            case .remediation(let report, _): "remediation(\(report.account.upn) \(report.status))"
+            case .deregistered(let status, let wiped): "deregistered(\(status.map { "\($0.rawValue)" } ?? "none"), wiped \(wiped))"
+            case .settled: "settled"
+            case .refused(let refusal): "refused(\(refusal.code): \(refusal.message))"
+            }
+        }
+
+        /// True for an answer that says the call succeeded (a refusal does not).
+        public var isSuccess: Bool {
+            if case .refused = self { return false }
+            return true
+        }
+    }
+
+    /// Why a call was refused.
+    public struct Refusal: Sendable, Hashable {
+        public enum Code: String, Sendable, Hashable {
+            /// The allowed accounts do not include the account (or it is being removed).
+            case signInRefused = "sign_in_refused"
+            /// The account is being wiped or deregistered.
+            case conflict
+            /// No account of that name has been seen.
+            case unknownAccount = "unknown_account"
+            /// The store or the vault refused a write; nothing the call asked for is committed.
+            case storageUnavailable = "storage_unavailable"
+        }
+
+        public var code: Code
+        /// The account the call named (nil when the refusal is not about one account).
+        public var account: AccountID?
+        public var message: String
+
+        public init(_ code: Code, _ account: AccountID?, _ message: String) {
+            self.code = code
+            self.account = account
+            self.message = message
+        }
+    }
+}

@@ -1,0 +1,278 @@
+import ComplianceCore
+
+extension ExploreState {
+    /// The events possible from this state.
+    public func events(in universe: Universe) -> [ExploreEvent] {
+        guard let script else {
+            return universe.scripts.enumerated().map { .choose($0.offset, $0.element.name) }
+        }
+        var events: [ExploreEvent] = []
+        let steps = universe.scripts[script].steps
+        if scriptPosition < steps.count {
+            switch steps[scriptPosition] {
+            case .command(let command):
+                if openTickets.count < budget.concurrentCommands { events.append(.command(command)) }
+            case .admin(let change):
+                events.append(.admin(change))
+            }
+        }
+        for action in pending {
+            guard let step = Self.step(of: action) else { continue }
+            for answer in Self.answers(to: action) {
+                if case .failure = answer, budget.failures == 0 { continue }
+                events.append(.complete(step, answer))
+            }
+        }
+        if budget.timers > 0, pending.isEmpty, machine.nextDueTimer() != nil { events.append(.timer) }
+        if budget.crashes > 0, world.durable.app != nil { events.append(.crash) }
+        if budget.storageFailures > 0, !failNextPersist { events.append(.storageFails) }
+        return events
+    }
+
+    /// The answer classes of an I/O action.
+    static func answers(to action: ComplianceMachine.Action) -> [Answer] {
+        switch action {
+        case .requestToken(_, .refreshToken, _, _, _, _):
+            [.normal, .failure(.capabilityMissing), .failure(.interactionRequired), .failure(.issuerUnavailable), .failure(.issuerUnreachable)]
+        case .requestToken(_, .interactive, _, _, _, _):
+            [.normal, .failure(.capabilityMissing), .failure(.issuerUnavailable), .failure(.issuerUnreachable), .failure(.userCancelled)]
+        case .callMAM:
+            [.normal, .failure(.mamServerError), .failure(.mamUnreachable), .failure(.mamMalformed)]
+        case .removeTokens, .removeVaultFiles:
+            [.normal, .failure(.diskFull)]
+        case .runAppHook:
+            [.hook(removedData: true), .hook(removedData: false)]
+        default:
+            [.normal]
+        }
+    }
+
+    static func step(of action: ComplianceMachine.Action) -> ComplianceMachine.StepID? {
+        switch action {
+        case .readTokenCache(let step, _, _), .requestToken(let step, _, _, _, _, _), .removeRefreshToken(let step, _), .callMAM(let step, _),
+             .removeTokens(let step, _), .removeVaultFiles(let step, _), .runAppHook(let step, _):
+            step
+        default:
+            nil
+        }
+    }
+
+    /// Takes `event`: returns the transition (for the invariants) and the facts to check it with.
+    public mutating func apply(_ event: ExploreEvent, in universe: Universe) -> (ComplianceInvariants.Transition, ComplianceInvariants.Facts) {
+        let before = machine
+        let factsBefore = world.facts
+        var actions: [ComplianceMachine.Action] = []
+        var persistFailed = false
+        var fed: (account: AccountID, kind: ComplianceInvariants.NotificationKind)?
+        let now = world.now
+
+        switch event {
+        case .choose(let index, _):
+            script = index
+        case .command(let command):
+            scriptPosition += 1
+            issue(command, universe: universe, now: now)
+        case .admin(let change):
+            scriptPosition += 1
+            administer(change, universe: universe)
+        case .complete(let step, let answer):
+            if case .failure = answer { budget.failures -= 1 }
+            guard let index = pending.firstIndex(where: { Self.step(of: $0) == step }) else { break }
+            let action = pending.remove(at: index)
+            let result = answerResult(action, answer, universe: universe)
+            fed = result.fed
+            machine.completed(step, result.result, now: now)
+        case .timer:
+            budget.timers -= 1
+            if let due = machine.nextDueTimer() {
+                if due.at > world.now { world.now = due.at }
+                let ticket = newTicket(.token("timer"))
+                machine.timerFired(due.account, due.timer, ticket: ticket, now: world.now)
+            }
+        case .crash:
+            budget.crashes -= 1
+            pending = []
+            openTickets = [:]
+            failNextPersist = false
+            reload(now: now)
+        case .storageFails:
+            budget.storageFailures -= 1
+            failNextPersist = true
+        }
+        drain(into: &actions, persistFailed: &persistFailed)
+
+        var facts = world.facts
+        facts.answeredTickets = factsBefore.answeredTickets
+        facts.wipesCommittedDone = factsBefore.wipesCommittedDone
+        facts.tokenKeys = Set(world.tokens.filter { $0.value.refresh || !$0.value.access.isEmpty }.keys)
+        facts.dataKeys = world.vault
+        let transition = ComplianceInvariants.Transition(
+            before: before, after: machine, actions: actions, persistFailed: persistFailed, fedMAMAnswer: fed)
+        return (transition, facts)
+    }
+
+    private mutating func newTicket(_ command: Command) -> ComplianceMachine.Ticket {
+        let ticket = ComplianceMachine.Ticket(nextTicket)
+        nextTicket += 1
+        openTickets[ticket] = command
+        return ticket
+    }
+
+    private mutating func issue(_ command: Command, universe: Universe, now: Instant) {
+        guard let spelling = universe.spelling(named: command.spelling) else { return }
+        let account = spelling.account
+        switch command {
+        case .signIn:
+            machine.signIn(account, scopes: nil, interactive: true, ticket: newTicket(command), now: now)
+        case .token:
+            machine.acquireToken(account, scopes: [universe.apiScope], interactive: false, remediate: true, ticket: newTicket(command), now: now)
+        case .remediate:
+            machine.remediate(account, interactive: true, ticket: newTicket(command), now: now)
+        case .deregister(_, let wipe):
+            machine.deregister(account, wipe: wipe, ticket: newTicket(command), now: now)
+        case .putData:
+            // The Orchestrator asks the machine, then writes the vault under the account's key.
+            if machine.dataRefusal(account) == nil { world.vault.insert(ComplianceInvariants.storeKey(account)) }
+        }
+    }
+
+    private mutating func administer(_ change: AdminChange, universe: Universe) {
+        switch change {
+        case .excludeJose:
+            world.allowedAccounts = ["alice@contoso.com"]
+            world.policyVersion += 1
+        case .queueWipe(let name):
+            if let spelling = universe.spelling(named: name) { world.wipeQueued.insert(World.user(spelling.upn)) }
+        case .targetCA(let name):
+            if let spelling = universe.spelling(named: name) { world.caTargeted.insert(World.user(spelling.upn)) }
+        case .unassignPolicy:
+            world.policyAssigned = false
+        case .changePolicy:
+            world.policyVersion += 1
+        }
+    }
+
+    /// The machine rebuilt from the committed records and resumed, as after a restart.
+    private mutating func reload(now: Instant) {
+        // The records were written by this machine: they read back (a failure here is a bug the explorer reports).
+        machine = (try? ComplianceMachine(restoring: world.durable, configuration: machine.configuration))
+            ?? ComplianceMachine(configuration: machine.configuration)
+        machine.resumed(now: now)
+    }
+
+    /// Plays the Orchestrator: takes every action; cache reads and refresh-token removals are
+    /// answered at once (the store answers them synchronously); other I/O waits for an event.
+    private mutating func drain(into actions: inout [ComplianceMachine.Action], persistFailed: inout Bool) {
+        // Answers the store gives at once, fed (like every result) only once the machine's
+        // actions are all taken: a result never meets a pending persist.
+        var instant: [(ComplianceMachine.StepID, ComplianceMachine.StepResult)] = []
+        var guardCount = 0
+        while guardCount < 10_000 {
+            guardCount += 1
+            let action = machine.nextAction()
+            switch action {
+            case .none:
+                guard !instant.isEmpty else { return }
+                let (step, result) = instant.removeFirst()
+                machine.completed(step, result, now: world.now)
+            case .persist(let changes):
+                actions.append(action)
+                if failNextPersist {
+                    // The Engine: every waiting caller gets storage_unavailable, then the
+                    // machine is reloaded from the committed records.
+                    failNextPersist = false
+                    persistFailed = true
+                    for ticket in openTickets.keys.sorted() {
+                        actions.append(.reply(ticket, .refused(.init(.storageUnavailable, nil, "storage unavailable"))))
+                        world.facts.answeredTickets.insert(ticket)
+                    }
+                    openTickets = [:]
+                    pending = []
+                    instant = []
+                    reload(now: world.now)
+                    continue
+                }
+                world.commit(changes, machine: machine)
+                machine.persisted()
+            case .reply(let ticket, _):
+                actions.append(action)
+                openTickets[ticket] = nil
+                world.facts.answeredTickets.insert(ticket)
+            case .restartApp:
+                actions.append(action)
+                machine.appRestarted(now: world.now)
+            case .readTokenCache(let step, let account, let scopes):
+                actions.append(action)
+                instant.append((step, .cache(world.cacheEntry(account, scopes: scopes))))
+            case .removeRefreshToken(let step, let account):
+                actions.append(action)
+                world.tokens[ComplianceInvariants.storeKey(account)]?.refresh = false
+                instant.append((step, .done))
+            default:
+                actions.append(action)
+                pending.append(action)
+            }
+        }
+    }
+
+    /// The result an I/O action gets under `answer`, with its effect on the world.
+    private mutating func answerResult(
+        _ action: ComplianceMachine.Action, _ answer: Answer, universe: Universe
+    ) -> (result: ComplianceMachine.StepResult, fed: (account: AccountID, kind: ComplianceInvariants.NotificationKind)?) {
+        switch action {
+        case .requestToken(_, let grant, let account, let scopes, _, _):
+            switch answer {
+            case .failure(.capabilityMissing):
+                return (.grant(.response(.capabilityMissing(ServerError(status: 400, error: "invalid_grant", errorCodes: [53009])))), nil)
+            case .failure(.interactionRequired):
+                return (.grant(.response(.interactionRequired(InteractionRequired(
+                    reason: .invalidGrant, serverError: ServerError(status: 400, error: "invalid_grant"))))), nil)
+            case .failure(.issuerUnavailable):
+                return (.grant(.response(.serviceFailure(ServiceFailure(status: 503)))), nil)
+            case .failure(.issuerUnreachable):
+                return (.grant(.transportFailed("connection refused")), nil)
+            case .failure(.userCancelled):
+                return (.grant(grant == .interactive ? .cancelled : .transportFailed("cancelled")), nil)
+            default:
+                return (.grant(.response(world.grantAnswer(account, scopes: scopes))), nil)
+            }
+        case .callMAM(_, let request):
+            let kind: ComplianceInvariants.NotificationKind? = switch request {
+            case .enroll: .enrollment
+            case .checkIn: .policy
+            case .unenroll: .unenroll
+            case .reportCompliance: nil
+            }
+            let fed = kind.map { (account: request.account, kind: $0) }
+            // An unenroll request was sent, whatever became of it (invariant 9 asks for the attempt).
+            if case .unenroll = request { world.facts.unenrollSent.insert(ComplianceInvariants.storeKey(request.account)) }
+            switch answer {
+            case .failure(.mamServerError):
+                return (.mam(.failed(.internalError, detail: "HTTP 503")), fed)
+            case .failure(.mamUnreachable):
+                if case .enroll = request { return (.mam(.failed(.enrollmentEndPointNetworkFailure, detail: "unreachable")), fed) }
+                return (.mam(.failed(.policyEndPointNetworkFailure, detail: "unreachable")), fed)
+            case .failure(.mamMalformed):
+                return (.mam(.failed(.parsingFailure, detail: "malformed")), fed)
+            default:
+                return (.mam(world.mamAnswer(request)), fed)
+            }
+        case .removeTokens(_, let account):
+            if case .failure = answer { return (.failed("disk full"), nil) }
+            world.tokens[ComplianceInvariants.storeKey(account)] = nil
+            return (.done, nil)
+        case .removeVaultFiles(_, let account):
+            if case .failure = answer { return (.failed("disk full"), nil) }
+            world.vault.remove(ComplianceInvariants.storeKey(account))
+            return (.done, nil)
+        case .runAppHook(_, let account):
+            if case .hook(true) = answer {
+                world.vault.remove(ComplianceInvariants.storeKey(account))
+                return (.hook(removedData: true, outcome: "exited with status 0"), nil)
+            }
+            return (.hook(removedData: false, outcome: "exited with status 1"), nil)
+        default:
+            return (.done, nil)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import ComplianceCore
+
+/// One node of the exploration: the machine, the world, the I/O in flight, the callers
+/// waiting, and what is left of the path's budget. The explorer plays the Orchestrator: it
+/// takes the machine's actions in order, commits persists to the world, answers I/O with the
+/// answer class the event chose, and on a failed persist or a crash reloads the machine from
+/// the committed records, as the Engine does.
+public struct ExploreState: Sendable, Hashable {
+    public var machine: ComplianceMachine
+    public var world: World
+    /// I/O actions taken and not yet answered, in the order they were taken.
+    public var pending: [ComplianceMachine.Action] = []
+    /// Callers waiting for a reply, with what they asked.
+    public var openTickets: [ComplianceMachine.Ticket: Command] = [:]
+    public var nextTicket: UInt64 = 1
+    public var budget: Universe.Budget
+    /// The next persist fails (a storage failure the path chose).
+    public var failNextPersist = false
+    /// The script the path follows (index into the universe's scripts; nil before it chose)
+    /// and how many of its steps were issued.
+    public var script: Int?
+    public var scriptPosition = 0
+
+    public init(universe: Universe) {
+        machine = ComplianceMachine(configuration: universe.configuration)
+        world = World(universe: universe)
+        budget = universe.budget
+    }
+}
+
+/// What a caller asks (by spelling name).
+public enum Command: Sendable, Hashable, CustomStringConvertible {
+    /// Sign in with the password (interaction allowed).
+    case signIn(String)
+    /// A silent token for the app's API, remediating on 53005.
+    case token(String)
+    /// An interactive remediation (remediateComplianceForIdentity).
+    case remediate(String)
+    case deregister(String, wipe: Bool)
+    /// Store a managed file (not a machine call: the Orchestrator asks the machine whether it may).
+    case putData(String)
+
+    public var spelling: String {
+        switch self {
+        case .signIn(let name), .token(let name), .remediate(let name), .deregister(let name, _), .putData(let name): name
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .signIn(let name): "signIn \(name)"
+        case .token(let name): "token \(name)"
+        case .remediate(let name): "remediate \(name)"
+        case .deregister(let name, let wipe): "deregister \(name)\(wipe ? " --wipe" : "")"
+        case .putData(let name): "putData \(name)"
+        }
+    }
+}
+
+/// A change an administrator makes at the services.
+public enum AdminChange: Sendable, Hashable, CustomStringConvertible {
+    /// The allowed list shrinks to alice: josé is excluded.
+    case excludeJose
+    /// A selective wipe waits for the account's next check-in.
+    case queueWipe(String)
+    /// The account becomes targeted for App Protection CA.
+    case targetCA(String)
+    /// The MAM policy is unassigned.
+    case unassignPolicy
+    /// The policy changes (new version, same allowed list).
+    case changePolicy
+
+    public var description: String {
+        switch self {
+        case .excludeJose: "the allowed list shrinks to alice"
+        case .queueWipe(let name): "the admin queues a wipe of \(name)"
+        case .targetCA(let name): "\(name) is targeted for CA"
+        case .unassignPolicy: "the MAM policy is unassigned"
+        case .changePolicy: "the MAM policy changes"
+        }
+    }
+}
+
+/// How an I/O step is answered.
+public enum Answer: Sendable, Hashable, CustomStringConvertible {
+    /// What the service (or the store) normally answers in this world.
+    case normal
+    /// The app's wipe hook answers (`true`: the app removed the data).
+    case hook(removedData: Bool)
+    /// A failure class.
+    case failure(Failure)
+
+    public enum Failure: Sendable, Hashable, CustomStringConvertible {
+        /// AADSTS53009 (the app lacks protapp).
+        case capabilityMissing
+        /// invalid_grant: sign in again.
+        case interactionRequired
+        /// HTTP 503 from the issuer.
+        case issuerUnavailable
+        /// No answer from the issuer.
+        case issuerUnreachable
+        /// The user cancels the sign-in page.
+        case userCancelled
+        /// The MAM service answers 5xx (201 InternalError).
+        case mamServerError
+        /// No answer from the MAM service (205 / 212).
+        case mamUnreachable
+        /// An unusable MAM answer (206 ParsingFailure).
+        case mamMalformed
+        /// The disk refuses a wipe step.
+        case diskFull
+
+        public var description: String {
+            switch self {
+            case .capabilityMissing: "53009"
+            case .interactionRequired: "invalid_grant"
+            case .issuerUnavailable: "issuer 503"
+            case .issuerUnreachable: "issuer unreachable"
+            case .userCancelled: "user cancels"
+            case .mamServerError: "MAM 503"
+            case .mamUnreachable: "MAM unreachable"
+            case .mamMalformed: "MAM malformed"
+            case .diskFull: "disk full"
+            }
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .normal: "normal"
+        case .hook(let removed): removed ? "hook exit 0" : "hook exit 1"
+        case .failure(let failure): "\(failure)"
+        }
+    }
+}
+
+/// One transition of the exploration.
+public enum ExploreEvent: Sendable, Hashable, CustomStringConvertible {
+    /// The path follows this script of the universe.
+    case choose(Int, String)
+    case command(Command)
+    case admin(AdminChange)
+    /// The pending I/O step is answered.
+    case complete(ComplianceMachine.StepID, Answer)
+    /// The earliest due timer fires (the clock moves to it).
+    case timer
+    /// The process is killed; it starts again from the committed records.
+    case crash
+    /// The next persist fails (the disk is full).
+    case storageFails
+
+    public var description: String {
+        switch self {
+        case .choose(_, let name): "script: \(name)"
+        case .command(let command): command.description
+        case .admin(let change): change.description
+        case .complete(let step, let answer): "answer \(step): \(answer)"
+        case .timer: "the next timer fires"
+        case .crash: "crash (kill -9) and restart"
+        case .storageFails: "the next commit fails"
+        }
+    }
+}

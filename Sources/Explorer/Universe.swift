@@ -1,0 +1,148 @@
+import ComplianceCore
+
+/// The small world the explorer runs the machine in: the accounts (one of them under two
+/// canonically equivalent spellings, one outside the allowed list), the scopes, the policy,
+/// and how much of each kind of event one path may use.
+public struct Universe: Sendable, Hashable {
+    /// One way to write an account, as a person would type it.
+    public struct Spelling: Sendable, Hashable, CustomStringConvertible {
+        /// A short name for traces (`alice`, `josé-nfc`, …).
+        public var name: String
+        /// The UPN as typed.
+        public var upn: String
+        public var account: AccountID
+
+        public init(name: String, upn: String) {
+            self.name = name
+            self.upn = upn
+            // The universe's spellings are valid by construction.
+            self.account = try! AccountID(upn)
+        }
+
+        public var description: String { name }
+    }
+
+    public var spellings: [Spelling]
+    /// The scope of the app's own API (behind CA for targeted users).
+    public var apiScope = "api://contoso-chat/Chat.Read"
+    /// The policy's allowed accounts (UPNs); `dave` is not among them.
+    public var allowedAccounts: [String]
+    /// Accounts targeted for App Protection CA from the start.
+    public var caTargeted: [String]
+    /// How many of each event one path may use.
+    public var budget: Budget
+    /// The scripts a path may follow: each a sequence of commands and admin changes, issued in
+    /// order (a command while at most ``Budget/concurrentCommands`` are in flight), interleaved
+    /// with every order of the I/O answers, timers, failures, crashes and storage failures.
+    public var scripts: [Script]
+    /// Whether the app has a wipe hook (its answers are explored).
+    public var hasWipeHook: Bool
+
+    /// How many events of each kind one path may use.
+    public struct Budget: Sendable, Hashable {
+        /// Commands in flight at once.
+        public var concurrentCommands = 2
+        /// Answers other than the normal one (errors, network failures, malformed answers).
+        public var failures = 1
+        public var crashes = 1
+        public var storageFailures = 1
+        public var timers = 2
+
+        public init() {}
+    }
+
+    /// A named sequence of what people do.
+    public struct Script: Sendable, Hashable, CustomStringConvertible {
+        public var name: String
+        public var steps: [ScriptStep]
+
+        public init(_ name: String, _ steps: [ScriptStep]) {
+            self.name = name
+            self.steps = steps
+        }
+
+        public var description: String { name }
+    }
+
+    /// A command of a caller, or a change an administrator makes.
+    public enum ScriptStep: Sendable, Hashable, CustomStringConvertible {
+        case command(Command)
+        case admin(AdminChange)
+
+        public var description: String {
+            switch self {
+            case .command(let command): command.description
+            case .admin(let change): change.description
+            }
+        }
+    }
+
+    /// alice (CA-targeted), josé (NFC and NFD spellings), dave (outside the allowed list).
+    public static let standard: Universe = {
+        let spellings = [
+            Spelling(name: "alice", upn: "alice@contoso.com"),
+            Spelling(name: "josé-nfc", upn: "jos\u{E9}@contoso.com"),
+            Spelling(name: "josé-nfd", upn: "jose\u{301}@contoso.com"),
+            Spelling(name: "dave", upn: "dave@contoso.com"),
+        ]
+        return Universe(
+            spellings: spellings, allowedAccounts: ["alice@contoso.com", "jos\u{E9}@contoso.com"], caTargeted: ["alice@contoso.com"],
+            budget: Budget(), scripts: standardScripts, hasWipeHook: true)
+    }()
+
+    /// What the standard universe's people do: each defect the composed machine fixes has
+    /// a script that reaches it.
+    public static let standardScripts: [Script] = [
+        Script("alice remediates, then deregisters with wipe", [
+            .command(.signIn("alice")), .command(.putData("alice")), .command(.deregister("alice", wipe: true)),
+        ]),
+        Script("josé signs in under one spelling, is wiped under the other", [
+            .command(.signIn("josé-nfc")), .command(.putData("josé-nfd")), .command(.putData("josé-nfc")),
+            .command(.deregister("josé-nfd", wipe: true)),
+        ]),
+        Script("dave is excluded by the policy his own sign-in brings; alice then enrolls", [
+            .command(.signIn("dave")), .command(.signIn("alice")),
+        ]),
+        Script("josé waits for the slot alice holds; alice leaves", [
+            .command(.signIn("alice")), .command(.signIn("josé-nfc")), .command(.deregister("alice", wipe: false)),
+        ]),
+        Script("an admin wipe of alice arrives at her check-in", [
+            .command(.signIn("alice")), .command(.putData("alice")), .admin(.queueWipe("alice")),
+        ]),
+        Script("the allowed list shrinks while josé is signed in", [
+            .command(.signIn("josé-nfc")), .command(.putData("josé-nfc")), .admin(.excludeJose),
+        ]),
+        Script("deregister, then deregister with wipe", [
+            .command(.signIn("alice")), .command(.putData("alice")), .command(.deregister("alice", wipe: false)),
+            .command(.deregister("alice", wipe: true)),
+        ]),
+        Script("deregister, then remediate again", [
+            .command(.signIn("alice")), .command(.deregister("alice", wipe: false)), .command(.remediate("alice")),
+        ]),
+        Script("the policy is unassigned, then alice checks in", [
+            .command(.signIn("alice")), .admin(.unassignPolicy),
+        ]),
+        Script("josé registers (his enrollment may fail), then alice remediates", [
+            .command(.signIn("josé-nfc")), .command(.signIn("alice")), .command(.token("josé-nfd")),
+        ]),
+        Script("josé is targeted for CA while alice is managed", [
+            .command(.signIn("alice")), .command(.signIn("josé-nfc")), .admin(.targetCA("josé-nfc")), .command(.remediate("josé-nfd")),
+        ]),
+    ]
+
+    public init(spellings: [Spelling], allowedAccounts: [String], caTargeted: [String], budget: Budget, scripts: [Script], hasWipeHook: Bool) {
+        self.spellings = spellings
+        self.allowedAccounts = allowedAccounts
+        self.caTargeted = caTargeted
+        self.budget = budget
+        self.scripts = scripts
+        self.hasWipeHook = hasWipeHook
+    }
+
+    /// The machine's configuration in this universe.
+    public var configuration: ComplianceMachine.Configuration {
+        .init(signInScopes: [apiScope], hasWipeHook: hasWipeHook)
+    }
+
+    public func spelling(named name: String) -> Spelling? { spellings.first { $0.name == name } }
+}

@@ -1,0 +1,286 @@
+import ComplianceCore
+import Glibc
+import JSON
+
+/// The one loop that runs the machine's actions: commit, answer store reads at once, hand
+/// other I/O to the service, resume callers.
+extension Engine {
+    /// Sends one event to the machine with a new ticket and waits for its reply.
+    /// - Parameter user: who answers sign-in pages for this call.
+    func submit(user: InteractiveUser? = nil, _ event: (inout ComplianceMachine, ComplianceMachine.Ticket) -> Void) async -> ComplianceMachine.Reply {
+        let ticket = ComplianceMachine.Ticket(nextTicket)
+        nextTicket += 1
+        if let user { users[ticket] = user }
+        return await withCheckedContinuation { continuation in
+            waiting[ticket] = continuation
+            event(&machine, ticket)
+            drain()
+        }
+    }
+
+    /// An I/O step's result (from ``run()``'s jobs).
+    func completed(_ step: ComplianceMachine.StepID, _ result: ComplianceMachine.StepResult) {
+        machine.completed(step, result, now: clock.now)
+        drain()
+    }
+
+    /// Takes every action of the machine. Store reads and token removals are answered here
+    /// (in order, once every action is taken: a result never meets a pending persist).
+    func drain() {
+        var instant: [(ComplianceMachine.StepID, ComplianceMachine.StepResult)] = []
+        while true {
+            let action = machine.nextAction()
+            if case .none = action {
+                guard !instant.isEmpty else { break }
+                let (step, result) = instant.removeFirst()
+                machine.completed(step, result, now: clock.now)
+                continue
+            }
+            logger.trace("machine action", metadata: ["machine.action": "\(action)"])
+            switch action {
+            case .none:
+                break
+            case .persist(let changes):
+                do {
+                    try commit(changes)
+                    machine.persisted()
+                    crashIfArmed(ComplianceMachine.committedPoints(changes))
+                } catch {
+                    storageFailed(error)
+                    instant = []
+                }
+            case .reply(let ticket, let reply):
+                users[ticket] = nil
+                waiting.removeValue(forKey: ticket)?.resume(returning: reply)
+            case .restartApp(let account):
+                logger.notice("first policy: the app restarts", metadata: ["account.id": "\(account)"])
+                machine.appRestarted(now: clock.now)
+            case .readTokenCache(let step, let account, let scopes):
+                instant.append((step, .cache(cacheEntry(account, scopes: scopes))))
+            case .removeRefreshToken(let step, let account):
+                instant.append((step, removeRefreshToken(account)))
+            case .removeTokens(let step, let account):
+                instant.append((step, removeTokens(account)))
+            case .requestToken(let step, let grant, let account, let scopes, let claims, let interaction):
+                schedule(Job(kind: .grant(step, grant, account, scopes: scopes, claims: claims, user: interaction.flatMap { users[$0] })))
+            case .callMAM(let step, let request):
+                schedule(Job(kind: .mam(step, request)))
+            case .removeVaultFiles(let step, let account):
+                schedule(Job(kind: .removeVaultFiles(step, account)))
+            case .runAppHook(let step, let account):
+                schedule(Job(kind: .runAppHook(step, account)))
+            }
+        }
+        rearmWake()
+    }
+
+    /// Hands a job to the service, or, while ``start()`` resumes, to ``start()`` itself.
+    private func schedule(_ job: Job) {
+        if startupJobs != nil {
+            startupJobs?.append(job)
+        } else {
+            jobSink.yield(job)
+        }
+    }
+
+    /// The store failed a commit: nothing of the step happened. Every waiting caller gets
+    /// `storage_unavailable` (what it asked is not committed), and the machine is rebuilt
+    /// from the store (the last committed truth) and resumed.
+    private func storageFailed(_ error: any Error) {
+        logger.critical("commit failed; every waiting call fails and the machine is reloaded from the store", metadata: ["error.message": "\(error)"])
+        for (ticket, continuation) in waiting {
+            users[ticket] = nil
+            let refusal = ComplianceMachine.Refusal(.storageUnavailable, nil, "the store refused a write (\(error)); nothing of this call was committed. Try again once the disk has room.")
+            continuation.resume(returning: .refused(refusal))
+        }
+        waiting = [:]
+        do {
+            machine = try ComplianceMachine(restoring: try loadRecords(), configuration: Self.machineConfiguration(configuration))
+        } catch {
+            logger.critical("the store cannot be read back; the engine keeps an empty machine", metadata: ["error.message": "\(error)"])
+            machine = ComplianceMachine(configuration: Self.machineConfiguration(configuration))
+        }
+        if let savedClock { clock.restore(to: savedClock) }
+        machine.resumed(now: clock.now)
+    }
+
+    // MARK: - Commit
+
+    /// One transaction: the changed records (and each account's row), the tokens, the
+    /// notifications, and the virtual clock when it moved.
+    func commit(_ changes: ComplianceMachine.Changes) throws {
+        try storageFaults.take(.commit)
+        let clientID = configuration.clientID
+        let clockNow = clock.mode == .virtual && clock.milliseconds != savedClock ? clock.milliseconds : nil
+        try store.writeSync { transaction in
+            if let app = changes.app { try transaction.saveAppState(StateKey.machine, app) }
+            for account in changes.accounts.keys.sorted() {
+                guard let record = changes.accounts[account] else { continue }
+                try transaction.saveMachineRecord(account, record: record)
+            }
+            for entry in changes.tokens {
+                try transaction.saveTokens(CachedTokens(
+                    account: entry.account, clientID: clientID, scopes: ScopeSet(entry.scopes),
+                    accessToken: entry.tokens.accessToken.reveal(), expiresAt: entry.tokens.expiresOn.millisecondsSinceEpoch,
+                    idToken: entry.tokens.idToken?.reveal(), refreshToken: entry.tokens.refreshToken?.reveal()))
+            }
+            for event in changes.events {
+                let entry = EngineJSON.event(event)
+                _ = try transaction.appendEvent(entry.kind, account: entry.account, payload: entry.payload)
+            }
+            if let clockNow { try transaction.saveAppState(StateKey.clock, .int(clockNow)) }
+        }
+        if let clockNow { savedClock = clockNow }
+        for point in ComplianceMachine.committedPoints(changes) { commitCounts[point, default: 0] += 1 }
+        logger.debug("committed", metadata: ["commit.changes": "\(changes)"])
+    }
+
+    /// Appends an event of the engine's own (`daemonStarted`, `timerFired`, `clockAdvanced`).
+    func record(_ kind: String, account: AccountID?, _ payload: JSONObject) {
+        do {
+            try store.writeSync { _ = try $0.appendEvent(kind, account: account, payload: .object(payload)) }
+        } catch {
+            logger.error("cannot record event", metadata: ["event.kind": "\(kind)", "error.message": "\(error)"])
+        }
+    }
+
+    func saveVirtualClock() {
+        guard clock.mode == .virtual else { return }
+        let now = clock.milliseconds
+        do {
+            try store.writeSync { try $0.saveAppState(StateKey.clock, .int(now)) }
+            savedClock = now
+        } catch {
+            logger.error("cannot store the virtual clock", metadata: ["error.message": "\(error)"])
+        }
+    }
+
+    // MARK: - Store steps answered at once
+
+    func cacheEntry(_ account: AccountID, scopes: [String]) -> TokenAcquisitionStateMachine.CacheEntry {
+        let cached: CachedTokens?
+        do {
+            let clientID = configuration.clientID
+            cached = try store.readSync { try $0.tokens(for: account, clientID: clientID, scopes: ScopeSet(scopes)) }
+        } catch {
+            logger.error("cannot read the token cache", metadata: ["account.id": "\(account)", "error.message": "\(error)"])
+            return .empty
+        }
+        guard let cached else { return .empty }
+        var accessToken: TokenSet?
+        if let token = cached.accessToken, let expiresAt = cached.expiresAt {
+            accessToken = TokenSet(
+                accessToken: SecretToken(token), idToken: cached.idToken.map(SecretToken.init),
+                expiresOn: Instant(millisecondsSinceEpoch: expiresAt), scopes: scopes)
+        }
+        return .init(accessToken: accessToken, hasRefreshToken: cached.refreshToken != nil)
+    }
+
+    private func removeRefreshToken(_ account: AccountID) -> ComplianceMachine.StepResult {
+        do {
+            let clientID = configuration.clientID
+            try store.writeSync { try $0.deleteRefreshToken(for: account, clientID: clientID) }
+            return .done
+        } catch {
+            logger.error("cannot drop the refresh token", metadata: ["account.id": "\(account)", "error.message": "\(error)"])
+            return .failed("\(error)")
+        }
+    }
+
+    /// A wipe's token step: every token of the account, gone from the database file and its
+    /// write-ahead log (secure delete, then a truncating checkpoint).
+    private func removeTokens(_ account: AccountID) -> ComplianceMachine.StepResult {
+        do {
+            try storageFaults.take(.tokens)
+            try store.writeSync { try $0.deleteTokens(for: account) }
+            try store.checkpoint()
+            return .done
+        } catch {
+            logger.error("a wipe cannot remove the tokens; it runs again later", metadata: ["account.id": "\(account)", "error.message": "\(error)"])
+            return .failed("the tokens cannot be removed: \(error)")
+        }
+    }
+
+    // MARK: - Crash points (test hook)
+
+    /// Every `machine:state` a commit can store.
+    public static var crashPoints: [String] { ComplianceMachine.crashPoints }
+
+    /// Arms the test hook: the process kills itself (SIGKILL) right after the
+    /// `occurrence`-th commit of `point`, leaving ``crashMarkerName`` in the state directory.
+    public func armCrash(at point: String, occurrence: Int = 1) throws(EngineError) {
+        guard Self.crashPoints.contains(point) else {
+            throw EngineError(.badRequest, "unknown crash point \(point); known: \(Self.crashPoints.joined(separator: ", "))")
+        }
+        guard occurrence >= 1 else { throw EngineError(.badRequest, "occurrence must be at least 1") }
+        crashPoint = CrashPoint(point: point, remaining: occurrence)
+        logger.warning("crash point armed", metadata: ["test.crashPoint": "\(point)", "test.occurrence": "\(occurrence)"])
+    }
+
+    /// How often each `machine:state` was committed since start (for crash-point coverage).
+    public func committedPoints() -> [String: Int] {
+        commitCounts
+    }
+
+    private func crashIfArmed(_ points: [String]) {
+        guard var armed = crashPoint, points.contains(armed.point) else { return }
+        armed.remaining -= 1
+        crashPoint = armed
+        guard armed.remaining == 0 else { return }
+        logger.warning("crash point reached: killing the process", metadata: ["test.crashPoint": "\(armed.point)"])
+        Self.leaveCrashMarker(armed.point, in: store.stateDirectory)
+        kill(getpid(), SIGKILL)
+    }
+
+    /// The file a daemon leaves in its state directory right before it kills itself at an
+    /// armed crash point, holding that point's name: how a test tells this death from any other.
+    public static let crashMarkerName = "crash-point-reached"
+
+    /// Writes ``crashMarkerName`` (the point and a newline) with plain system calls; the
+    /// kernel keeps the page after the SIGKILL that follows.
+    private static func leaveCrashMarker(_ point: String, in directory: String) {
+        let descriptor = open(directory + "/" + crashMarkerName, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        let line = Array((point + "\n").utf8)
+        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+    }
+
+    /// Test hook: the next `count` operations of `kind` fail as a full disk would.
+    public func failStorage(_ kind: StorageFaults.Kind, count: Int) {
+        storageFaults.arm(kind, count: count)
+        logger.warning("storage faults armed", metadata: ["test.storage": "\(kind.rawValue)", "test.count": "\(count)"])
+    }
+}
+
+/// Test hook: storage operations that fail on purpose, as on a full disk.
+public struct StorageFaults: Sendable {
+    /// Which operations fail.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A commit of the machine's changes.
+        case commit
+        /// A wipe's removal of the account's tokens.
+        case tokens
+        /// A wipe's removal of the account's vault files.
+        case vault
+    }
+
+    private var remaining: [Kind: Int] = [:]
+
+    mutating func arm(_ kind: Kind, count: Int) {
+        remaining[kind] = count
+    }
+
+    /// Throws (and counts down) when `kind` is armed.
+    mutating func take(_ kind: Kind) throws {
+        guard let left = remaining[kind], left > 0 else { return }
+        remaining[kind] = left - 1
+        throw StorageFault(kind: kind)
+    }
+}
+
+/// The error a ``StorageFaults`` hook raises.
+public struct StorageFault: Error, Sendable, CustomStringConvertible {
+    public var kind: StorageFaults.Kind
+    public var description: String { "no space left on device (test hook: \(kind.rawValue))" }
+}

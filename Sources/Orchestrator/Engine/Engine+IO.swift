@@ -1,0 +1,233 @@
+import ComplianceCore
+import HTTPClient
+import JSON
+
+/// The I/O the service performs: grants at the issuer, MAM calls, the vault's wipe step, the
+/// app's wipe hook, the real clock's wake-ups. Each ends in the machine's next event.
+extension Engine {
+    nonisolated func perform(_ job: Job) async {
+        switch job.kind {
+        case .grant(let step, let grant, let account, let scopes, let claims, let user):
+            let result = await sendGrant(grant, account: account, scopes: scopes, claims: claims, user: user)
+            await grantCompleted(step, result)
+        case .mam(let step, let request):
+            let result = await callMAM(request)
+            await mamCompleted(step, result)
+        case .removeVaultFiles(let step, let account):
+            await completed(step, await removeVaultFiles(account))
+        case .runAppHook(let step, let account):
+            await completed(step, await runAppHook(account))
+        case .wake(let at, let generation):
+            let delay = at - clock.milliseconds
+            if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
+            guard !Task.isCancelled else { return }
+            await woke(generation)
+        }
+    }
+
+    // MARK: - Grants
+
+    private func grantCompleted(_ step: ComplianceMachine.StepID, _ result: ComplianceMachine.GrantResult) {
+        if case .response(.serviceFailure(let failure)) = result {
+            throttle.failed(.issuer, status: failure.status, retryAfter: failure.retryAfter, now: clock.now)
+        }
+        completed(step, .grant(result))
+    }
+
+    private nonisolated func sendGrant(
+        _ grant: TokenAcquisitionStateMachine.Grant, account: AccountID, scopes: [String], claims: String?, user: InteractiveUser?
+    ) async -> ComplianceMachine.GrantResult {
+        if let hold = await throttle.hold(.issuer, now: clock.now) {
+            // The issuer asked to wait (Retry-After): fail without sending, as MSAL does.
+            return .response(.serviceFailure(ServiceFailure(status: hold.status, retryAfter: hold.remaining)))
+        }
+        // The reserved scopes (`openid profile offline_access`) go with every grant, as MSAL
+        // sends them; the cache keys on the request's own scopes.
+        let wireScopes = scopes + configuration.reservedScopes.filter { !scopes.contains($0) }
+        do throws(IssuerError) {
+            let reply: TokenEndpointReply
+            switch grant {
+            case .refreshToken:
+                let clientID = configuration.clientID
+                let cached = try? await store.tokens(for: account, clientID: clientID, scopes: ScopeSet(scopes))
+                guard let refreshToken = cached?.refreshToken else { return .transportFailed("the refresh token vanished from the cache") }
+                reply = try await issuer.requestToken(.refreshToken(refreshToken), scopes: wireScopes, claims: claims)
+            case .interactive:
+                guard let user else { return .cancelled }
+                switch try await signInInteractively(account, scopes: wireScopes, claims: claims, user: user) {
+                case .code(let code, let verifier):
+                    reply = try await issuer.requestToken(
+                        .authorizationCode(code: code, verifier: verifier, redirectURI: issuer.configuration.redirectURI),
+                        scopes: wireScopes, claims: claims)
+                case .cancelled:
+                    return .cancelled
+                case .error(let code, let description):
+                    let error = ServerError(status: 400, error: code, errorDescription: description)
+                    return .response(code == "login_required" || code == "interaction_required"
+                        ? .interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: error))
+                        : .requestRejected(error))
+                }
+            }
+            return .response(TokenResponseClassifier.classify(
+                status: reply.status, headers: reply.headers, body: reply.body, receivedAt: clock.now,
+                authority: issuer.configuration.authority.url))
+        } catch {
+            if error.code == .network { return .transportFailed(error.message) }
+            if error.code == .signInFailed {
+                // The sign-in page did not let the user in (a wrong password, no form): the app
+                // needs the user again, as a failed interactive sign-in is for MSAL; not a broken service.
+                let server = ServerError(status: error.httpStatus ?? 200, error: "sign_in_failed", errorDescription: error.message)
+                return .response(.interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: server)))
+            }
+            if error.code == .serviceFailure, let status = error.httpStatus {
+                return .response(.serviceFailure(ServiceFailure(status: status, retryAfter: error.retryAfterSeconds.map { .seconds(Int64($0)) })))
+            }
+            return .response(.malformed(MalformedResponse(status: 0, message: "\(error.code): \(error.message)")))
+        }
+    }
+
+    private enum Authorization {
+        case code(String, verifier: String)
+        case cancelled
+        case error(String, String?)
+    }
+
+    /// Authorization code + PKCE with the scripted user at the issuer's sign-in page.
+    private nonisolated func signInInteractively(_ account: AccountID, scopes: [String], claims: String?, user: InteractiveUser) async throws(IssuerError) -> Authorization {
+        let pkce = PKCE()
+        let state = RandomToken.make()
+        let url = try await issuer.authorizeURL(
+            scopes: scopes, state: state, nonce: RandomToken.make(), pkce: pkce, claims: claims, loginHint: account.upn)
+        let choice: ScriptedUser.Choice = switch user {
+        case .signIn(let password): .signIn(username: account.upn, password: password)
+        case .cancel: .cancel
+        }
+        let redirectURI = issuer.configuration.redirectURI
+        let location = try await ScriptedUser(choice, http: browserHTTP).authorize(url: url, redirectURI: redirectURI)
+        switch try AuthorizationRedirect.parse(location, redirectURI: redirectURI, expectedState: state) {
+        case .code(let code, _): return .code(code, verifier: pkce.verifier)
+        case .cancelled: return .cancelled
+        case .error(let code, let description): return .error(code, description)
+        }
+    }
+
+    // MARK: - MAM
+
+    /// A MAM call's end, and the throttle's `Retry-After` when the service failed.
+    struct MAMCallResult: Sendable {
+        var result: ComplianceMachine.MAMResult
+        var retry: (status: Int, after: TimeSpan?)?
+    }
+
+    private func mamCompleted(_ step: ComplianceMachine.StepID, _ call: MAMCallResult) {
+        if let retry = call.retry { throttle.failed(.mam, status: retry.status, retryAfter: retry.after, now: clock.now) }
+        completed(step, .mam(call.result))
+    }
+
+    /// Sends a MAM request. Transport failures are 205 (enroll) / 212 (the others), 5xx 201,
+    /// an unusable answer 206, a refused token 203.
+    private nonisolated func callMAM(_ request: ComplianceMachine.MAMRequest) async -> MAMCallResult {
+        if let hold = await throttle.hold(.mam, now: clock.now) {
+            return MAMCallResult(result: .failed(
+                .internalError, detail: "the MAM service asked to wait (HTTP \(hold.status), Retry-After); not contacted for another \(hold.remaining.milliseconds / 1000) s"))
+        }
+        let reply: MAMReply
+        do {
+            switch request {
+            case .enroll(_, let token):
+                reply = try await mam.enroll(appID: configuration.clientID, token: token.reveal())
+            case .checkIn(_, let id, let version, let token):
+                reply = try await mam.checkIn(enrollmentID: id, policyVersion: version.flatMap { Int64($0) }, token: token.reveal())
+            case .unenroll(_, let id, let token):
+                reply = try await mam.unenroll(enrollmentID: id, token: token.reveal())
+            case .reportCompliance(_, let id, let version, let token):
+                reply = try await mam.reportCompliance(enrollmentID: id, policyVersion: version.flatMap { Int64($0) }, token: token.reveal())
+            }
+        } catch {
+            var retry: (Int, TimeSpan?)?
+            if error.code == .serviceFailure, let status = error.httpStatus, status >= 500 || status == 429 {
+                retry = (status, error.retryAfterSeconds.map { .seconds(Int64($0)) })
+            }
+            let status: EnrollmentStatus = switch error.code {
+            case .network: if case .enroll = request { .enrollmentEndPointNetworkFailure } else { .policyEndPointNetworkFailure }
+            case .malformed: .parsingFailure
+            case .unauthorized: .authRequired
+            default: .internalError
+            }
+            return MAMCallResult(result: .failed(status, detail: error.message), retry: retry)
+        }
+        return MAMCallResult(result: Self.mamResult(request, reply))
+    }
+
+    /// The service's answer in the machine's terms.
+    static func mamResult(_ request: ComplianceMachine.MAMRequest, _ reply: MAMReply) -> ComplianceMachine.MAMResult {
+        if case .reportCompliance = request, let compliance = reply.json["complianceStatus"] {
+            if compliance.intValue == 0 { return .complianceReported }
+            let reason = reply.json["reason"]?.stringValue ?? "unknown"
+            let status: EnrollmentStatus = reason == "noPolicy" ? .licensedNotTargeted : .notEnrolledAccount
+            return .failed(status, detail: "The MAM service reports the app not compliant (\(reason)).")
+        }
+        guard let code = reply.statusCode, let status = EnrollmentStatus(rawValue: code) else {
+            return .failed(.parsingFailure, detail: "the MAM service's answer has no known enrollment status: \(JSONValue.object(reply.json).encodedString())")
+        }
+        switch request {
+        case .enroll:
+            guard status == .newPoliciesReceived || status == .alreadyEnrolled || status == .noPolicyReceived else {
+                return .failed(status.isSuccess ? .parsingFailure : status, detail: nil)
+            }
+            guard let id = reply.json["enrollmentId"]?.stringValue else {
+                return .failed(.parsingFailure, detail: "The enroll answer carries no enrollmentId.")
+            }
+            return .enrolled(status, enrollmentID: id, policy: policy(from: reply.json["policy"]))
+        case .checkIn:
+            switch status {
+            case .newPoliciesReceived:
+                guard let policy = policy(from: reply.json["policy"]) else { return .failed(.parsingFailure, detail: "a new policy that cannot be read") }
+                return .checkedIn(.newPoliciesReceived(policy))
+            case .policiesHaveNotChanged: return .checkedIn(.policiesHaveNotChanged)
+            case .wipeReceived: return .checkedIn(.wipeReceived)
+            case .noPolicyReceived: return .checkedIn(.noPolicyReceived)
+            default: return .failed(status.isSuccess ? .parsingFailure : status, detail: nil)
+            }
+        case .unenroll:
+            return status == .unenrollmentSuccess ? .unenrolled : .failed(status.isSuccess ? .parsingFailure : status, detail: nil)
+        case .reportCompliance:
+            return status.isSuccess ? .complianceReported : .failed(status, detail: nil)
+        }
+    }
+
+    /// The policy a MAM answer carries, in ComplianceCore's shape (the version as a string).
+    static func policy(from json: JSONValue?) -> MAMPolicy? {
+        guard var object = json?.objectValue else { return nil }
+        if let number = object["version"]?.intValue { object["version"] = .string(String(number)) }
+        return try? MAMPolicy(json: .object(object))
+    }
+
+    // MARK: - Wipe steps
+
+    private nonisolated func removeVaultFiles(_ account: AccountID) async -> ComplianceMachine.StepResult {
+        do {
+            try await takeStorageFault(.vault)
+            try await vault.wipe(account)
+            return .done
+        } catch {
+            logger.error("a wipe cannot remove the vault files; it runs again later", metadata: ["account.id": "\(account)", "error.message": "\(error)"])
+            return .failed("the vault files cannot be removed: \(error)")
+        }
+    }
+
+    private func takeStorageFault(_ kind: StorageFaults.Kind) throws {
+        try storageFaults.take(kind)
+    }
+
+    /// The app's `wipeDataForAccount`: exit status 0 says the app removed the data itself.
+    private nonisolated func runAppHook(_ account: AccountID) async -> ComplianceMachine.StepResult {
+        guard let hook = configuration.wipeHook else { return .hook(removedData: false, outcome: "no hook configured") }
+        do {
+            let outcome = try await hook.run(for: account, logger: logger)
+            return .hook(removedData: outcome.succeeded, outcome: outcome.description)
+        } catch {
+            return .hook(removedData: false, outcome: "could not start")
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import ComplianceCore
+import JSON
+
+/// The machine's records in the store, and the conversion of a store written by the
+/// versions before the composed machine (one row per sub-machine) into them.
+extension Engine {
+    /// The stored records; a store of the earlier layout is read into records (written as such
+    /// with the first commit).
+    func loadRecords() throws -> ComplianceMachine.Stored {
+        try store.readSync { transaction in
+            let app = try transaction.appState(StateKey.machine)
+            let accounts = try transaction.machineRecords()
+            if app != nil || !accounts.isEmpty { return ComplianceMachine.Stored(app: app, accounts: accounts) }
+            return try Self.legacyRecords(transaction)
+        }
+    }
+
+    /// Records built from the earlier layout: the remediation and allowed-accounts snapshots,
+    /// the last compliance and retried request per account (app state), each account's
+    /// enrollment snapshot, wipe journal and MAM registration.
+    static func legacyRecords(_ transaction: StoreTransaction) throws -> ComplianceMachine.Stored {
+        let remediation = try transaction.appState("remediation")
+        let allowed = try transaction.appState("allowedAccounts")
+        let rows = try transaction.accounts()
+        guard remediation != nil || allowed != nil || !rows.isEmpty else { return ComplianceMachine.Stored(app: nil, accounts: []) }
+        let blank = ComplianceMachine(configuration: .init()).stored
+        var app = blank.app?.objectValue ?? JSONObject()
+        if let remediation { app["remediation"] = remediation }
+        if let allowed { app["allowedAccounts"] = allowed }
+        let compliance = try transaction.appState("compliance")?.objectValue ?? JSONObject()
+        let requests = try transaction.appState("remediationRequests")?.objectValue ?? JSONObject()
+        let enrollments = Dictionary(try transaction.enrollments().map { ($0.account.key, $0.state) }, uniquingKeysWith: { first, _ in first })
+        let journals = Dictionary(
+            try transaction.openJournals().filter { $0.kind == .wipe }.map { ($0.account.key, $0.state) }, uniquingKeysWith: { first, _ in first })
+        var records: [JSONValue] = []
+        for row in rows {
+            let account = row.id
+            let registration = try transaction.registration(for: account)
+            var record = JSONObject()
+            record["machine"] = .string("account")
+            record["version"] = .int(1)
+            record["account"] = ["upn": .string(account.upn), "home": row.homeAccountID.map { .string($0) } ?? .null]
+            record["signedIn"] = .bool(row.signedIn)
+            record["holdsTokens"] = .bool(try transaction.hasTokens(account))
+            record["compliance"] = compliance[account.key] ?? .null
+            record["lastEnrollmentStatus"] = try transaction.lastEnrollmentStatuses().first { $0.account == account }.map { .int(Int64($0.status)) } ?? .null
+            record["retryScopes"] = requests[account.key] ?? .null
+            record["enrollmentId"] = registration.map { .string($0.enrollmentID) } ?? .null
+            record["offeredPolicy"] = .null
+            let enrolled = enrollments[account.key].map { EnrollmentStateMachine.holdsManagedSlot(stored: $0) } ?? false
+            record["policy"] = enrolled ? (registration?.policy ?? .null) : .null
+            record["enrollment"] = enrollments[account.key] ?? EnrollmentStateMachine(account: account).snapshot.json
+            record["wipe"] = journals[account.key] ?? SelectiveWipeStateMachine(account: account).snapshot.json
+            records.append(.object(record))
+        }
+        return ComplianceMachine.Stored(app: .object(app), accounts: records)
+    }
+}
