@@ -159,7 +159,7 @@ let package = Package(
         .executableTarget(
             name: "compliance-bench",
             dependencies: [
-                "HTTPClient", "CCurl", "CJansson", "JSON", "MockAuth", "ComplianceCore", "Orchestrator", "Daemon", "TestSupport",
+                "HTTPClient", "CCurl", "CJansson", "JSON", "MockAuth", "ComplianceCore", "Orchestrator", "Daemon", "LocalServers",
                 "ChildProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -177,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "compliance-load",
             dependencies: [
-                "Daemon", "Orchestrator", "ComplianceCore", "HTTPClient", "JSON", "MockAuth", "TestSupport",
+                "Daemon", "Orchestrator", "ComplianceCore", "HTTPClient", "JSON", "MockAuth", "LocalServers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -202,21 +202,21 @@ let package = Package(
             dependencies: ["ComplianceCore", "JSON", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
-        // Shared by test targets: an in-process mockauth and child-process servers.
+        // Real servers on loopback for tests, the benchmark and the load run: an in-process
+        // mockauth, child-process servers (mockauth, complianced) and commands run to their end.
         .target(
-            name: "TestSupport",
+            name: "LocalServers",
             dependencies: [
                 "MockAuth", "ChildProcess",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "Daemon", "Orchestrator", "ComplianceCore", "JSON", "HTTPClient", "MockAuth", "TestSupport", "ChildProcess",
+                "Daemon", "Orchestrator", "ComplianceCore", "JSON", "HTTPClient", "MockAuth", "LocalServers", "ChildProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -228,7 +228,7 @@ let package = Package(
         .testTarget(
             name: "OrchestratorTests",
             dependencies: [
-                "Orchestrator", "TestSupport",
+                "Orchestrator", "LocalServers",
                 "JSON",
                 "HTTPClient",
                 "MockAuth",
@@ -242,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "MockAuthTests",
             dependencies: [
-                "MockAuth", "JSON", "TestSupport",
+                "MockAuth", "JSON", "LocalServers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -273,7 +273,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ChildProcess", "ControlClient", "JSON", "TestSupport", "AppProfile"],
+            dependencies: ["ChildProcess", "ControlClient", "JSON", "LocalServers", "AppProfile"],
             exclude: ["broken-flows"],
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,5 @@
 import MockAuth
-import TestSupport
+import LocalServers
 
 /// The benchmarks' in-process mockauth (issuer + MAM service) on 127.0.0.1, port 0: the
 /// tests' ``InProcessMockAuth``, whose signing key is the issuance floor's key.

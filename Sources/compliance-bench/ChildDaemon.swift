@@ -1,6 +1,6 @@
 import ChildProcess
 import Foundation
-import TestSupport
+import LocalServers
 
 /// The built `complianced` executable (beside this benchmark) as a child process on a state
 /// directory, started by the ``ChildProcess`` module (clean signal mask, ready line seen the

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LocalServers
 import Logging
 import MockAuth
 import NIOCore
@@ -88,16 +89,7 @@ enum IssuanceCeilings {
                 try await tasks.waitForAll()
                 throw CancellationError()
             }
-            do {
-                let value = try await body("http://127.0.0.1:\(port)/token")
-                await services.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return value
-            } catch {
-                await services.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
+            return try await services.serving(&tasks) { try await body("http://127.0.0.1:\(port)/token") }
         }
     }
 

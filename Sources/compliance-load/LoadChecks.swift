@@ -1,6 +1,6 @@
 import HTTPClient
 import JSON
-import TestSupport
+import LocalServers
 
 /// Checks against the mock after a load run.
 enum LoadChecks {

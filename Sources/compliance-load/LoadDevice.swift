@@ -3,7 +3,7 @@ import Daemon
 import HTTPClient
 import Logging
 import Orchestrator
-import TestSupport
+import LocalServers
 
 /// One virtual device: an engine on its own state directory (store, vault), signing in its
 /// own user. Devices share the process's HTTP client and the mock.

@@ -2,7 +2,7 @@ import Daemon
 import Foundation
 import HTTPClient
 import MockAuth
-import TestSupport
+import LocalServers
 
 /// One load run: the mock with generated users, the devices, the flows, the checks.
 struct LoadRun: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import HTTPClient
 import JSON
 import Testing
-import TestSupport
+import LocalServers
 import ChildProcess
 
 /// Hostile requests to the real daemon's control API (beyond ControlAPITests): malformed and

@@ -2,7 +2,7 @@ import Foundation
 import HTTPClient
 import JSON
 import Testing
-import TestSupport
+import LocalServers
 import ChildProcess
 
 /// The control API of a real `complianced` child: shapes, errors and access.

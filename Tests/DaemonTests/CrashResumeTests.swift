@@ -2,7 +2,7 @@ import Foundation
 import JSON
 import Orchestrator
 import Testing
-import TestSupport
+import LocalServers
 
 /// `kill -9` right after every step a scenario commits, then a restart: the daemon resumes
 /// journaled work before it serves, the app retries what failed, and the end state equals an

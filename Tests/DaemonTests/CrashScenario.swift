@@ -4,7 +4,7 @@ import HTTPClient
 import JSON
 import Orchestrator
 import Testing
-import TestSupport
+import LocalServers
 
 /// One step of a crash scenario, against the daemon's control API or the mock's admin API.
 enum ScenarioStep: Sendable {

@@ -5,7 +5,7 @@ import HTTPClient
 import JSON
 import Logging
 import Orchestrator
-import TestSupport
+import LocalServers
 
 /// An engine started in a temporary state directory against an in-process mockauth, with a
 /// virtual clock. Admin calls go to the mock over HTTP.

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPClient
 import JSON
-import TestSupport
+import LocalServers
 
 /// `complianced` as a child process on a state directory, driven over its control socket.
 final class DaemonProcess: @unchecked Sendable {  // immutable after init

@@ -1,7 +1,7 @@
 import Foundation
 import JSON
 import Testing
-import TestSupport
+import LocalServers
 
 /// `--event-retention N` bounds the event log of a running daemon: every token request (cache
 /// hits too) is an event, so without a bound the store grows for as long as the app runs.

@@ -2,7 +2,7 @@ import ChildProcess
 import Foundation
 import JSON
 import Testing
-import TestSupport
+import LocalServers
 
 #if canImport(Glibc)
 import Glibc

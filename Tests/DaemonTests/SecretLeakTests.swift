@@ -1,7 +1,7 @@
 import Foundation
 import JSON
 import Testing
-import TestSupport
+import LocalServers
 
 /// A full run of the real daemon at `--log-level trace`: no access, refresh or id token, no
 /// authorization code, password or vault content may appear in any log line or event.

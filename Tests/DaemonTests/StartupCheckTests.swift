@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import LocalServers
 
 /// complianced refuses a bad configuration before it touches the disk, naming the path and
 /// the rule, with exit 2; an existing state directory open to others is restricted to 0700.

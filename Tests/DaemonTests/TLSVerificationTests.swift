@@ -1,7 +1,7 @@
 import Foundation
 import JSON
 import Testing
-import TestSupport
+import LocalServers
 import ChildProcess
 
 /// TLS verification cannot be turned off: no flag does it, the environment adds no trust,

@@ -1,7 +1,7 @@
 import ChildProcess
 import Foundation
 import JSON
-import TestSupport
+import LocalServers
 
 /// Runs the built `compliancectl` with a bounded wait.
 enum CLI {

@@ -2,7 +2,7 @@ import ChildProcess
 import Foundation
 import JSON
 import Testing
-import TestSupport
+import LocalServers
 
 /// The daemon commands of `compliancectl` against a real complianced (child) and mockauth
 /// (in-process).

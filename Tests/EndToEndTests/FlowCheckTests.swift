@@ -1,7 +1,7 @@
 import Foundation
 import JSON
 import Testing
-import TestSupport
+import LocalServers
 
 /// The flow runner's checks can fail: a check naming a file, an account, an event or a
 /// request that is missing fails; a broken wipe fails the wipe flows; a daemon that dies of

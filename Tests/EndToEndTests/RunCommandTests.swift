@@ -1,7 +1,7 @@
 import Foundation
 import JSON
 import Testing
-import TestSupport
+import LocalServers
 
 /// `compliancectl run` end to end: it starts mockauth and complianced per flow (or uses
 /// running ones) and judges the flows.

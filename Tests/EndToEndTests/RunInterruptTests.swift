@@ -1,7 +1,7 @@
 import ChildProcess
 import Foundation
 import Testing
-import TestSupport
+import LocalServers
 
 /// `compliancectl run` told to stop while its servers run: it stops them before it ends, so
 /// nothing it started outlives it.

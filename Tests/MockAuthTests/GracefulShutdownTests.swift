@@ -2,7 +2,7 @@ import Foundation
 import ServiceLifecycle
 import ServiceLifecycleTestKit
 import Testing
-import TestSupport
+import LocalServers
 
 @testable import MockAuth
 

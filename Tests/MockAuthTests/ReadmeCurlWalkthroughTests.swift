@@ -1,7 +1,7 @@
 import Foundation
 import JSON
 import Testing
-import TestSupport
+import LocalServers
 
 /// mocks/README.md's "Pointing curl at it" block, run as written (bash, curl and jq from apt,
 /// the mockauth built beside these tests), with each answer checked against what the block's

@@ -2,7 +2,7 @@ import Foundation
 import JSON
 import SwiftASN1
 import Testing
-import TestSupport
+import LocalServers
 import X509
 
 @testable import MockAuth

@@ -2,7 +2,7 @@ import Foundation
 import JSON
 import Synchronization
 import Testing
-import TestSupport
+import LocalServers
 
 @testable import MockAuth
 

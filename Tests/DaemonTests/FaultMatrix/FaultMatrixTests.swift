@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import LocalServers
 
 /// Every fault mockauth can inject × every endpoint the client talks to: the status the app
 /// gets, what the engine schedules, and that the device recovers with a sound store. The test

@@ -4,7 +4,7 @@ import HTTPClient
 import JSON
 import MockAuth
 import Orchestrator
-import TestSupport
+import LocalServers
 
 /// Where the fault matrix runs: one in-process mockauth (http, and https with a certificate
 /// only the trusted client knows), reset before every cell, and devices (engines) on state

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LocalServers
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -63,16 +64,8 @@ enum LiveServer {
                 try await tasks.waitForAll()
                 throw TestFailure("the server stopped before listening")
             }
-            do {
-                let value = try await body(Running(url: url, certificatePath: certificate, state: state, shutdown: { await group.triggerGracefulShutdown() }, stoppedFlag: stopped))
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return value
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
+            let running = Running(url: url, certificatePath: certificate, state: state, shutdown: { await group.triggerGracefulShutdown() }, stoppedFlag: stopped)
+            return try await group.serving(&tasks) { try await body(running) }
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import LocalServers
 
 /// Virtualenvs under `.build` for the tests that drive mockauth with real Python clients
 /// (MSAL Python; a rustls client). Created on first use (needs PyPI once), reused after.

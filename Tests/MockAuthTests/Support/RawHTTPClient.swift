@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import LocalServers
 
 #if canImport(Glibc)
 import Glibc

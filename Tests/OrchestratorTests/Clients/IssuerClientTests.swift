@@ -1,4 +1,4 @@
-import TestSupport
+import LocalServers
 import Foundation
 import HTTPClient
 import JSON

@@ -1,4 +1,4 @@
-import TestSupport
+import LocalServers
 import HTTPClient
 import JSON
 import Logging

@@ -69,16 +69,7 @@ public enum InProcessMockAuth {
                 throw CancellationError()
             }
             let running = Running(url: url, state: state, tlsURL: listening.first { $0.hasPrefix("https:") }, caFile: caFile)
-            do {
-                let value = try await body(running)
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return value
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
+            return try await group.serving(&tasks) { try await body(running) }
         }
     }
 }
