@@ -90,6 +90,12 @@ extension ControlClient {
         try await call(.post, "/v1/test/crash-after", ["point": .string(point), "occurrence": .int(Int64(occurrence))])
     }
 
+    /// Test hook: the daemon's next `count` storage operations of `operation` (`commit`,
+    /// `tokens`, `vault`) fail as on a full disk.
+    public func failStorage(_ operation: String, count: Int) async throws(ControlClientError) -> JSONValue {
+        try await call(.post, "/v1/test/fail-storage", ["operation": .string(operation), "count": .int(Int64(count))])
+    }
+
     /// Percent-encodes everything but unreserved characters and `@`, so a UPN or a file name
     /// stays one path segment.
     public static func pathSegment(_ text: String) -> String {

@@ -117,7 +117,13 @@ struct Complianced: AsyncParsableCommand {
             FileHandle.standardError.write(Data("complianced: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        let resumed = try await parts.engine.start()
+        let resumed: Int
+        do {
+            resumed = try await parts.engine.start()
+        } catch {
+            FileHandle.standardError.write(Data("complianced: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
         logger.info("engine started", metadata: ["engine.resumed": "\(resumed)", "engine.clock": "\(clock)", "app.clientId": "\(configuration.app.clientID)"])
 
         let socketPath = configuration.socketPath  // absolute: the state directory is standardized above

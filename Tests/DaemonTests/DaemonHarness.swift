@@ -24,7 +24,7 @@ struct DaemonHarness: Sendable {
     /// Runs `body` with a started engine; `authority` overrides the mock's (e.g. an
     /// unreachable one), `app` is the Info.plist path.
     static func run<T: Sendable>(
-        app: String = appsDirectory + "/chatr-Info.plist", authority: String? = nil,
+        app: String = appsDirectory + "/chatr-Info.plist", authority: String? = nil, wipeHook: WipeHook? = nil,
         _ body: @Sendable (DaemonHarness) async throws -> T
     ) async throws -> T {
         try await InProcessMockAuth.run { mock in
@@ -32,7 +32,7 @@ struct DaemonHarness: Sendable {
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let configuration = try DaemonConfiguration(
                 stateDirectory: directory, app: try AppSettings.load(infoPlist: app), authority: authority ?? mock.authority,
-                mamURL: mock.mamURL, clock: .virtual, httpTimeout: .seconds(5))
+                mamURL: mock.mamURL, clock: .virtual, wipeHook: wipeHook, httpTimeout: .seconds(5))
             let parts = try DaemonParts(configuration, logger: quietLogger)
             let running = try await parts.startRunning()
             do {

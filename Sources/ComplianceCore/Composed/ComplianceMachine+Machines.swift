@@ -123,7 +123,7 @@ extension ComplianceMachine {
                 if mode == .signIn, delivered != nil {
                     completeSignIn(ticket, answer, now: now)
                 } else if mode == .signIn {
-                    reply(ticket, .signIn(signedIn: false, answer))
+                    volatile.waiters.append(.signInFailed(ticket, answer))
                 } else {
                     reply(ticket, .token(answer))
                 }

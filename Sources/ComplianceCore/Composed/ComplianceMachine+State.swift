@@ -102,6 +102,9 @@ extension ComplianceMachine {
     enum Waiter: Sendable, Hashable {
         /// A sign-in whose token came back: answered once its registration settled.
         case signIn(Ticket, TokenAnswer)
+        /// A sign-in whose remediation failed: answered (not signed in) once what the failure
+        /// set off (a wipe, an unenrollment) settled.
+        case signInFailed(Ticket, TokenAnswer)
         /// A deregistration: answered once the account is removed (and wiped, when asked).
         case deregister(Ticket, AccountID, wipe: Bool)
         /// A fired timer: answered once its work settled.
@@ -109,13 +112,13 @@ extension ComplianceMachine {
 
         var ticket: Ticket {
             switch self {
-            case .signIn(let ticket, _), .deregister(let ticket, _, _), .timer(let ticket, _): ticket
+            case .signIn(let ticket, _), .signInFailed(let ticket, _), .deregister(let ticket, _, _), .timer(let ticket, _): ticket
             }
         }
 
         var account: AccountID {
             switch self {
-            case .signIn(_, let answer): answer.account
+            case .signIn(_, let answer), .signInFailed(_, let answer): answer.account
             case .deregister(_, let account, _), .timer(_, let account): account
             }
         }

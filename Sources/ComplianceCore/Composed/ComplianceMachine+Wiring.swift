@@ -106,10 +106,17 @@ extension ComplianceMachine {
     /// - an account the allowed list excludes leaves (unenrolled first when it holds the slot);
     /// - an account unenrolled without a wipe keeps no enrollment, policy or compliance;
     /// - paused registrations pause while another account holds the slot, and begin again
-    ///   (24 h later) once none does.
+    ///   (24 h later) once none does;
+    /// - the app's policy goes with its last managed account: once no account holds the slot
+    ///   or a policy, the allowed list is lifted (anyone) until a policy brings one again.
     mutating func reconcile(now: Instant) {
         for _ in 0..<8 {
             var changed = false
+            if allowed.allowed != .anyone, slotHolder() == nil, !accounts.values.contains(where: { $0.policy != nil || isLeaving($0.account) }),
+               remediation.activeAccount == nil {
+                runAllowed(allowedStep { $0.allowedAccountsReceived(.anyone) }, now: now)
+                changed = true
+            }
             for account in accounts.keys.sorted() {
                 guard let state = accounts[account] else { continue }
                 if !allowed.allowed.allows(account), !isLeaving(account), isPresent(state) {
@@ -191,9 +198,10 @@ extension ComplianceMachine {
             }
             switch waiter {
             case .signIn(let ticket, var answer):
+                let excluded = !allowed.allowed.allows(account) || accounts[account]?.wipe.wipe?.reason == .notAllowed
                 if accounts[account]?.signedIn == true, mayReceiveToken(account) {
                     reply(ticket, .signIn(signedIn: true, answer))
-                } else if !allowed.allowed.allows(account) {
+                } else if excluded {
                     reply(ticket, .refused(Refusal(
                         .signInRefused, account,
                         "\(account.upn) is not allowed in this app by your organization's policy (the policy that arrived with this sign-in); it was signed out and its data removed.")))
@@ -202,6 +210,8 @@ extension ComplianceMachine {
                     answer.status = .notCompliant
                     reply(ticket, .signIn(signedIn: false, answer))
                 }
+            case .signInFailed(let ticket, let answer):
+                reply(ticket, .signIn(signedIn: false, answer))
             case .deregister(let ticket, _, let wipe):
                 let wiped = wipe && accounts[account]?.wipe.isFinished == true
                 reply(ticket, .deregistered(enrollmentStatus: accounts[account]?.lastEnrollmentStatus, wiped: wiped))

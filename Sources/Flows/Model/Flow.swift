@@ -18,6 +18,8 @@ public struct Flow: Sendable {
     public var entitlements: String?
     /// The app profile the web checks decide from: read when the flow is parsed, nil when it has none.
     public var webApp: AppProfile?
+    /// The app's wipe hook (`"wipeHook"`: a command for `/bin/sh -c`), given to the daemon.
+    public var wipeHook: String?
     public var steps: [FlowStep]
 
     public init(
@@ -40,9 +42,14 @@ public struct Flow: Sendable {
         steps.contains { !$0.isWebCheck }
     }
 
-    /// True when a step needs the daemon's test hooks (crash points).
+    /// True when a step needs the daemon's test hooks (crash points, storage faults).
     public var needsTestHooks: Bool {
-        steps.contains { if case .crashAfter = $0.action { return true } else { return false } }
+        steps.contains {
+            switch $0.action {
+            case .crashAfter, .failStorage: true
+            default: false
+            }
+        }
     }
 
     /// The accounts the flow's action steps act on (lowercased): those of the daemon actions,

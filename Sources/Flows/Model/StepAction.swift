@@ -22,6 +22,8 @@ public enum StepAction: Sendable {
     // The daemon process.
     case restartDaemon(kill: Bool)
     case crashAfter(point: String, occurrence: Int)
+    /// The daemon's next `count` storage operations of `operation` fail (a full disk).
+    case failStorage(operation: String, count: Int)
 
     // Admin actions on the mock (its `/_admin` API).
     case admin(method: String, path: String, body: JSONValue?, summary: String)
@@ -48,6 +50,7 @@ public enum StepAction: Sendable {
         case .advanceClock(_, let text): "advanceClock \(text)"
         case .restartDaemon(let kill): kill ? "restartDaemon (kill -9)" : "restartDaemon (SIGTERM)"
         case .crashAfter(let point, let occurrence): "crashAfter \(point)\(occurrence > 1 ? " #\(occurrence)" : "")"
+        case .failStorage(let operation, let count): "failStorage \(operation)\(count > 1 ? " ×\(count)" : "")"
         case .admin(_, _, _, let summary): summary
         case .expectAccount(let account, _): "expectAccount \(account)"
         case .expectData(let account, _, _, _): "expectData \(account)"

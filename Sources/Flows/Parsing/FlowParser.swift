@@ -42,6 +42,8 @@ public enum FlowParser {
         }
         let issuer = try top.optionalString("issuer") ?? "mock"
         guard ["mock", "unreachable"].contains(issuer) else { throw topFail("the flow: field 'issuer' must be \"mock\" or \"unreachable\", found \"\(issuer)\"") }
+        let wipeHook = try top.optionalString("wipeHook")
+        if let wipeHook, wipeHook.isEmpty { throw topFail("the flow: field 'wipeHook' is empty (leave it out for an app without a hook)") }
         guard let stepValues = try top.array("steps") else { throw topFail("the flow: field 'steps' is required") }
         guard !stepValues.isEmpty else { throw topFail("the flow: 'steps' is empty") }
         try top.finish()
@@ -49,10 +51,12 @@ public enum FlowParser {
         for (offset, value) in stepValues.enumerated() {
             steps.append(try StepParser.parse(value, index: offset + 1, file: file))
         }
-        return Flow(
+        var flow = Flow(
             name: name, description: description, file: file, fixture: fixture, app: app, issuerReachable: issuer == "mock",
             entitlements: entitlements, webApp: try WebFields.appProfile(for: steps, app: app, entitlements: entitlements, file: file),
             steps: steps)
+        flow.wipeHook = wipeHook
+        return flow
     }
 }
 

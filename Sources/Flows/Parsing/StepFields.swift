@@ -36,6 +36,12 @@ enum StepFields {
             let point = try fields.string("point")
             guard point.contains(":") else { throw fail("crashAfter: field 'point' must be MACHINE:STATE, e.g. remediation:awaitingPolicy") }
             return .crashAfter(point: point, occurrence: Int(try fields.int("occurrence", default: 1, range: 1...1000)))
+        case "failStorage":
+            let operation = try fields.string("operation")
+            guard ["commit", "tokens", "vault"].contains(operation) else {
+                throw fail("failStorage: field 'operation' must be \"commit\", \"tokens\" or \"vault\", found \"\(operation)\"")
+            }
+            return .failStorage(operation: operation, count: Int(try fields.int("count", default: 1, range: 1...1000)))
         case "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests":
             return try CheckFields.action(name, &fields, fail: fail)
         case _ where WebFields.names.contains(name):

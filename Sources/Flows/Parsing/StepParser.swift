@@ -4,7 +4,7 @@ import JSON
 enum StepParser {
     /// Every step name, for the "unknown step" message and flows/README.md.
     static let names = [
-        "signIn", "token", "remediate", "deregister", "putData", "removeData", "advanceClock", "restartDaemon", "crashAfter",
+        "signIn", "token", "remediate", "deregister", "putData", "removeData", "advanceClock", "restartDaemon", "crashAfter", "failStorage",
         "targetCA", "assignPolicy", "setAllowedAccounts", "changePolicy", "queueWipe", "resetCompliance", "revokeRefreshTokens",
         "injectFault", "clearFaults", "admin",
         "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests",

@@ -69,6 +69,14 @@ public struct FlowRunner: Sendable {
             } catch {
                 return .failed("cannot arm the crash point: \(error.message)")
             }
+        case .failStorage(let operation, let count):
+            guard context.stack.ownsDaemon else { return .failed("failStorage needs a daemon started by compliancectl run (not --socket)") }
+            do {
+                _ = try await context.stack.client.failStorage(operation, count: count)
+                return .passed("the daemon's next \(count) \(operation) operation\(count == 1 ? "" : "s") fail as on a full disk")
+            } catch {
+                return .failed("cannot arm the storage fault: \(error.message)")
+            }
         case .admin(let method, let path, let body, _):
             guard let admin = context.stack.admin else { return .failed("this step needs the mock's admin API (/_admin), which \(context.stack.authority) does not offer") }
             do {

@@ -58,6 +58,7 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
         if let mamURL = options.mamURL { arguments += ["--mam-url", mamURL] }
         if let caFile = options.caFile { arguments += ["--ca-file", caFile] }
         if flow.needsTestHooks { arguments.append("--test-hooks") }
+        if let wipeHook = flow.wipeHook { arguments += ["--wipe-hook", wipeHook] }
         daemon = try await launch(options.compliancedPath, arguments, what: "complianced").0
     }
 

@@ -224,7 +224,7 @@ extension Engine {
     private nonisolated func runAppHook(_ account: AccountID) async -> ComplianceMachine.StepResult {
         guard let hook = configuration.wipeHook else { return .hook(removedData: false, outcome: "no hook configured") }
         do {
-            let outcome = try await hook.run(for: account, logger: logger)
+            let outcome = try await hook.run(for: account, directory: vault.directory(for: account), logger: logger)
             return .hook(removedData: outcome.succeeded, outcome: outcome.description)
         } catch {
             return .hook(removedData: false, outcome: "could not start")

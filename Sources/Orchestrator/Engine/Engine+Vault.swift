@@ -23,6 +23,11 @@ extension Engine {
         return DataFile(name: name, size: bytes.count, encrypted: encrypt)
     }
 
+    /// The vault directory of `account` (what the wipe hook gets as `COMPLIANCE_WIPE_DIRECTORY`).
+    public nonisolated func vaultDirectory(for account: AccountID) -> String {
+        vault.directory(for: account)
+    }
+
     /// The content of `name` for `upn`.
     public func getData(_ upn: String, name: String) async throws(EngineError) -> [UInt8] {
         let account = try knownAccount(upn)

@@ -8,8 +8,11 @@ import Glibc
 import Darwin
 #endif
 
-/// The app's own clean-up, run on selective wipe: a shell command (`/bin/sh -c`) that gets the
-/// account's UPN in `COMPLIANCE_WIPE_ACCOUNT`, bounded in time.
+/// The app's own clean-up, run on selective wipe (the SDK's `wipeDataForAccount`): a shell
+/// command (`/bin/sh -c`) that gets the account's UPN in `COMPLIANCE_WIPE_ACCOUNT` and its
+/// managed files' directory in `COMPLIANCE_WIPE_DIRECTORY`, bounded in time. Exit status 0
+/// answers YES (the app removed the account's data); anything else NO (the daemon removes
+/// the account's files).
 public struct WipeHook: Sendable, Hashable {
     /// The command line given to `/bin/sh -c`.
     public var command: String
@@ -43,13 +46,15 @@ public struct WipeHook: Sendable, Hashable {
 
     /// Runs the command for `account` and waits for it, at most ``timeout`` plus a short grace
     /// for the kill to be reaped. Its standard input and output are `/dev/null`.
+    /// - Parameter directory: the account's vault directory (`COMPLIANCE_WIPE_DIRECTORY`).
     /// - Throws: ``VaultError/Code/io`` when `/bin/sh` cannot be started.
-    public func run(for account: AccountID, logger: Logger) async throws -> Outcome {
+    public func run(for account: AccountID, directory: String? = nil, logger: Logger) async throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
         var environment = ProcessInfo.processInfo.environment
         environment["COMPLIANCE_WIPE_ACCOUNT"] = account.upn
+        if let directory { environment["COMPLIANCE_WIPE_DIRECTORY"] = directory }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
