@@ -262,6 +262,11 @@ let package = Package(
         // The flow format (pure parsing and matching) and the CLI end to end (compliancectl →
         // complianced → mockauth, as child processes).
         .testTarget(name: "FlowsTests", dependencies: ["Flows", "JSON", "ComplianceCore", "MockAuth"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ExplorerTests",
+            dependencies: ["Explorer", "ComplianceCore", "JSON", "Flows", "ChildProcess", "LocalServers"],
+            swiftSettings: swiftSettings
+        ),
         // Every committed fuzz input replayed through its target's check (Tests/Fuzz/Bodies).
         .testTarget(
             name: "FuzzReplayTests",

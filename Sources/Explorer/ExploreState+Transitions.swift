@@ -24,7 +24,7 @@ extension ExploreState {
             }
         }
         if budget.timers > 0, pending.isEmpty, machine.nextDueTimer() != nil { events.append(.timer) }
-        if budget.crashes > 0, world.durable.app != nil { events.append(.crash) }
+        if budget.crashes > 0, world.durableApp != nil { events.append(.crash) }
         if budget.storageFailures > 0, !failNextPersist { events.append(.storageFails) }
         return events
     }

@@ -9,10 +9,16 @@ public struct Explorer: Sendable {
     public let universe: Universe
     /// Transitions are explored to this depth at most.
     public var maxDepth: Int
+    /// The properties checked after every transition (``ComplianceInvariants/check(_:facts:)``).
+    public var check: @Sendable (ComplianceInvariants.Transition, ComplianceInvariants.Facts) -> [ComplianceInvariants.Violation]
 
-    public init(universe: Universe = .standard, maxDepth: Int) {
+    public init(
+        universe: Universe = .standard, maxDepth: Int,
+        check: @escaping @Sendable (ComplianceInvariants.Transition, ComplianceInvariants.Facts) -> [ComplianceInvariants.Violation] = ComplianceInvariants.check
+    ) {
         self.universe = universe
         self.maxDepth = maxDepth
+        self.check = check
     }
 
     /// What an exploration found.
@@ -45,7 +51,7 @@ public struct Explorer: Sendable {
                     var successor = state
                     let (transition, facts) = successor.apply(event, in: universe)
                     transitions += 1
-                    let violations = ComplianceInvariants.check(transition, facts: facts)
+                    let violations = check(transition, facts)
                     let hash = successor.hashValue
                     if !violations.isEmpty {
                         let trace = Self.trace(to: parentHash, in: visited) + [event]

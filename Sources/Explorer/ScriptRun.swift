@@ -18,6 +18,8 @@ public struct ScriptRun: Sendable {
         public var final: ExploreState
         /// Violations met on the way (none expected).
         public var violations: [ComplianceInvariants.Violation] = []
+        /// Every transition taken, with the facts it was checked against.
+        public var transitions: [(transition: ComplianceInvariants.Transition, facts: ComplianceInvariants.Facts)] = []
     }
 
     /// Runs the script named `name` (or numbered `index`) with at most `timers` timer firings.
@@ -29,6 +31,7 @@ public struct ScriptRun: Sendable {
         func take(_ event: ExploreEvent) {
             let (transition, facts) = state.apply(event, in: universe)
             log.violations += ComplianceInvariants.check(transition, facts: facts)
+            log.transitions.append((transition, facts))
             for action in transition.actions {
                 switch action {
                 case .persist(let changes):

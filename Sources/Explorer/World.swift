@@ -6,6 +6,32 @@ import JSON
 /// keyed by the bytes the Orchestrator would use, so two spellings are two keys unless the
 /// machine normalised them. Plus the history the invariants look at (``facts``).
 public struct World: Sendable, Hashable {
+    // Equality and hashing leave out the committed records: at the end of every transition
+    // they are what the machine's stored snapshots say, so they tell no two states apart
+    // (and hashing them would cost most of the exploration's time).
+    public static func == (lhs: World, rhs: World) -> Bool {
+        lhs.caTargeted == rhs.caTargeted && lhs.compliant == rhs.compliant && lhs.policyAssigned == rhs.policyAssigned
+            && lhs.allowedAccounts == rhs.allowedAccounts && lhs.policyVersion == rhs.policyVersion && lhs.enrolled == rhs.enrolled
+            && lhs.nextEnrollment == rhs.nextEnrollment && lhs.wipeQueued == rhs.wipeQueued && lhs.tokens == rhs.tokens && lhs.vault == rhs.vault
+            && lhs.now == rhs.now && lhs.issued == rhs.issued && lhs.facts == rhs.facts
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(caTargeted)
+        hasher.combine(compliant)
+        hasher.combine(policyAssigned)
+        hasher.combine(allowedAccounts)
+        hasher.combine(policyVersion)
+        hasher.combine(enrolled)
+        hasher.combine(nextEnrollment)
+        hasher.combine(wipeQueued)
+        hasher.combine(tokens)
+        hasher.combine(vault)
+        hasher.combine(now)
+        hasher.combine(issued)
+        hasher.combine(facts)
+    }
+
     // MARK: The services (they identify a user by its name, ignoring case and spelling)
 
     /// Users targeted for App Protection CA.
@@ -25,8 +51,14 @@ public struct World: Sendable, Hashable {
 
     // MARK: The app's stores
 
-    /// The committed records.
-    public var durable = ComplianceMachine.Stored(app: nil, accounts: [])
+    /// The committed records: the app record and each account's, by account key.
+    public var durableApp: JSONValue?
+    public var durableAccounts: [String: JSONValue] = [:]
+
+    /// The committed records, as the Orchestrator reads them back.
+    public var durable: ComplianceMachine.Stored {
+        ComplianceMachine.Stored(app: durableApp, accounts: durableAccounts.keys.sorted().compactMap { durableAccounts[$0] })
+    }
     /// The token store: per key, a refresh token and access tokens per scope (expiry).
     public var tokens: [[UInt8]: TokenRecord] = [:]
     /// Keys with managed files in the vault.
@@ -58,13 +90,8 @@ public struct World: Sendable, Hashable {
 
     /// Applies a committed persist: records, tokens, and what its notifications tell.
     mutating func commit(_ changes: ComplianceMachine.Changes, machine: ComplianceMachine) {
-        if let app = changes.app { durable.app = app }
-        if !changes.accounts.isEmpty {
-            var records: [String: JSONValue] = [:]
-            for record in durable.accounts { records[Self.recordKey(record)] = record }
-            for (account, record) in changes.accounts { records[account.key] = record }
-            durable.accounts = records.keys.sorted().compactMap { records[$0] }
-        }
+        if let app = changes.app { durableApp = app }
+        for (account, record) in changes.accounts { durableAccounts[account.key] = record }
         for entry in changes.tokens {
             let key = ComplianceInvariants.storeKey(entry.account)
             var record = tokens[key] ?? TokenRecord()
@@ -86,11 +113,6 @@ public struct World: Sendable, Hashable {
                 break
             }
         }
-    }
-
-    static func recordKey(_ record: JSONValue) -> String {
-        guard let upn = record["account"]?["upn"]?.stringValue, let account = try? AccountID(upn) else { return "" }
-        return account.key
     }
 
     /// The token store's answer for `account` and `scopes` at `now`.
@@ -122,9 +144,13 @@ public struct World: Sendable, Hashable {
 
     /// The policy the service sends.
     var policy: MAMPolicy {
-        let allowed = allowedAccounts.map { list in AllowedAccounts(list.compactMap { try? AccountID($0) }) } ?? .anyone
+        let allowed = allowedAccounts.map { list in AllowedAccounts(list.compactMap { Self.parsed[$0] ?? (try? AccountID($0)) }) } ?? .anyone
         return MAMPolicy(version: String(policyVersion), allowedAccounts: allowed)
     }
+
+    /// The universe's UPNs, parsed once.
+    static let parsed: [String: AccountID] = Dictionary(
+        Universe.standard.allowedAccounts.compactMap { upn in (try? AccountID(upn)).map { (upn, $0) } }, uniquingKeysWith: { first, _ in first })
 
     /// The service's normal answer to `request`, and its effect on the service.
     mutating func mamAnswer(_ request: ComplianceMachine.MAMRequest) -> ComplianceMachine.MAMResult {

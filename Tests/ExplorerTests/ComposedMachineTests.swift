@@ -1,0 +1,97 @@
+import Testing
+@testable import ComplianceCore
+@testable import Explorer
+
+/// The composed machine, event in, actions out, through the explorer's world with normal
+/// answers: each defect the composed machine fixes, at the level of the pure core.
+@Suite struct ComposedMachineTests {
+    /// Lines of the log that say `text`.
+    static func lines(_ log: ScriptRun.Log, _ text: String) -> [String] {
+        log.lines.filter { $0.contains(text) }
+    }
+
+    @Test func twoSpellingsOfJoséAreOneAccountAndAWipeUnderOneLeavesNothingUnderTheOther() {
+        let log = run("josé signs in under one spelling")
+        #expect(log.violations.isEmpty)
+        #expect(log.final.machine.knownAccounts == [josé])
+        #expect(josé == joséNFD && josé.key == joséNFD.key && Array(josé.key.utf8) == Array(joséNFD.key.utf8))
+        #expect(log.final.world.vault.isEmpty && log.final.world.tokens.isEmpty)
+        #expect(log.lines.contains("reply: deregistered(104, wiped true)"))
+    }
+
+    @Test func theExcludingPolicyOfDavesOwnSignInRefusesHimAndFreesTheSlot() {
+        let log = run("dave is excluded")
+        let refused = Self.lines(log, "reply: refused(signInRefused: dave@contoso.com")
+        #expect(refused.count == 1)
+        #expect(log.lines.contains("reply: signIn(alice@contoso.com signedIn true Compliant(0))"), "alice is not refused with 227: \(log.lines)")
+        let unenroll = log.lines.firstIndex { $0.hasPrefix("event: unenroll dave@contoso.com") }
+        let wipe = log.lines.firstIndex { $0.hasPrefix("event: wipeStarted dave@contoso.com") }
+        #expect(unenroll != nil && wipe != nil && unenroll! < wipe!, "unenrolled before the wipe")
+    }
+
+    @Test func aRegistrationAwaitingItsRetryDoesNotHoldTheSlot() throws {
+        // josé's interactive grant, his MAM token's refresh, then his enroll answers 503.
+        let log = run("josé registers", answers: [.normal, .normal, .failure(.mamServerError)])
+        #expect(log.violations.isEmpty)
+        #expect(log.lines.contains("reply: signIn(alice@contoso.com signedIn true Compliant(0))"), "\(log.lines)")
+        #expect(log.final.machine.accounts[josé]?.enrollment.phase == .waitingForSlot)
+    }
+
+    @Test func retriesBeginAgainOnceTheManagedAccountLeaves() {
+        let log = run("josé waits for the slot")
+        #expect(log.lines.contains { $0.hasPrefix("event: enrollment josé@contoso.com: SingleManagedAccountMode(227)") })
+        let after = log.lines.split(separator: "> deregister alice").last ?? []
+        #expect(after.contains { $0.hasPrefix("event: enrollment josé@contoso.com: NewPoliciesReceived(100)") }, "\(after)")
+        #expect(log.final.machine.accounts[josé]?.enrollment.phase == .enrolled)
+    }
+
+    @Test func aCheckInAnswered103IsOneNotification() {
+        let log = run("the policy is unassigned")
+        let policy = Self.lines(log, "event: policy alice@contoso.com")
+        #expect(policy.count == 2 && policy.allSatisfy { $0.contains("NoPolicyReceived(103)") }, "\(policy)")
+    }
+
+    @Test func aFirstPolicyByRegistrationRestartsTheApp() {
+        let log = run("josé signs in under one spelling")
+        let restart = log.lines.firstIndex(of: "restart: josé@contoso.com")
+        let policy = log.lines.firstIndex { $0.hasPrefix("event: policyApplied josé@contoso.com") }
+        #expect(restart != nil && policy != nil && policy! < restart!)
+    }
+
+    @Test func deregisterThenDeregisterWithWipeWipes() {
+        let log = run("deregister, then deregister with wipe")
+        #expect(log.lines.contains("reply: deregistered(104, wiped false)"))
+        #expect(log.lines.last == "reply: deregistered(104, wiped true)")
+        #expect(log.final.world.vault.isEmpty)
+    }
+
+    @Test func deregisterThenRemediateEnrollsAgainAndChecksIn() {
+        let log = run("deregister, then remediate again")
+        #expect(log.lines.contains("reply: remediation(alice@contoso.com Compliant(0))"))
+        #expect(log.final.machine.accounts[alice]?.enrollment.phase == .enrolled)
+        let after = log.lines.split(separator: "> remediate alice").last ?? []
+        #expect(after.contains { $0.hasPrefix("event: policy alice@contoso.com") }, "check-ins run again: \(after)")
+    }
+
+    @Test func aRemediationRefusedWith227StartsBeforeItReports() {
+        let log = run("josé is targeted for CA")
+        let started = log.lines.firstIndex { $0.hasPrefix("event: remediationStarted josé@contoso.com") }
+        let report = log.lines.firstIndex { $0.hasPrefix("event: compliance josé@contoso.com: NotCompliant(1)") && $0.contains("227") }
+        #expect(started != nil && report != nil && started! < report!, "\(log.lines)")
+    }
+
+    @Test func anAdminWipeLeavesNoComplianceStatus() {
+        let log = run("an admin wipe")
+        #expect(log.final.machine.accounts[alice]?.compliance == nil)
+        #expect(log.final.machine.accounts[alice]?.wipe.isFinished == true)
+        #expect(log.final.world.vault.isEmpty)
+    }
+
+    @Test func theSnapshotOfEveryFinalStateRestoresToAnEqualMachine() throws {
+        for index in universe.scripts.indices {
+            let machine = ScriptRun(universe: universe).run(index).final.machine
+            let restored = try ComplianceMachine(restoring: machine.stored, configuration: machine.configuration)
+            #expect(restored.stored == machine.stored, "\(universe.scripts[index].name)")
+        }
+    }
+}
