@@ -80,6 +80,33 @@ import Testing
         #expect(started != nil && report != nil && started! < report!, "\(log.lines)")
     }
 
+    /// A token the cache holds is answered with nothing to commit: no persist, only the reply.
+    @Test func aCacheHitCommitsNothing() throws {
+        let final = run("the policy is unassigned", timers: 0).final
+        var machine = final.machine
+        let ticket = ComplianceMachine.Ticket(9_999)
+        machine.acquireToken(alice, scopes: [universe.apiScope], interactive: false, remediate: true, ticket: ticket, now: final.world.now)
+        guard case .readTokenCache(let step, let account, let scopes) = machine.nextAction() else {
+            Issue.record("a token request reads the cache first")
+            return
+        }
+        let entry = final.world.cacheEntry(account, scopes: scopes)
+        #expect(entry.accessToken != nil, "alice's token for the API is cached after her remediation")
+        machine.completed(step, .cache(entry), now: final.world.now)
+        var actions: [ComplianceMachine.Action] = []
+        while true {
+            let action = machine.nextAction()
+            if case .none = action { break }
+            actions.append(action)
+        }
+        #expect(actions.count == 1, "\(actions)")
+        guard case .reply(ticket, .token(let answer)) = actions.first else {
+            Issue.record("the one action is the reply: \(actions)")
+            return
+        }
+        #expect(answer.tokens != nil && answer.status == .compliant)
+    }
+
     @Test func anAdminWipeLeavesNoComplianceStatus() {
         let log = run("an admin wipe")
         #expect(log.final.machine.accounts[alice]?.compliance == nil)

@@ -52,7 +52,10 @@ extension ComplianceMachine {
                 accounts[known]?.holdsTokens = true
                 markDirty(known)
             }
-            finishToken(request.purpose, current: current, account: account, scopes: scopes, interaction: request.interaction, .success(tokens), now: now)
+            // A cache hit (`store` false) changes nothing: it notes no event, so its step commits nothing.
+            finishToken(
+                request.purpose, current: current, account: account, scopes: scopes, interaction: request.interaction, .success(tokens),
+                fromCache: !store, now: now)
         case .fail(let failure):
             volatile.tokenRequests[id] = nil
             let current = endRequest(id, request.purpose)
@@ -84,15 +87,16 @@ extension ComplianceMachine {
     }
 
     /// A token request ended: its result goes to whoever asked. A request its purpose no
-    /// longer waits for (`current` false) reaches nobody but its caller.
+    /// longer waits for (`current` false) reaches nobody but its caller. Tokens `fromCache`
+    /// note no `tokenAcquired`: a cache hit commits nothing.
     mutating func finishToken(
         _ purpose: TokenPurpose, current: Bool, account: AccountID, scopes: [String], interaction: Ticket?,
-        _ result: Result<TokenSet, TokenAcquisitionFailure>, now: Instant
+        _ result: Result<TokenSet, TokenAcquisitionFailure>, fromCache: Bool = false, now: Instant
     ) {
         if case .caller = purpose {} else if !current { return }
         switch purpose {
         case .caller(let ticket, let mode, let remediate):
-            noteTokenResult(account, scopes: scopes, result)
+            if !fromCache { noteTokenResult(account, scopes: scopes, result) }
             switch result {
             case .success(let tokens):
                 let answer = TokenAnswer(account: account, scopes: scopes, status: .compliant, tokens: tokens, failure: nil, report: nil, remediated: false)
@@ -117,7 +121,7 @@ extension ComplianceMachine {
             }
 
         case .remediationRetry(let account):
-            noteTokenResult(account, scopes: scopes, result)
+            if !fromCache { noteTokenResult(account, scopes: scopes, result) }
             guard remediation.activeAccount == account, remediation.activeStep == .retryingTokenRequest else { return }
             runRemediation(remediationStep { $0.retriedTokenRequestCompleted(result) }, now: now)
 
@@ -145,7 +149,8 @@ extension ComplianceMachine {
         }
     }
 
-    /// `tokenAcquired` / `tokenFailed` for the app's own requests (not the internal MAM ones).
+    /// `tokenAcquired` / `tokenFailed` for the app's own requests (not the internal MAM ones,
+    /// not the answers of the token cache).
     private mutating func noteTokenResult(_ account: AccountID, scopes: [String], _ result: Result<TokenSet, TokenAcquisitionFailure>) {
         switch result {
         case .success(let tokens):
