@@ -72,6 +72,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -194,6 +195,9 @@ let package = Package(
             dependencies: [
                 "HTTPClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -228,7 +232,7 @@ let package = Package(
         .testTarget(
             name: "OrchestratorTests",
             dependencies: [
-                "Orchestrator", "LocalServers",
+                "Orchestrator", "LocalServers", "ComplianceCore",
                 "JSON",
                 "HTTPClient",
                 "MockAuth",
@@ -261,7 +265,7 @@ let package = Package(
 
         // The flow format (pure parsing and matching) and the CLI end to end (compliancectl →
         // complianced → mockauth, as child processes).
-        .testTarget(name: "FlowsTests", dependencies: ["Flows", "JSON", "ComplianceCore", "MockAuth"], swiftSettings: swiftSettings),
+        .testTarget(name: "FlowsTests", dependencies: ["Flows", "JSON", "ComplianceCore", "MockAuth", "ChildProcess"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ExplorerTests",
             dependencies: ["Explorer", "ComplianceCore", "JSON", "Flows", "ChildProcess", "LocalServers"],
