@@ -18,15 +18,21 @@ public enum TokenAcquisitionFailure: Error, Sendable, Hashable, CustomStringConv
     /// The app may not hand this account a token: the policy's allowed accounts leave it out,
     /// or it is being signed out and wiped (before or while the request ran).
     case accountRemoved
+    /// The issuer granted fewer scopes than asked (MSAL's declined-scopes error).
+    case declinedScopes(DeclinedScopes)
+    /// The issuer's sign-in cannot work as configured: its authorize endpoint refused the
+    /// request (4xx), showed a page that is not a sign-in form, or redirected back with an
+    /// error such as `invalid_scope` or `unauthorized_client`. The message quotes its answer.
+    case issuerConfiguration(String)
 
     /// The compliance status a remediation reports for this failure.
     public var complianceStatus: ComplianceStatus {
         switch self {
         case .interactionRequired: .interactionRequired
-        case .serviceFailure, .malformedResponse, .invalidClaimsChallenge: .serviceFailure
+        case .serviceFailure, .malformedResponse, .invalidClaimsChallenge, .issuerConfiguration: .serviceFailure
         case .networkFailure: .networkFailure
         case .userCancelled: .userCancelled
-        case .protectionPolicyRequired, .capabilityMissing, .requestRejected, .accountRemoved: .notCompliant
+        case .protectionPolicyRequired, .capabilityMissing, .requestRejected, .accountRemoved, .declinedScopes: .notCompliant
         }
     }
 
@@ -50,8 +56,14 @@ public enum TokenAcquisitionFailure: Error, Sendable, Hashable, CustomStringConv
             "The token service could not be reached (\(reason)); check the network and try again."
         case .userCancelled:
             "Sign-in was cancelled."
+        case .requestRejected(let error) where error.derivedFromStatus:
+            "The token service refused the request with HTTP \(error.status) and no OAuth error (\(error.errorDescription ?? "no body")); check the app's client id, client secret and redirect URI."
         case .requestRejected(let error):
-            "The token service rejected the request (\(error)); check the app's client id, redirect URI and scopes."
+            "The token service rejected the request (\(error)\(error.errorDescription.flatMap { $0.split(whereSeparator: \.isNewline).first }.map { ": \($0)" } ?? "")); check the app's client id, client secret, redirect URI and scopes."
+        case .declinedScopes(let scopes):
+            "The token service declined scopes: it granted [\(scopes.granted.joined(separator: " "))] and declined [\(scopes.declined.joined(separator: " "))]; ask for the granted scopes only, or have the declined ones consented for the app."
+        case .issuerConfiguration(let answer):
+            "The token service's sign-in cannot work as configured: \(answer); check the authority, client id and redirect URI."
         case .malformedResponse(let malformed):
             "The token service sent an unusable answer: \(malformed.message)."
         case .invalidClaimsChallenge(let error):

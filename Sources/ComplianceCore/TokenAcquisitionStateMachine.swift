@@ -4,6 +4,12 @@
 /// and no claims challenge is pending (a claims challenge always skips the cache).
 /// Every grant carries the `claims` parameter built from the app's capabilities and
 /// the challenge (``ClaimsRequest``).
+///
+/// A refresh grant refused because the refresh token is dead (`invalid_grant`, a bad-token
+/// suberror, or a 400/401 without an OAuth error) drops the refresh token and falls through to
+/// the sign-in page when interaction is allowed (InteractionRequired otherwise). Tokens that
+/// grant fewer scopes than asked fail the request (``DeclinedScopes``): they are kept only
+/// under the scopes granted, never under the request's.
 public struct TokenAcquisitionStateMachine: Sendable, Hashable {
     /// Cached access tokens expiring within this window are not used.
     public static let expirySkew = TimeSpan.minutes(5)
@@ -64,6 +70,9 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         case removeRefreshToken(AccountID)
         /// Hand the tokens to the caller; `store` says whether they are new and must be saved first.
         case deliverTokens(TokenSet, store: Bool)
+        /// The issuer declined some of the scopes: save the tokens under `scopes` (the part of
+        /// the request it granted; none: the refresh token only), then fail with `failure`.
+        case keepGranted(TokenSet, scopes: [String], failure: TokenAcquisitionFailure)
         /// The request failed.
         case fail(TokenAcquisitionFailure)
         case none
@@ -80,18 +89,20 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         ///  - `.failed` on `cacheRead` (nothing usable) or `accountRemoved`
         case readingCache
         /// A refresh grant is in flight. Valid transitions:
-        ///  - `.finished` on `tokenResponseReceived(.success)`
-        ///  - `.droppingRefreshToken` on `tokenResponseReceived(.badRefreshToken)`
+        ///  - `.finished` on `tokenResponseReceived(.success)` granting every scope
+        ///  - `.droppingRefreshToken` on `tokenResponseReceived` saying the refresh token is dead
+        ///    (`.badRefreshToken`, `invalid_grant`, a 400/401 without an OAuth error)
         ///  - `.interactive` on `tokenResponseReceived(.interactionRequired)` when allowed
-        ///  - `.failed` on any other response, `transportFailed` or `accountRemoved`
+        ///  - `.failed` on declined scopes, any other response, `transportFailed` or `accountRemoved`
         case refreshing(claims: String?)
         /// The dead refresh token is being deleted. Valid transitions:
         ///  - `.interactive` on `refreshTokenRemoved` when allowed
         ///  - `.failed` on `refreshTokenRemoved` otherwise, or `accountRemoved`
-        case droppingRefreshToken(challenge: String?, reason: BadRefreshToken)
+        case droppingRefreshToken(InteractionRequired)
         /// The user is signing in. Valid transitions:
-        ///  - `.finished` on `tokenResponseReceived(.success)`
-        ///  - `.failed` on any other response, `transportFailed`, `userCancelled` or `accountRemoved`
+        ///  - `.finished` on `tokenResponseReceived(.success)` granting every scope
+        ///  - `.failed` on declined scopes, any other response, `transportFailed`, `userCancelled`,
+        ///    `issuerMisconfigured` or `accountRemoved`
         case interactive(claims: String?)
         /// Tokens delivered (terminal; late events are ignored).
         case finished
@@ -113,7 +124,7 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         .init("droppingRefreshToken", "interactive", "refreshTokenRemoved"),
         .init("droppingRefreshToken", "failed", "refreshTokenRemoved / accountRemoved"),
         .init("interactive", "finished", "tokenResponseReceived"),
-        .init("interactive", "failed", "tokenResponseReceived / transportFailed / userCancelled / accountRemoved"),
+        .init("interactive", "failed", "tokenResponseReceived / transportFailed / userCancelled / issuerMisconfigured / accountRemoved"),
     ]
 
     /// The request this machine serves.
@@ -173,20 +184,27 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         case .refreshing:
             switch response {
             case .success(let tokens):
-                state = .finished
-                return .deliverTokens(tokens, store: true)
+                return deliver(tokens)
             case .badRefreshToken(let details):
-                state = .droppingRefreshToken(challenge: details.claimsChallenge ?? request.claimsChallenge, reason: details)
-                return .removeRefreshToken(request.account)
+                return dropRefreshToken(InteractionRequired(
+                    reason: .other(details.reason.rawValue), claimsChallenge: details.claimsChallenge ?? request.claimsChallenge,
+                    serverError: details.serverError))
+            case .interactionRequired(let details) where Self.meansDeadRefreshToken(details):
+                var details = details
+                details.claimsChallenge = details.claimsChallenge ?? request.claimsChallenge
+                return dropRefreshToken(details)
             case .interactionRequired(let details):
                 return interactiveOrFail(challenge: details.claimsChallenge ?? request.claimsChallenge, failure: .interactionRequired(details))
+            case .requestRejected(let error) where error.derivedFromStatus && (error.status == 400 || error.status == 401):
+                // Refused without saying why: the refresh token is the likeliest culprit, and a
+                // sign-in gets a new one (or shows what is really wrong).
+                return dropRefreshToken(InteractionRequired(reason: .invalidGrant, claimsChallenge: request.claimsChallenge, serverError: error))
             default:
                 return fail(Self.failure(for: response))
             }
         case .interactive:
             if case .success(let tokens) = response {
-                state = .finished
-                return .deliverTokens(tokens, store: true)
+                return deliver(tokens)
             }
             return fail(Self.failure(for: response))
         case .finished, .failed:
@@ -220,12 +238,24 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         }
     }
 
+    /// The issuer's sign-in cannot work as configured (its authorize endpoint refused, showed
+    /// no sign-in form, or redirected back with a configuration error); `answer` quotes it.
+    public mutating func issuerMisconfigured(_ answer: String) -> Action {
+        switch state {
+        case .interactive:
+            return fail(.issuerConfiguration(answer))
+        case .finished, .failed:
+            return .none
+        default:
+            preconditionFailure("issuerMisconfigured() without an interactive sign-in. Invalid state: \(state)")
+        }
+    }
+
     /// The refresh token from ``Action/removeRefreshToken(_:)`` is deleted.
     public mutating func refreshTokenRemoved() -> Action {
         switch state {
-        case .droppingRefreshToken(let challenge, let reason):
-            let details = InteractionRequired(reason: .other(reason.reason.rawValue), claimsChallenge: challenge, serverError: reason.serverError)
-            return interactiveOrFail(challenge: challenge, failure: .interactionRequired(details))
+        case .droppingRefreshToken(let details):
+            return interactiveOrFail(challenge: details.claimsChallenge, failure: .interactionRequired(details))
         case .finished, .failed:
             return .none
         default:
@@ -254,6 +284,35 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         }
         state = grant == .refreshToken ? .refreshing(claims: claims) : .interactive(claims: claims)
         return .requestToken(grant, request.account, scopes: request.scopes, claims: claims)
+    }
+
+    /// Tokens for the request: delivered when they grant every scope asked; otherwise kept
+    /// under the granted part only, and the request fails with the declined scopes.
+    private mutating func deliver(_ tokens: TokenSet) -> Action {
+        let declined = DeclinedScopes.declined(requested: request.scopes, granted: tokens.scopes)
+        guard declined.isEmpty else {
+            let failure = TokenAcquisitionFailure.declinedScopes(DeclinedScopes(granted: tokens.scopes, declined: declined))
+            state = .failed(failure)
+            let refused = Set(declined.map { $0.lowercased() })
+            return .keepGranted(tokens, scopes: request.scopes.filter { !refused.contains($0.lowercased()) }, failure: failure)
+        }
+        state = .finished
+        return .deliverTokens(tokens, store: true)
+    }
+
+    private mutating func dropRefreshToken(_ details: InteractionRequired) -> Action {
+        state = .droppingRefreshToken(details)
+        return .removeRefreshToken(request.account)
+    }
+
+    /// `invalid_grant` on a refresh grant, unless its suberror asks for an action in the
+    /// sign-in page (MFA, consent, an expired password): the refresh token itself is refused.
+    private static func meansDeadRefreshToken(_ details: InteractionRequired) -> Bool {
+        guard details.serverError.error.lowercased() == "invalid_grant" else { return false }
+        switch details.reason {
+        case .invalidGrant, .other: return true
+        case .basicAction, .additionalAction, .messageOnly, .consentRequired, .userPasswordExpired, .interactionRequired: return false
+        }
     }
 
     private mutating func interactiveOrFail(challenge: String?, failure: TokenAcquisitionFailure) -> Action {

@@ -87,10 +87,14 @@ public struct ServerError: Sendable, Hashable, CustomStringConvertible {
     public var traceID: String?
     /// The `claims` challenge JSON text, when present.
     public var claimsChallenge: String?
+    /// True when the answer carried no OAuth error (an empty body, or one that is not a JSON
+    /// error object): `error` is then named after the HTTP status (400 `invalid_request`,
+    /// 401 `invalid_client`, 403 `unauthorized_client`) and `errorDescription` says what came.
+    public var derivedFromStatus: Bool
 
     public init(
         status: Int, error: String, errorDescription: String? = nil, errorCodes: [Int64] = [], suberror: String? = nil,
-        correlationID: String? = nil, traceID: String? = nil, claimsChallenge: String? = nil
+        correlationID: String? = nil, traceID: String? = nil, claimsChallenge: String? = nil, derivedFromStatus: Bool = false
     ) {
         self.status = status
         self.error = error
@@ -100,9 +104,11 @@ public struct ServerError: Sendable, Hashable, CustomStringConvertible {
         self.correlationID = correlationID
         self.traceID = traceID
         self.claimsChallenge = claimsChallenge
+        self.derivedFromStatus = derivedFromStatus
     }
 
     public var description: String {
+        if derivedFromStatus { return "HTTP \(status) without an OAuth error\(errorDescription.map { " (\($0))" } ?? "")" }
         var text = "HTTP \(status) \(error)"
         if let suberror { text += "/\(suberror)" }
         if !errorCodes.isEmpty { text += " \(errorCodes.map { "AADSTS\($0)" }.joined(separator: ","))" }
@@ -218,4 +224,30 @@ public struct MalformedResponse: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { message }
+}
+
+/// The issuer granted fewer scopes than asked (MSAL's declined-scopes error): the scopes it
+/// granted (as it listed them) and the requested ones it left out.
+public struct DeclinedScopes: Sendable, Hashable, CustomStringConvertible {
+    public var granted: [String]
+    public var declined: [String]
+
+    public init(granted: [String], declined: [String]) {
+        self.granted = granted
+        self.declined = declined
+    }
+
+    public var description: String { "granted [\(granted.joined(separator: " "))], declined [\(declined.joined(separator: " "))]" }
+
+    /// Scopes every OpenID Connect issuer may leave out of its answer (MSAL does not count them).
+    public static let oidcScopes: Set<String> = ["openid", "profile", "offline_access", "email"]
+
+    /// The requested scopes `granted` leaves out, compared case-insensitively; none when the
+    /// issuer listed no scopes (it then granted what was asked, RFC 6749 §5.1) or when a
+    /// `.default` scope was asked (the issuer answers with what it stands for).
+    public static func declined(requested: [String], granted: [String]) -> [String] {
+        guard !granted.isEmpty, !requested.contains(where: { $0 == ".default" || $0.hasSuffix("/.default") }) else { return [] }
+        let grantedSet = Set(granted.map { $0.lowercased() })
+        return requested.filter { !grantedSet.contains($0.lowercased()) && !oidcScopes.contains($0.lowercased()) }
+    }
 }

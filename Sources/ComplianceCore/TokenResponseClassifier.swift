@@ -6,7 +6,10 @@ import JSON
 /// `error` and `suberror` compare case-insensitively, and `invalid_grant` with
 /// `protection_policy_required` counts like `unauthorized_client`. Strict on structure:
 /// a field of the wrong JSON type, an undecodable `client_info` or a body that is not a
-/// JSON object yields ``TokenResponse/malformed(_:)`` naming the status, never a crash.
+/// JSON object yields ``TokenResponse/malformed(_:)`` naming the status, never a crash. A
+/// refusal (400, 401, 403) without an OAuth error in its body (empty, not JSON, no `error`) is
+/// classified by its status: ``TokenResponse/requestRejected(_:)`` with
+/// ``ServerError/derivedFromStatus`` set.
 public enum TokenResponseClassifier: Sendable {
     /// Classifies one response.
     ///
@@ -35,17 +38,21 @@ public enum TokenResponseClassifier: Sendable {
         do {
             json = try JSONValue.parse(body)
         } catch {
-            return .malformed(MalformedResponse(status: status, message: notJSONMessage(status: status, body: body, headers: headers, error: error), parseError: error))
+            let message = notJSONMessage(status: status, body: body, headers: headers, error: error)
+            if status != 200 { return .requestRejected(errorFromStatus(status, message)) }
+            return .malformed(MalformedResponse(status: status, message: message, parseError: error))
         }
         guard case .object(let object) = json else {
-            return .malformed(MalformedResponse(status: status, message: "HTTP \(status) body is a JSON \(json.kindName), expected an object"))
+            let message = "HTTP \(status) body is a JSON \(json.kindName), expected an object"
+            if status != 200 { return .requestRejected(errorFromStatus(status, message)) }
+            return .malformed(MalformedResponse(status: status, message: message))
         }
         do {
             if object["error"] != nil {
                 return try classifyError(json, status: status, authority: authority)
             }
             guard status == 200 else {
-                return .malformed(MalformedResponse(status: status, message: "HTTP \(status) body has no \"error\" field; expected an OAuth error response"))
+                return .requestRejected(errorFromStatus(status, "HTTP \(status) body has no \"error\" field"))
             }
             return .success(try tokens(from: json, receivedAt: receivedAt))
         } catch {
@@ -93,6 +100,16 @@ public enum TokenResponseClassifier: Sendable {
         default:
             return .requestRejected(server)
         }
+    }
+
+    /// A refusal (400, 401, 403) that carries no OAuth error, classified by its status alone.
+    private static func errorFromStatus(_ status: Int, _ message: String) -> ServerError {
+        let error = switch status {
+        case 401: "invalid_client"
+        case 403: "unauthorized_client"
+        default: "invalid_request"
+        }
+        return ServerError(status: status, error: error, errorDescription: message, derivedFromStatus: true)
     }
 
     private static func serverError(from json: JSONValue, status: Int) throws(FieldError) -> ServerError {

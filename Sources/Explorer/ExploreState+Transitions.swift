@@ -32,10 +32,13 @@ extension ExploreState {
     /// The answer classes of an I/O action.
     static func answers(to action: ComplianceMachine.Action) -> [Answer] {
         switch action {
-        case .requestToken(_, .refreshToken, _, _, _, _):
+        case .requestToken(_, .refreshToken, _, let scopes, _, _):
             [.normal, .failure(.capabilityMissing), .failure(.interactionRequired), .failure(.issuerUnavailable), .failure(.issuerUnreachable)]
-        case .requestToken(_, .interactive, _, _, _, _):
-            [.normal, .failure(.capabilityMissing), .failure(.issuerUnavailable), .failure(.issuerUnreachable), .failure(.userCancelled)]
+                + (declinable(scopes) ? [.failure(.scopesDeclined)] : [])
+        case .requestToken(_, .interactive, _, let scopes, _, _):
+            [.normal, .failure(.capabilityMissing), .failure(.issuerUnavailable), .failure(.issuerUnreachable), .failure(.userCancelled),
+             .failure(.issuerMisconfigured)]
+                + (declinable(scopes) ? [.failure(.scopesDeclined)] : [])
         case .callMAM:
             [.normal, .failure(.mamServerError), .failure(.mamUnreachable), .failure(.mamMalformed)]
         case .removeTokens, .removeVaultFiles:
@@ -45,6 +48,11 @@ extension ExploreState {
         default:
             [.normal]
         }
+    }
+
+    /// A request whose scopes an issuer can decline (a `.default` request gets what it stands for).
+    static func declinable(_ scopes: [String]) -> Bool {
+        !scopes.contains { $0.hasSuffix("/.default") } && !DeclinedScopes.declined(requested: scopes, granted: ["openid"]).isEmpty
     }
 
     static func step(of action: ComplianceMachine.Action) -> ComplianceMachine.StepID? {
@@ -63,6 +71,7 @@ extension ExploreState {
         let factsBefore = world.facts
         var actions: [ComplianceMachine.Action] = []
         var persistFailed = false
+        var failedPersistIndex: Int?
         var fed: (account: AccountID, kind: ComplianceInvariants.NotificationKind)?
         let now = world.now
 
@@ -99,7 +108,8 @@ extension ExploreState {
             budget.storageFailures -= 1
             failNextPersist = true
         }
-        drain(into: &actions, persistFailed: &persistFailed)
+        drain(into: &actions, failedPersistIndex: &failedPersistIndex)
+        persistFailed = failedPersistIndex != nil
 
         var facts = world.facts
         facts.answeredTickets = factsBefore.answeredTickets
@@ -107,7 +117,8 @@ extension ExploreState {
         facts.tokenKeys = Set(world.tokens.filter { $0.value.refresh || !$0.value.access.isEmpty }.keys)
         facts.dataKeys = world.vault
         let transition = ComplianceInvariants.Transition(
-            before: before, after: machine, actions: actions, persistFailed: persistFailed, fedMAMAnswer: fed)
+            before: before, after: machine, actions: actions, persistFailed: persistFailed, failedPersistIndex: failedPersistIndex,
+            fedMAMAnswer: fed)
         return (transition, facts)
     }
 
@@ -162,7 +173,7 @@ extension ExploreState {
 
     /// Plays the Orchestrator: takes every action; cache reads and refresh-token removals are
     /// answered at once (the store answers them synchronously); other I/O waits for an event.
-    private mutating func drain(into actions: inout [ComplianceMachine.Action], persistFailed: inout Bool) {
+    private mutating func drain(into actions: inout [ComplianceMachine.Action], failedPersistIndex: inout Int?) {
         // Answers the store gives at once, fed (like every result) only once the machine's
         // actions are all taken: a result never meets a pending persist.
         var instant: [(ComplianceMachine.StepID, ComplianceMachine.StepResult)] = []
@@ -181,7 +192,7 @@ extension ExploreState {
                     // The Engine: every waiting caller gets storage_unavailable, then the
                     // machine is reloaded from the committed records.
                     failNextPersist = false
-                    persistFailed = true
+                    failedPersistIndex = actions.count - 1
                     for ticket in openTickets.keys.sorted() {
                         actions.append(.reply(ticket, .refused(.init(.storageUnavailable, nil, "storage unavailable"))))
                         world.facts.answeredTickets.insert(ticket)
@@ -233,6 +244,15 @@ extension ExploreState {
                 return (.grant(.transportFailed("connection refused")), nil)
             case .failure(.userCancelled):
                 return (.grant(grant == .interactive ? .cancelled : .transportFailed("cancelled")), nil)
+            case .failure(.issuerMisconfigured):
+                return (.grant(.misconfigured("its authorize endpoint answered HTTP 400: \"AADSTS700016\"")), nil)
+            case .failure(.scopesDeclined):
+                var response = world.grantAnswer(account, scopes: scopes)
+                if case .success(var tokens) = response {
+                    tokens.scopes = ["openid"]
+                    response = .success(tokens)
+                }
+                return (.grant(.response(response)), nil)
             default:
                 return (.grant(.response(world.grantAnswer(account, scopes: scopes))), nil)
             }

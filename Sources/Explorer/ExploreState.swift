@@ -109,6 +109,10 @@ public enum Answer: Sendable, Hashable, CustomStringConvertible {
         case mamMalformed
         /// The disk refuses a wipe step.
         case diskFull
+        /// The issuer grants the token but declines the app's scope (`scope` lists `openid` only).
+        case scopesDeclined
+        /// The issuer's authorize endpoint refuses the sign-in as configured (an unknown client).
+        case issuerMisconfigured
 
         public var description: String {
             switch self {
@@ -121,6 +125,8 @@ public enum Answer: Sendable, Hashable, CustomStringConvertible {
             case .mamUnreachable: "MAM unreachable"
             case .mamMalformed: "MAM malformed"
             case .diskFull: "disk full"
+            case .scopesDeclined: "scope declined"
+            case .issuerMisconfigured: "authorize refused"
             }
         }
     }

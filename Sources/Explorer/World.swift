@@ -96,7 +96,7 @@ public struct World: Sendable, Hashable {
             let key = ComplianceInvariants.storeKey(entry.account)
             var record = tokens[key] ?? TokenRecord()
             if entry.tokens.refreshToken != nil { record.refresh = true }
-            record.access[entry.scopes.sorted().joined(separator: " ")] = entry.tokens.expiresOn
+            if !entry.scopes.isEmpty { record.access[entry.scopes.sorted().joined(separator: " ")] = entry.tokens.expiresOn }
             tokens[key] = record
         }
         for event in changes.events {

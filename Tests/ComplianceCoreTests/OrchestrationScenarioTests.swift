@@ -25,7 +25,7 @@ import Testing
                 action = machine.tokenResponseReceived(response)
             case .removeRefreshToken:
                 action = machine.refreshTokenRemoved()
-            case .deliverTokens, .fail, .none:
+            case .deliverTokens, .keepGranted, .fail, .none:
                 return action
             }
         }

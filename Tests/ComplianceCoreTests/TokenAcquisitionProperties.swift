@@ -14,6 +14,8 @@ import Testing
         .serviceFailure(ServiceFailure(status: 503, retryAfter: .seconds(5))),
         .requestRejected(serverError("invalid_client")),
         .malformed(MalformedResponse(status: 502, message: "HTTP 502 response has an empty body")),
+        .requestRejected(ServerError(status: 401, error: "invalid_client", errorDescription: "empty body", derivedFromStatus: true)),
+        .success(TokenSet(accessToken: SecretToken("eyJ0eXAi.partial"), refreshToken: SecretToken("refresh-2"), expiresOn: t0.advanced(by: .hours(1)), scopes: ["openid"])),
     ]
 
     @Test func everyGrantDeclaresProtappAndExactlyOneOutcomeIsDelivered() async {
@@ -21,7 +23,7 @@ import Testing
             var choices = Choices(list)
             let challenge = choices.pick([nil, #"{"access_token":{"nbf":{"essential":true}}}"#])
             let interactive = choices.next(2) == 0
-            var machine = TokenAcquisitionStateMachine(request: .init(account: alice, scopes: ["s"], claimsChallenge: challenge, allowInteraction: interactive))
+            var machine = TokenAcquisitionStateMachine(request: .init(account: alice, scopes: ["user.read"], claimsChallenge: challenge, allowInteraction: interactive))
             var violations = Violations(TokenAcquisitionStateMachine.documentedTransitions)
             var outcomes = 0
             var removed = false
@@ -40,6 +42,12 @@ import Testing
                     }
                 case .fail:
                     outcomes += 1
+                case .keepGranted(let tokens, let scopes, let failure):
+                    outcomes += 1
+                    violations.check(!removed, "tokens kept after the account was removed")
+                    violations.check(
+                        scopes.allSatisfy { tokens.scopes.contains($0) }, "tokens kept under scopes the issuer did not grant: \(scopes) of \(tokens.scopes)")
+                    if case .declinedScopes = failure {} else { violations.check(false, "kept tokens fail with \(failure)") }
                 case .requestToken(let grant, _, _, let claims):
                     let parsed = claims.flatMap { try? JSONValue.parse($0) }
                     violations.check(parsed.map { ClaimsRequest.declares("protapp", in: $0) } ?? false, "grant without protapp: \(claims ?? "nil")")
@@ -66,13 +74,14 @@ import Testing
                     switch choices.next(10) {
                     case 0: action = step { $0.transportFailed("reset") }
                     case 1 where grant == .interactive: action = step { $0.userCancelled() }
+                    case 2 where grant == .interactive: action = step { $0.issuerMisconfigured("HTTP 403") }
                     default:
                         let response = choices.pick(Self.responses)
                         action = step { $0.tokenResponseReceived(response) }
                     }
                 case .removeRefreshToken:
                     action = step { $0.refreshTokenRemoved() }
-                case .deliverTokens, .fail, .none:
+                case .deliverTokens, .keepGranted, .fail, .none:
                     action = .none
                 }
                 if action == .none, ["finished", "failed"].contains(machine.stateName) { break }

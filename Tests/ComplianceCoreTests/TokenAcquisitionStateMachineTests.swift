@@ -81,6 +81,72 @@ import Testing
         #expect(details.reason == .other("bad_token"))
     }
 
+    /// `invalid_grant` on a refresh means the refresh token is refused: it is dropped, then the
+    /// sign-in page (or InteractionRequired when silent).
+    @Test(arguments: [true, false])
+    func invalidGrantDropsTheRefreshTokenFirst(interactive: Bool) {
+        var machine = refreshing(interactive: interactive)
+        let details = InteractionRequired(reason: .invalidGrant, serverError: serverError("invalid_grant"))
+        #expect(machine.tokenResponseReceived(.interactionRequired(details)) == .removeRefreshToken(alice))
+        if interactive {
+            #expect(machine.refreshTokenRemoved() == .requestToken(.interactive, alice, scopes: ["user.read"], claims: protapp))
+        } else {
+            #expect(machine.refreshTokenRemoved() == .fail(.interactionRequired(details)))
+        }
+    }
+
+    /// A refusal without an OAuth error (400 or 401, body empty or not JSON) is treated as a
+    /// refused refresh token; a 403 or a JSON `invalid_client` (a wrong secret) is not.
+    @Test func aRefreshRefusedWithoutAnOAuthErrorDropsTheRefreshToken() {
+        for status in [400, 401] {
+            var machine = refreshing()
+            let error = ServerError(status: status, error: "invalid_request", errorDescription: "empty body", derivedFromStatus: true)
+            #expect(machine.tokenResponseReceived(.requestRejected(error)) == .removeRefreshToken(alice), "\(status)")
+            #expect(machine.refreshTokenRemoved() == .requestToken(.interactive, alice, scopes: ["user.read"], claims: protapp))
+        }
+        var forbidden = refreshing()
+        let denied = ServerError(status: 403, error: "unauthorized_client", derivedFromStatus: true)
+        #expect(forbidden.tokenResponseReceived(.requestRejected(denied)) == .fail(.requestRejected(denied)))
+        var wrongSecret = refreshing()
+        let invalidClient = ServerError(status: 401, error: "invalid_client", errorDescription: "AADSTS7000215: Invalid client secret provided.")
+        #expect(wrongSecret.tokenResponseReceived(.requestRejected(invalidClient)) == .fail(.requestRejected(invalidClient)))
+    }
+
+    /// invalid_grant with a suberror that asks for an action in the page keeps the refresh token.
+    @Test func invalidGrantAskingForMFAGoesInteractiveKeepingTheRefreshToken() {
+        var machine = refreshing()
+        let details = InteractionRequired(reason: .basicAction, serverError: serverError("invalid_grant", suberror: "basic_action"))
+        #expect(machine.tokenResponseReceived(.interactionRequired(details)) == .requestToken(.interactive, alice, scopes: ["user.read"], claims: protapp))
+    }
+
+    /// Fewer scopes granted than asked: kept under the granted part only, and the request fails
+    /// naming both lists; OIDC scopes the issuer leaves out, `.default` requests and an answer
+    /// without `scope` decline nothing.
+    @Test func declinedScopesKeepTheGrantedPartAndFail() {
+        var machine = TokenAcquisitionStateMachine(request: .init(account: alice, scopes: ["api://x/Read", "API://x/Write", "openid"], allowInteraction: true))
+        _ = machine.start()
+        _ = machine.cacheRead(.init(accessToken: nil, hasRefreshToken: true), now: t0)
+        let partial = TokenSet(accessToken: SecretToken("a"), refreshToken: SecretToken("r"), expiresOn: t0.advanced(by: .hours(1)), scopes: ["api://x/read"])
+        let failure = TokenAcquisitionFailure.declinedScopes(DeclinedScopes(granted: ["api://x/read"], declined: ["API://x/Write"]))
+        #expect(machine.tokenResponseReceived(.success(partial)) == .keepGranted(partial, scopes: ["api://x/Read", "openid"], failure: failure))
+        #expect(machine.tokenResponseReceived(.success(partial)) == .none)  // late
+        #expect(failure.complianceStatus == .notCompliant)
+        #expect(failure.message.contains("granted [api://x/read] and declined [API://x/Write]"))
+
+        #expect(DeclinedScopes.declined(requested: ["api://x/.default"], granted: ["api://x/Read"]).isEmpty)
+        #expect(DeclinedScopes.declined(requested: ["api://x/Read", "offline_access", "email"], granted: ["api://x/Read"]).isEmpty)
+        #expect(DeclinedScopes.declined(requested: ["api://x/Read"], granted: []).isEmpty)
+    }
+
+    @Test func aMisconfiguredIssuerFailsTheInteractiveSignInQuotingIt() {
+        var machine = machine()
+        _ = machine.cacheRead(.empty, now: t0)
+        let answer = "its authorize endpoint answered HTTP 400: \"AADSTS700016: unknown client\""
+        #expect(machine.issuerMisconfigured(answer) == .fail(.issuerConfiguration(answer)))
+        #expect(TokenAcquisitionFailure.issuerConfiguration(answer).complianceStatus == .serviceFailure)
+        #expect(TokenAcquisitionFailure.issuerConfiguration(answer).message.contains("AADSTS700016"))
+    }
+
     @Test func interactionRequiredCarriesTheChallengeIntoTheInteractiveRequest() {
         var machine = refreshing()
         let challenge = #"{"access_token":{"acrs":{"essential":true,"value":"c1"}}}"#

@@ -123,10 +123,27 @@ import Testing
         #expect(throttled.serverError?.error == "temporarily_unavailable")
     }
 
-    @Test func emptyBodyIsMalformedNamingTheStatus() {
-        guard case .malformed(let malformed) = classify(400, "") else { Issue.record("not malformed"); return }
-        #expect(malformed.message == "HTTP 400 response has an empty body; expected a JSON token response")
+    @Test func anEmptyBodyIsMalformedIn200() {
+        guard case .malformed(let malformed) = classify(200, "") else { Issue.record("not malformed"); return }
+        #expect(malformed.message == "HTTP 200 response has an empty body; expected a JSON token response")
         #expect(malformed.parseError?.code == .empty)
+    }
+
+    /// A refusal without an OAuth error in its body is classified by its status alone.
+    @Test(arguments: [
+        (400, "", "invalid_request", "HTTP 400 response has an empty body; expected a JSON token response"),
+        (401, "", "invalid_client", "HTTP 401 response has an empty body; expected a JSON token response"),
+        (403, "Forbidden", "unauthorized_client", "HTTP 403 response is not JSON"),
+        (401, "<html><body>denied</body></html>", "invalid_client", "HTTP 401 response is not JSON (the server sent an HTML/XML page)"),
+        (400, "[1]", "invalid_request", "HTTP 400 body is a JSON array, expected an object"),
+        (400, #"{"access_token":"a"}"#, "invalid_request", #"HTTP 400 body has no "error" field"#),
+    ])
+    func aRefusalWithoutAnOAuthErrorIsClassifiedByItsStatus(status: Int, body: String, error: String, message: String) {
+        guard case .requestRejected(let server) = classify(status, body) else { Issue.record("not a rejection: \(classify(status, body))"); return }
+        #expect(server.derivedFromStatus)
+        #expect(server.status == status && server.error == error)
+        #expect(server.errorDescription?.hasPrefix(message) == true, "\(server.errorDescription ?? "nil")")
+        #expect(server.description.hasPrefix("HTTP \(status) without an OAuth error"))
     }
 
     @Test func htmlPageIsMalformedNamingTheStatus() {
@@ -145,7 +162,6 @@ import Testing
             (400, #"{"error":["x"]}"#, #"HTTP 400 token response: "error" is a array, expected a string"#),
             (400, #"{"error":"invalid_grant","error_codes":"53005"}"#, #"HTTP 400 token response: "error_codes" is a string, expected an array of integers"#),
             (400, #"{"error":"invalid_grant","claims":"not json"}"#, #"HTTP 400 token response: "claims" is not the text of a JSON object"#),
-            (400, #"{"access_token":"a"}"#, #"HTTP 400 body has no "error" field; expected an OAuth error response"#),
             (200, #"{"access_token":"a","client_info":"!!"}"#, "HTTP 200 token response: client_info is not base64url"),
             (302, "", "HTTP 302 is not a token endpoint answer (expected 200, or 400 with an OAuth error) (empty body)"),
         ]

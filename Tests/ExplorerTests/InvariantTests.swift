@@ -121,4 +121,36 @@ import Testing
         for case .reply(let ticket, _) in entry.transition.actions { facts.answeredTickets.insert(ticket) }
         #expect(broken(entry.transition, facts) == [10])
     }
+
+    @Test func eleven_aTokenCachedAndReturnedForADeclinedScope() throws {
+        let log = run("alice remediates")
+        let cached = try firstCleanTransition(in: log) { transition in
+            transition.actions.contains { action in
+                guard case .persist(let changes) = action else { return false }
+                return changes.tokens.contains { entry in entry.scopes == [universe.apiScope] }
+            }
+        }
+        var transition = cached.transition
+        transition.actions = transition.actions.map { action in
+            guard case .persist(var changes) = action else { return action }
+            changes.tokens = changes.tokens.map { entry in
+                var tokens = entry.tokens
+                tokens.scopes = ["openid"]  // the issuer granted none of the entry's own scopes
+                return (entry.account, entry.scopes, tokens)
+            }
+            return .persist(changes)
+        }
+        #expect(broken(transition, cached.facts) == [11])
+
+        let replied = try firstCleanTransition(in: log) { transition in
+            transition.actions.contains { if case .reply(_, .signIn(_, let answer)) = $0 { answer.tokens != nil } else { false } }
+        }
+        var reply = replied.transition
+        reply.actions = reply.actions.map { action in
+            guard case .reply(let ticket, .signIn(let signedIn, var answer)) = action else { return action }
+            answer.tokens?.scopes = ["openid"]
+            return .reply(ticket, .signIn(signedIn: signedIn, answer))
+        }
+        #expect(broken(reply, replied.facts) == [11])
+    }
 }

@@ -16,6 +16,7 @@ public enum ComplianceInvariants {
         case registrationsRetried = 8
         case removalUnenrollsFirst = 9
         case successOnlyIfCommitted = 10
+        case onlyGrantedScopes = 11
 
         public var description: String {
             switch self {
@@ -29,6 +30,7 @@ public enum ComplianceInvariants {
             case .registrationsRetried: "a registration retries every 24 h unless another account is managed, and retries again once none is"
             case .removalUnenrollsFirst: "an account removed from the allowed list is unenrolled at the service before it is wiped"
             case .successOnlyIfCommitted: "a reply comes only after its step is committed, once per ticket"
+            case .onlyGrantedScopes: "a token is returned or cached only for scopes the issuer granted"
             }
         }
     }
@@ -89,23 +91,39 @@ public enum ComplianceInvariants {
         public var actions: [ComplianceMachine.Action]
         /// The persist of the step failed (the Orchestrator reloaded the machine).
         public var persistFailed: Bool
+        /// Which action of ``actions`` is the persist that failed; nil with `persistFailed`
+        /// means the first persist. The actions after it come from the reloaded machine.
+        public var failedPersistIndex: Int?
         /// The MAM answer the event fed, if it fed one: its account and kind.
         public var fedMAMAnswer: (account: AccountID, kind: NotificationKind)?
 
         public init(
             before: ComplianceMachine?, after: ComplianceMachine, actions: [ComplianceMachine.Action], persistFailed: Bool = false,
-            fedMAMAnswer: (account: AccountID, kind: NotificationKind)? = nil
+            failedPersistIndex: Int? = nil, fedMAMAnswer: (account: AccountID, kind: NotificationKind)? = nil
         ) {
             self.before = before
             self.after = after
             self.actions = actions
-            self.persistFailed = persistFailed
+            self.persistFailed = persistFailed || failedPersistIndex != nil
+            self.failedPersistIndex = failedPersistIndex
             self.fedMAMAnswer = fedMAMAnswer
+        }
+
+        /// The index of the persist that failed, if one did.
+        var failedIndex: Int? {
+            guard persistFailed else { return nil }
+            return failedPersistIndex ?? actions.firstIndex { if case .persist = $0 { true } else { false } }
+        }
+
+        /// The actions whose effects took place: all but the persist that failed.
+        var takenActions: [ComplianceMachine.Action] {
+            guard let failed = failedIndex else { return actions }
+            return actions.enumerated().filter { $0.offset != failed }.map(\.element)
         }
 
         /// The notifications the transition committed.
         var events: [ComplianceEvent] {
-            actions.flatMap { action -> [ComplianceEvent] in
+            takenActions.flatMap { action -> [ComplianceEvent] in
                 if case .persist(let changes) = action { return changes.events }
                 return []
             }
@@ -130,6 +148,7 @@ public enum ComplianceInvariants {
         found += registrationsRetried(transition)
         found += removalUnenrollsFirst(transition, facts: facts)
         found += successOnlyIfCommitted(transition, facts: facts)
+        found += onlyGrantedScopes(transition)
         return found
     }
 
@@ -151,7 +170,7 @@ public enum ComplianceInvariants {
         func mayHold(_ account: AccountID) -> Bool {
             machine.allowed.allowed.allows(account) && !machine.isLeaving(account)
         }
-        for action in transition.actions {
+        for action in transition.takenActions {
             switch action {
             case .reply(_, let reply):
                 if let (account, _) = tokens(of: reply), !mayHold(account) {
@@ -349,16 +368,50 @@ public enum ComplianceInvariants {
         var found: [Violation] = []
         var committed = true
         var answered = facts.answeredTickets
-        for action in transition.actions {
+        for (index, action) in transition.actions.enumerated() {
             switch action {
             case .persist:
-                committed = !transition.persistFailed
+                committed = index != transition.failedIndex
             case .reply(let ticket, let reply):
                 if !committed, reply.isSuccess {
                     found.append(Violation(.successOnlyIfCommitted, "\(ticket) was answered \(reply) though its step was not committed"))
                 }
                 if !answered.insert(ticket).inserted {
                     found.append(Violation(.successOnlyIfCommitted, "\(ticket) was answered twice"))
+                }
+            default:
+                break
+            }
+        }
+        return found
+    }
+
+    // MARK: - 11
+
+    /// 11. A token is returned for, or cached under, only scopes the issuer granted: when it
+    /// declined some (its `scope` answer leaves them out), the caller gets the declined-scopes
+    /// error and the store keeps the tokens under the granted ones alone.
+    public static func onlyGrantedScopes(_ transition: Transition) -> [Violation] {
+        var found: [Violation] = []
+        for action in transition.takenActions {
+            switch action {
+            case .reply(_, let reply):
+                let answer: ComplianceMachine.TokenAnswer
+                switch reply {
+                case .token(let given), .signIn(_, let given): answer = given
+                default: continue
+                }
+                guard let tokens = answer.tokens else { continue }
+                let declined = DeclinedScopes.declined(requested: answer.scopes, granted: tokens.scopes)
+                if !declined.isEmpty {
+                    found.append(Violation(.onlyGrantedScopes, "\(answer.account.upn) was handed a token for \(declined), which the issuer declined"))
+                }
+            case .persist(let changes):
+                for entry in changes.tokens {
+                    let declined = DeclinedScopes.declined(requested: entry.scopes, granted: entry.tokens.scopes)
+                    if !declined.isEmpty {
+                        found.append(Violation(.onlyGrantedScopes, "tokens of \(entry.account.upn) were cached under \(declined), which the issuer declined"))
+                    }
                 }
             default:
                 break

@@ -32,6 +32,7 @@ extension ComplianceMachine {
         case .grant(.response(let response)): action = request.machine.tokenResponseReceived(response)
         case .grant(.transportFailed(let reason)): action = request.machine.transportFailed(reason)
         case .grant(.cancelled): action = request.machine.userCancelled()
+        case .grant(.misconfigured(let answer)): action = request.machine.issuerMisconfigured(answer)
         case .done, .failed: action = request.machine.refreshTokenRemoved()  // a refresh token that cannot be deleted is not used again either
         case .mam, .hook: return
         }

@@ -63,7 +63,10 @@ extension ComplianceMachine {
         for account in volatile.dirtyAccounts {
             if let state = accounts[account] { changes.accounts[account] = state.record }
         }
-        changes.tokens = volatile.tokens
+        // Tokens an account got in this step but may no longer hold by its end (its request
+        // failed into a wipe, e.g. a remediation whose retried request was declined a scope)
+        // are not written: the wipe would only have to remove them again.
+        changes.tokens = volatile.tokens.filter { mayReceiveToken($0.account) }
         changes.events = volatile.events
         volatile.appDirty = false
         volatile.dirtyAccounts = []

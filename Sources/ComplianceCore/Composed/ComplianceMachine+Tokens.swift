@@ -47,15 +47,21 @@ extension ComplianceMachine {
             }
             // A leaving account's tokens serve its unenrollment only: never cached again.
             if store, mayReceiveToken(account) {
-                let known = ensureAccount(account.homeAccountID == nil ? tokens.clientInfo?.homeAccountID.map { account.with(homeAccountID: $0) } ?? account : account)
-                volatile.tokens.append((known, scopes, tokens))
-                accounts[known]?.holdsTokens = true
-                markDirty(known)
+                keep(tokens, scopes: scopes, for: account)
             }
             // A cache hit (`store` false) changes nothing: it notes no event, so its step commits nothing.
             finishToken(
                 request.purpose, current: current, account: account, scopes: scopes, interaction: request.interaction, .success(tokens),
                 fromCache: !store, now: now)
+        case .keepGranted(let tokens, let granted, let failure):
+            volatile.tokenRequests[id] = nil
+            let current = endRequest(id, request.purpose)
+            // Kept under the granted scopes only (none: the refresh token only), never under
+            // the request's; a leaving account's tokens are not kept at all.
+            if mayReceiveToken(account) {
+                keep(tokens, scopes: granted, for: account)
+            }
+            finishToken(request.purpose, current: current, account: account, scopes: scopes, interaction: request.interaction, .failure(failure), now: now)
         case .fail(let failure):
             volatile.tokenRequests[id] = nil
             let current = endRequest(id, request.purpose)
@@ -64,6 +70,15 @@ extension ComplianceMachine {
             volatile.tokenRequests[id] = nil
             endRequest(id, request.purpose)
         }
+    }
+
+    /// Queues `tokens` to be saved for `account` under `scopes` with this step's persist (no
+    /// scopes: the refresh token only).
+    private mutating func keep(_ tokens: TokenSet, scopes: [String], for account: AccountID) {
+        let known = ensureAccount(account.homeAccountID == nil ? tokens.clientInfo?.homeAccountID.map { account.with(homeAccountID: $0) } ?? account : account)
+        volatile.tokens.append((known, scopes, tokens))
+        accounts[known]?.holdsTokens = true
+        markDirty(known)
     }
 
     /// Forgets the request; true when it was the one its purpose waited for.

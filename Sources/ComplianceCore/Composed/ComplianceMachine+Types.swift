@@ -168,8 +168,10 @@ extension ComplianceMachine {
         case response(TokenResponse)
         /// No answer (connection refused, reset, timeout).
         case transportFailed(String)
-        /// The user cancelled the sign-in page.
+        /// The user cancelled the sign-in page (or denied access, `access_denied`).
         case cancelled
+        /// The issuer's sign-in cannot work as configured; the text quotes its answer.
+        case misconfigured(String)
     }
 
     /// How a MAM call ended.

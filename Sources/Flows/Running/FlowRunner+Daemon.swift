@@ -83,7 +83,8 @@ struct AnswerView {
         let value = report?["enrollmentStatus"] ?? answer["enrollmentStatus"]
         return value?["code"] ?? .null
     }
-    var message: String { report?["message"]?.stringValue ?? "" }
+    /// The report's message, else the failure's.
+    var message: String { report?["message"]?.stringValue ?? answer["failure"]?["message"]?.stringValue ?? "" }
     var claims: JSONValue? { answer["token"]?["claims"] }
     var fired: [String] { answer["fired"]?.arrayValue?.compactMap { $0["timer"]?.stringValue } ?? [] }
 

@@ -119,9 +119,12 @@ extension Engine {
                 try transaction.saveMachineRecord(account, record: record)
             }
             for entry in changes.tokens {
+                // No scopes (the issuer declined every one asked): the refresh token only.
+                let keepsAccess = !entry.scopes.isEmpty
                 try transaction.saveTokens(CachedTokens(
                     account: entry.account, clientID: clientID, scopes: ScopeSet(entry.scopes),
-                    accessToken: entry.tokens.accessToken.reveal(), expiresAt: entry.tokens.expiresOn.millisecondsSinceEpoch,
+                    accessToken: keepsAccess ? entry.tokens.accessToken.reveal() : nil,
+                    expiresAt: keepsAccess ? entry.tokens.expiresOn.millisecondsSinceEpoch : nil,
                     idToken: entry.tokens.idToken?.reveal(), refreshToken: entry.tokens.refreshToken?.reveal()))
             }
             for event in changes.events {

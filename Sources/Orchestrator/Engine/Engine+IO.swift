@@ -62,10 +62,7 @@ extension Engine {
                 case .cancelled:
                     return .cancelled
                 case .error(let code, let description):
-                    let error = ServerError(status: 400, error: code, errorDescription: description)
-                    return .response(code == "login_required" || code == "interaction_required"
-                        ? .interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: error))
-                        : .requestRejected(error))
+                    return Self.redirectError(code, description)
                 }
             }
             return .response(TokenResponseClassifier.classify(
@@ -73,6 +70,7 @@ extension Engine {
                 authority: issuer.configuration.authority.url))
         } catch {
             if error.code == .network { return .transportFailed(error.message) }
+            if error.code == .misconfigured { return .misconfigured(error.message) }
             if error.code == .signInFailed {
                 // The sign-in page did not let the user in (a wrong password, no form): the app
                 // needs the user again, as a failed interactive sign-in is for MSAL; not a broken service.
@@ -83,6 +81,22 @@ extension Engine {
                 return .response(.serviceFailure(ServiceFailure(status: status, retryAfter: error.retryAfterSeconds.map { .seconds(Int64($0)) })))
             }
             return .response(.malformed(MalformedResponse(status: 0, message: "\(error.code): \(error.message)")))
+        }
+    }
+
+    /// An error the issuer's sign-in redirected back with (RFC 6749 §4.1.2.1), other than
+    /// `access_denied` (the user's: cancelled). There is no HTTP status to report: the
+    /// redirect is the answer.
+    static func redirectError(_ code: String, _ description: String?) -> ComplianceMachine.GrantResult {
+        let detail = description.map { ": \($0)" } ?? ""
+        switch code {
+        case "login_required", "interaction_required", "consent_required", "account_selection_required":
+            let error = ServerError(status: 302, error: code, errorDescription: description)
+            return .response(.interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: error)))
+        case "server_error", "temporarily_unavailable":
+            return .response(.serviceFailure(ServiceFailure(status: 503, serverError: ServerError(status: 503, error: code, errorDescription: description))))
+        default:
+            return .misconfigured("its sign-in redirected back with error \(code)\(detail)")
         }
     }
 

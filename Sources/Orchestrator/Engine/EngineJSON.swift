@@ -80,7 +80,8 @@ public enum EngineJSON {
 }
 
 extension EngineJSON {
-    /// `{"kind", "message", "errorCodes", "suberror"}` for a failed token request.
+    /// `{"kind", "message", "errorCodes", "suberror"}` for a failed token request, plus
+    /// `grantedScopes` and `declinedScopes` for kind `declinedScopes`.
     public static func failure(_ failure: TokenAcquisitionFailure) -> JSONObject {
         var server: ServerError?
         let kind: String
@@ -95,11 +96,19 @@ extension EngineJSON {
         case .malformedResponse: kind = "malformedResponse"
         case .invalidClaimsChallenge: kind = "invalidClaimsChallenge"
         case .accountRemoved: kind = "accountRemoved"
+        case .declinedScopes: kind = "declinedScopes"
+        case .issuerConfiguration: kind = "issuerConfiguration"
         }
-        return [
+        var object: JSONObject = [
             "kind": .string(kind), "message": .string(failure.message),
             "errorCodes": .array((server?.errorCodes ?? []).map { .int($0) }),
             "suberror": server?.suberror.map { .string($0) } ?? .null,
         ]
+        if case .declinedScopes(let scopes) = failure {
+            // MSAL's MSALGrantedScopesKey / MSALDeclinedScopesKey.
+            object["grantedScopes"] = .array(scopes.granted.map { .string($0) })
+            object["declinedScopes"] = .array(scopes.declined.map { .string($0) })
+        }
+        return object
     }
 }

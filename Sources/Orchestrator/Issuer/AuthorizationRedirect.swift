@@ -4,7 +4,8 @@ import HTTPClient
 public enum AuthorizationRedirect: Sendable, Hashable, CustomStringConvertible {
     /// Signed in: the code to redeem and the raw `client_info`, when sent.
     case code(String, clientInfo: String?)
-    /// The user pressed cancel (`error=access_denied`, `error_subcode=cancel`).
+    /// The user pressed cancel or refused access (`error=access_denied`, with or without
+    /// Entra's `error_subcode=cancel`).
     case cancelled
     /// Any other OAuth error in the redirect.
     case error(code: String, description: String?)
@@ -21,7 +22,7 @@ public enum AuthorizationRedirect: Sendable, Hashable, CustomStringConvertible {
             throw IssuerError(.badRedirect, "the redirect's state does not match the request's (possible forgery); sign-in refused", endpoint: redirectURI)
         }
         if let error = fields["error"] {
-            if error == "access_denied", fields["error_subcode"] == "cancel" { return .cancelled }
+            if error == "access_denied" { return .cancelled }
             return .error(code: error, description: fields["error_description"])
         }
         guard let code = fields["code"], !code.isEmpty else {

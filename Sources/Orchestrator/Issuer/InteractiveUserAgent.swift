@@ -1,4 +1,5 @@
 import HTTPClient
+import JSON
 
 /// Plays the browser for an interactive sign-in: opens the authorize URL and returns the URL the
 /// issuer finally redirects to (the app's redirect URI with a code or an error).
@@ -33,8 +34,16 @@ public struct ScriptedUser: InteractiveUserAgent, CustomStringConvertible {
     public func authorize(url: String, redirectURI: String) async throws(IssuerError) -> String {
         let page = try await fetch(HTTPClientRequest(url: url), endpoint: url)
         if let location = redirect(page, to: redirectURI) { return location }  // single sign-on: no page
-        guard page.status == 200, let form = HTMLForm.first(in: page.bodyText) else {
-            throw IssuerError(.signInFailed, "the authorize endpoint answered HTTP \(page.status) without a sign-in form\(Self.pageError(page))", endpoint: url)
+        if page.status >= 500 || page.status == 429 {
+            throw IssuerError(
+                .serviceFailure, "the authorize endpoint answered HTTP \(page.status)", endpoint: url, httpStatus: page.status,
+                retryAfterSeconds: page.retryAfter().map { Int($0.components.seconds) })
+        }
+        guard page.status == 200 else {
+            throw IssuerError(.misconfigured, "its authorize endpoint answered HTTP \(page.status)\(Self.quote(page))", endpoint: url)
+        }
+        guard let form = HTMLForm.first(in: page.bodyText) else {
+            throw IssuerError(.misconfigured, "its authorize endpoint answered with a page that is not a sign-in form\(Self.quote(page))", endpoint: url)
         }
         let submitNames = form.fields.filter { $0.type == "submit" }.map(\.name)
         let cancelName = submitNames.first { $0.lowercased().contains("cancel") }
@@ -69,6 +78,29 @@ public struct ScriptedUser: InteractiveUserAgent, CustomStringConvertible {
             return nil
         }
         return location
+    }
+
+    /// What an answer says, quoted for a message: an OAuth error's `error` and
+    /// `error_description`, else the page's `id="error"` element, else the text of its body
+    /// (tags dropped, white space folded), up to 200 characters.
+    static func quote(_ response: HTTPClientResponse) -> String {
+        if let json = try? JSONValue.parse(response.body), let error = json["error"]?.stringValue {
+            return ": \"\(error)\(json["error_description"]?.stringValue.map { ": \($0)" } ?? "")\""
+        }
+        let marked = pageError(response)
+        if !marked.isEmpty { return ": \"\(marked.dropFirst(2))\"" }
+        let html = response.bodyText
+        let body = html.range(of: "<body", options: .caseInsensitive).map { html[$0.lowerBound...] } ?? html[...]
+        var text = ""
+        var inTag = false
+        for character in body {
+            if character == "<" { inTag = true; text.append(" "); continue }
+            if character == ">" { inTag = false; continue }
+            if !inTag { text.append(character) }
+        }
+        let words = HTMLForm.decodeEntities(text[...]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard !words.isEmpty else { return " (empty body)" }
+        return ": \"\(words.count > 200 ? words.prefix(200) + "…" : words[...])\""
     }
 
     /// The text of the page's `id="error"` element, if any, as `: message`.

@@ -4,7 +4,7 @@ import HTTPClient
 public struct IssuerError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
-            case network, badDiscovery, serviceFailure, badRedirect, signInFailed
+            case network, badDiscovery, serviceFailure, badRedirect, signInFailed, misconfigured
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -18,8 +18,11 @@ public struct IssuerError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let serviceFailure = Code(.serviceFailure)
         /// The authorization redirect could not be read (no Location, wrong redirect URI, state mismatch).
         public static let badRedirect = Code(.badRedirect)
-        /// The scripted user could not sign in (no sign-in form, wrong password, …).
+        /// The scripted user could not sign in (the page did not accept the credentials).
         public static let signInFailed = Code(.signInFailed)
+        /// The sign-in cannot work as configured: the authorize endpoint refused the request
+        /// (4xx) or showed a page that is not a sign-in form. The message quotes its answer.
+        public static let misconfigured = Code(.misconfigured)
 
         public var description: String { base.rawValue }
     }

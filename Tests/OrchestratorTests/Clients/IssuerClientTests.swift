@@ -79,6 +79,32 @@ import Testing
         }
     }
 
+    /// `access_denied` is the user's refusal, with or without Entra's `error_subcode=cancel`;
+    /// other errors keep their code and description.
+    @Test func anAccessDeniedRedirectIsACancellation() throws {
+        let uri = "msauth.com.contoso.chatr://auth"
+        #expect(try AuthorizationRedirect.parse("\(uri)?error=access_denied&state=s", redirectURI: uri, expectedState: "s") == .cancelled)
+        #expect(try AuthorizationRedirect.parse("\(uri)?error=access_denied&error_subcode=cancel&state=s", redirectURI: uri, expectedState: "s") == .cancelled)
+        #expect(
+            try AuthorizationRedirect.parse("\(uri)?error=invalid_scope&error_description=no+such+scope&state=s", redirectURI: uri, expectedState: "s")
+                == .error(code: "invalid_scope", description: "no such scope"))
+    }
+
+    /// A client the tenant does not know: the authorize endpoint answers 400 with its error
+    /// page, which is a configuration error quoting the page's error, not a failed sign-in.
+    @Test func anAuthorizeEndpointRefusalIsAConfigurationErrorQuotingIt() async throws {
+        try await InProcessMockAuth.run { mock in
+            let unknown = IssuerClient(
+                configuration: IssuerConfiguration(authority: .entra(mock.authority), clientID: "unregistered-app", redirectURI: "msauth.com.contoso.chatr://auth"),
+                http: http, logger: Logger(label: "test"))
+            let error = await #expect(throws: IssuerError.self) {
+                _ = try await signIn(unknown, .signIn(username: "bob@contoso.com", password: "Passw0rd!"), scopes: Self.chatScopes, claims: nil)
+            }
+            #expect(error?.code == .misconfigured)
+            #expect(error?.message.hasPrefix("its authorize endpoint answered HTTP 400: \"AADSTS700016") == true, "\(error?.message ?? "")")
+        }
+    }
+
     @Test func aWrongPasswordIsASignInFailureNamingWhy() async throws {
         try await InProcessMockAuth.run { mock in
             let error = await #expect(throws: IssuerError.self) {

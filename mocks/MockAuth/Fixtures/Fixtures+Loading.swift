@@ -44,10 +44,14 @@ extension Fixtures {
                 objectId: try client.string("objectId"))
         }
         self.apis = try root.array("apis").map { api in
-            ProtectedAPI(
-                resource: try api.string("resource"),
-                scopes: try api.optionalStrings("scopes") ?? [],
-                isMAMService: try api.optionalBool("mamService") ?? false)
+            let scopes = try api.optionalStrings("scopes") ?? []
+            let declined = try api.optionalStrings("declinedScopes") ?? []
+            if let unknown = declined.first(where: { !scopes.contains($0) }) {
+                throw FixtureError(path: "\(api.path).declinedScopes", message: "'\(unknown)' is not one of the API's scopes \(scopes)")
+            }
+            return ProtectedAPI(
+                resource: try api.string("resource"), scopes: scopes, isMAMService: try api.optionalBool("mamService") ?? false,
+                declinedScopes: declined)
         }
         self.users = try root.array("users").map { user in
             User(

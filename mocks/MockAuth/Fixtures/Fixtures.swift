@@ -41,6 +41,10 @@ public struct Fixtures: Sendable, Hashable {
         public var scopes: [String]
         /// The MAM service resource is never behind the app-protection CA policy.
         public var isMAMService: Bool
+        /// Scopes of `scopes` nobody consented to: a request may name them, but the issuer
+        /// leaves them out of what it grants (its `scope` answer), as an issuer that grants a
+        /// subset does. A request left with none of its resource's scopes is refused.
+        public var declinedScopes: [String] = []
     }
 
     /// A directory user; `upn` compares case-insensitively.

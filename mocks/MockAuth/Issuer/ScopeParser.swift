@@ -6,7 +6,8 @@ enum ScopeParser {
     ///
     /// - `api://contoso-chat/Chat.Read`, `{resource}/.default`: known resource scopes;
     /// - `openid`, `profile`, `offline_access`, `email`: OIDC;
-    /// - anything else → `invalid_scope` (AADSTS70011); two resources → AADSTS28000.
+    /// - anything else → `invalid_scope` (AADSTS70011); two resources → AADSTS28000;
+    /// - an API's `declinedScopes` are left out of the grant; none left → AADSTS65001.
     static func parse(_ scope: String?, apis: [Fixtures.ProtectedAPI]) throws(OAuthError) -> ScopeRequest {
         let items = (scope ?? "").split(separator: " ").map(String.init)
         guard !items.isEmpty else {
@@ -30,8 +31,17 @@ enum ScopeParser {
             }
             request.resource = api.resource
             request.isMAMService = api.isMAMService
-            request.defaultScopes = api.scopes
+            request.defaultScopes = api.scopes.filter { !api.declinedScopes.contains($0) }
+            if api.declinedScopes.contains(name) {
+                if !request.declinedScopes.contains(name) { request.declinedScopes.append(name) }
+                continue
+            }
             if !request.resourceScopes.contains(name) { request.resourceScopes.append(name) }
+        }
+        if request.resource != nil, request.resourceScopes.isEmpty {
+            throw .invalidScope(
+                code: 65001,
+                "The user or administrator has not consented to use the application for the scopes \(request.declinedScopes.joined(separator: ", ")).")
         }
         if request.resourceScopes.contains(".default"), request.resourceScopes.count > 1 {
             throw .invalidScope(

@@ -12,6 +12,8 @@ public struct ScopeRequest: Sendable, Hashable {
     public var isMAMService: Bool
     /// The resource's scopes a `.default` request stands for (the access token's `scp`).
     public var defaultScopes: [String] = []
+    /// Requested scopes the tenant declines (the API's `declinedScopes`): not granted.
+    public var declinedScopes: [String] = []
 
     /// The access token's `scp`: requested scopes, `.default` expanded.
     public var grantedScopes: [String] {
