@@ -6,7 +6,7 @@ import Testing
 /// output, and the ways a child can fail to print one.
 @Suite struct ChildProcessTests {
     @Test func theFirstLineArrivesWhileTheChildRunsOnAndItsTimeIsNoted() async throws {
-        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "printf 'listening on x'; sleep 0.05; echo; echo more; exec sleep 30"])
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "printf 'listening on x'; sleep 0.05; echo; echo more; exec sleep 600"])
         let line = await child.firstLine(timeout: .seconds(10))
         #expect(line == "listening on x")  // a line written in two pieces is one line
         let at = try #require(child.firstLineAt)
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func aSilentChildTimesOut() async throws {
-        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "exec sleep 30"])
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "exec sleep 600"])
         #expect(await child.firstLine(timeout: .milliseconds(200)) == nil)
         #expect(child.isRunning)
         await child.stop()
