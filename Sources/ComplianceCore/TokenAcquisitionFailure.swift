@@ -40,7 +40,7 @@ public enum TokenAcquisitionFailure: Error, Sendable, Hashable, CustomStringConv
     public var message: String {
         switch self {
         case .protectionPolicyRequired:
-            "Your organization requires app protection policy for this account; the app will enroll it with the app management service."
+            "Your organization requires app protection policy for this account (AADSTS53005): it must be enrolled with the app management service, which remediation does when the app has one."
         case .interactionRequired(let required):
             // The server's (or the sign-in page's) reason, its first line, when it gave one.
             if let reason = required?.serverError.errorDescription?.split(whereSeparator: \.isNewline).first {

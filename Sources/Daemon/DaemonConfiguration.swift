@@ -8,10 +8,18 @@ import Orchestrator
 public struct DaemonConfiguration: Sendable {
     public var stateDirectory: String
     public var app: AppSettings
-    /// The issuer authority (Entra shape `{host}/{tenant}`); overrides the profile's.
-    public var authority: String
-    /// The MAM service base URL.
-    public var mamURL: String
+    /// The issuer: an Entra-shaped authority (`--authority`, or the profile's `ADALAuthority`)
+    /// or any OpenID Connect issuer (`--oidc-issuer`).
+    public var issuer: IssuerConfiguration.Authority
+    /// The issuer's URL as configured.
+    public var authority: String { issuer.url }
+    /// The client id at the issuer: `--client-id`, else the profile's `ADALClientId`.
+    public var clientID: String
+    /// How the client proves itself at the token endpoint (a confidential client's secret).
+    public var clientAuthentication: IssuerConfiguration.ClientAuthentication
+    /// The MAM service base URL; nil when there is none (an OpenID Connect issuer without
+    /// `--mam-url`): then nothing is registered or remediated.
+    public var mamURL: String?
     public var signInScopes: [String]
     public var caFile: String?
     public var clock: EngineClock.Mode
@@ -21,22 +29,44 @@ public struct DaemonConfiguration: Sendable {
     /// How many of the newest events the store's log keeps (``OrchestratorStore/eventRetention``).
     public var eventRetention: Int
 
+    /// - Parameters:
+    ///   - authority: an Entra-shaped authority `{host}/{tenant}` (overrides the profile's);
+    ///     its MAM service defaults to the authority's origin + `/mam/v1`.
+    ///   - oidcIssuer: any OpenID Connect issuer instead (discovery at
+    ///     `{issuer}/.well-known/openid-configuration`); it has a MAM service only if `mamURL`
+    ///     names one.
     public init(
-        stateDirectory: String, app: AppSettings, authority: String? = nil, mamURL: String? = nil,
+        stateDirectory: String, app: AppSettings, authority: String? = nil, oidcIssuer: String? = nil, mamURL: String? = nil,
+        clientID: String? = nil, clientAuthentication: IssuerConfiguration.ClientAuthentication = .none,
         signInScopes: [String] = ["openid", "profile", "offline_access"], caFile: String? = nil, clock: EngineClock.Mode = .real,
         wipeHook: WipeHook? = nil, httpTimeout: Duration = .seconds(10), testHooks: Bool = false,
         eventRetention: Int = OrchestratorStore.defaultEventRetention
     ) throws {
-        guard let authority = authority ?? app.authority else {
-            throw AppSettingsError("no authority: give --authority or set IntuneMAMSettings.ADALAuthority")
+        if let oidcIssuer {
+            guard authority == nil else {
+                throw AppSettingsError("give --authority (an Entra-shaped authority) or --oidc-issuer (any OpenID Connect issuer), not both")
+            }
+            guard Self.origin(of: oidcIssuer) != nil else { throw AppSettingsError("the OpenID Connect issuer \(oidcIssuer) is not an http(s) URL") }
+            self.issuer = .oidc(oidcIssuer)
+            self.mamURL = mamURL
+        } else {
+            guard let authority = authority ?? app.authority else {
+                throw AppSettingsError("no issuer: give --authority or --oidc-issuer, or set IntuneMAMSettings.ADALAuthority")
+            }
+            guard let origin = Self.origin(of: authority) else {
+                throw AppSettingsError("the authority \(authority) is not an http(s) URL")
+            }
+            self.issuer = .entra(authority)
+            self.mamURL = mamURL ?? origin + "/mam/v1"
         }
-        guard let origin = Self.origin(of: authority) else {
-            throw AppSettingsError("the authority \(authority) is not an http(s) URL")
+        if let mamURL = self.mamURL, Self.origin(of: mamURL) == nil {
+            throw AppSettingsError("the MAM service URL \(mamURL) is not an http(s) URL")
         }
+        if let clientID, clientID.isEmpty { throw AppSettingsError("--client-id is empty") }
         self.stateDirectory = stateDirectory
         self.app = app
-        self.authority = authority
-        self.mamURL = mamURL ?? origin + "/mam/v1"
+        self.clientID = clientID ?? app.clientID
+        self.clientAuthentication = clientAuthentication
         self.signInScopes = signInScopes
         self.caFile = caFile
         self.clock = clock
@@ -61,6 +91,8 @@ public struct DaemonConfiguration: Sendable {
 /// The daemon's parts, wired: store, vault, clients, engine, control routes.
 public struct DaemonParts: Sendable {
     public let store: OrchestratorStore
+    /// The issuer's client (the engine's), for the start-up check of its discovery document.
+    public let issuer: IssuerClient
     public let engine: Engine
     public let routes: ControlRoutes
 
@@ -78,15 +110,17 @@ public struct DaemonParts: Sendable {
         let vault = try Vault(root: configuration.stateDirectory + "/vault", clock: { clock.milliseconds }, logger: logger)
         let issuer = IssuerClient(
             configuration: IssuerConfiguration(
-                authority: .entra(configuration.authority), clientID: configuration.app.clientID, redirectURI: configuration.app.redirectURI),
+                authority: configuration.issuer, clientID: configuration.clientID, redirectURI: configuration.app.redirectURI,
+                clientAuthentication: configuration.clientAuthentication),
             http: client, logger: logger)
-        let mam = MAMClient(baseURL: configuration.mamURL, http: client, logger: logger)
+        let mam = configuration.mamURL.map { MAMClient(baseURL: $0, http: client, logger: logger) }
         let engine = Engine(
             configuration: EngineConfiguration(
-                clientID: configuration.app.clientID, capabilities: configuration.app.capabilities,
+                clientID: configuration.clientID, capabilities: configuration.app.capabilities,
                 defaultSignInScopes: configuration.signInScopes, wipeHook: configuration.wipeHook),
             store: store, vault: vault, issuer: issuer, mam: mam, browserHTTP: client, clock: clock, logger: logger)
         self.store = store
+        self.issuer = issuer
         self.engine = engine
         self.routes = ControlRoutes(engine: engine, testHooks: configuration.testHooks, logger: logger)
     }

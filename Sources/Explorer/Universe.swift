@@ -37,6 +37,8 @@ public struct Universe: Sendable, Hashable {
     public var scripts: [Script]
     /// Whether the app has a wipe hook (its answers are explored).
     public var hasWipeHook: Bool
+    /// Whether a MAM service is configured (``ComplianceMachine/Configuration/mamService``).
+    public var mamService = true
 
     /// How many events of each kind one path may use.
     public struct Budget: Sendable, Hashable {
@@ -141,8 +143,15 @@ public struct Universe: Sendable, Hashable {
 
     /// The machine's configuration in this universe.
     public var configuration: ComplianceMachine.Configuration {
-        .init(signInScopes: [apiScope], hasWipeHook: hasWipeHook)
+        .init(signInScopes: [apiScope], hasWipeHook: hasWipeHook, mamService: mamService)
     }
+
+    /// The standard universe with no MAM service: an OpenID Connect issuer without a MAM URL.
+    public static let withoutMAMService: Universe = {
+        var universe = Universe.standard
+        universe.mamService = false
+        return universe
+    }()
 
     public func spelling(named name: String) -> Spelling? { spellings.first { $0.name == name } }
 }

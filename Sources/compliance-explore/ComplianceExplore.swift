@@ -34,12 +34,15 @@ struct ComplianceExplore: ParsableCommand {
     @Flag(help: "List the universe's scripts.")
     var list = false
 
+    @Flag(name: .customLong("no-mam-service"), help: "Explore the app without a MAM service (an OpenID Connect issuer without --mam-url).")
+    var noMAMService = false
+
     func validate() throws {
         guard (1...1000).contains(depth) else { throw ValidationError("--depth must be 1 to 1000, got \(depth).") }
     }
 
     func run() throws {
-        let universe = Universe.standard
+        let universe = noMAMService ? Universe.withoutMAMService : Universe.standard
         if list {
             for (index, script) in universe.scripts.enumerated() {
                 print("\(index + 1). \(script.name): \(script.steps.map(\.description).joined(separator: ", "))")
@@ -54,7 +57,7 @@ struct ComplianceExplore: ParsableCommand {
             if !log.violations.isEmpty { throw ExitCode(1) }
             return
         }
-        let explorer = Explorer(maxDepth: depth)
+        let explorer = Explorer(universe: universe, maxDepth: depth)
         let report = explorer.run { depth, states in
             if verbose { FileHandle.standardError.write(Data("depth \(depth): \(states) states\n".utf8)) }
         }

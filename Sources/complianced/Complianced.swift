@@ -33,7 +33,19 @@ struct Complianced: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Issuer authority, e.g. http://127.0.0.1:8080/contoso.com (overrides ADALAuthority).", valueName: "url"))
     var authority: String?
 
-    @Option(name: .customLong("mam-url"), help: ArgumentHelp("MAM service base URL (default: the authority's origin + /mam/v1).", valueName: "url"))
+    @Option(name: .customLong("oidc-issuer"), help: ArgumentHelp("Any OpenID Connect issuer instead of an Entra authority (discovery at URL/.well-known/openid-configuration; its issuer must be URL).", valueName: "url"))
+    var oidcIssuer: String?
+
+    @Option(name: .customLong("client-id"), help: ArgumentHelp("The client id at the issuer (overrides the profile's ADALClientId).", valueName: "id"))
+    var clientID: String?
+
+    @Option(name: .customLong("client-secret-file"), help: ArgumentHelp("A confidential client's secret, read from FILE (owner-only: refused when group or others may read it).", valueName: "file"))
+    var clientSecretFile: String?
+
+    @Option(name: .customLong("client-auth"), help: ArgumentHelp("How the secret is sent: basic (client_secret_basic, the default) or post (client_secret_post).", valueName: "method"))
+    var clientAuth: String?
+
+    @Option(name: .customLong("mam-url"), help: ArgumentHelp("MAM service base URL (default for --authority: its origin + /mam/v1; an --oidc-issuer has none unless given: no registration, no remediation).", valueName: "url"))
     var mamURL: String?
 
     @Option(name: .customLong("scope"), help: ArgumentHelp("A scope sign-ins request when the request names none (repeatable).", valueName: "scope"))
@@ -73,6 +85,13 @@ struct Complianced: AsyncParsableCommand {
         guard (1...600).contains(httpTimeout) else { throw ValidationError("--http-timeout must be 1...600 seconds.") }
         guard eventRetention >= 1 else { throw ValidationError("--event-retention must be at least 1, got \(eventRetention).") }
         if let listen { _ = try Self.loopbackAddress(listen) }
+        if authority != nil, oidcIssuer != nil {
+            throw ValidationError("give --authority (an Entra-shaped authority) or --oidc-issuer (any OpenID Connect issuer), not both.")
+        }
+        if let clientAuth {
+            guard ["basic", "post"].contains(clientAuth) else { throw ValidationError("--client-auth must be basic or post, got '\(clientAuth)'.") }
+            guard clientSecretFile != nil else { throw ValidationError("--client-auth needs --client-secret-file.") }
+        }
     }
 
     /// `127.0.0.1:PORT` only: the control API never listens beyond loopback.
@@ -102,8 +121,14 @@ struct Complianced: AsyncParsableCommand {
             // Everything that can be checked without touching the disk comes first: a bad
             // configuration leaves no state directory behind.
             let app = try AppSettings.load(infoPlist: appProfile)
+            var clientAuthentication = IssuerConfiguration.ClientAuthentication.none
+            if let clientSecretFile {
+                let secret = try StartupChecks.clientSecret(clientSecretFile)
+                clientAuthentication = clientAuth == "post" ? .secretPost(secret) : .secretBasic(secret)
+            }
             configuration = try DaemonConfiguration(
-                stateDirectory: stateDirectory, app: app, authority: authority, mamURL: mamURL,
+                stateDirectory: stateDirectory, app: app, authority: authority, oidcIssuer: oidcIssuer, mamURL: mamURL,
+                clientID: clientID, clientAuthentication: clientAuthentication,
                 signInScopes: scopes.isEmpty ? ["openid", "profile", "offline_access"] : scopes, caFile: caFile,
                 clock: EngineClock.Mode(rawValue: clock) ?? .real,
                 wipeHook: wipeHook.map { WipeHook(command: $0, timeout: .seconds(wipeHookTimeout)) },
@@ -117,6 +142,20 @@ struct Complianced: AsyncParsableCommand {
             FileHandle.standardError.write(Data("complianced: \(error)\n".utf8))
             throw ExitCode(2)
         }
+        if case .oidc(let url) = configuration.issuer {
+            // The issuer must be the one configured before anything is signed in under it.
+            do {
+                _ = try await parts.issuer.discover()
+            } catch where error.code == .network {
+                logger.warning("the issuer cannot be reached yet; its discovery document is checked at the first sign-in", metadata: ["issuer.url": "\(url)", "error.message": "\(error.message)"])
+            } catch {
+                FileHandle.standardError.write(Data("complianced: --oidc-issuer \(url): \(error.message)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+        if configuration.mamURL == nil {
+            logger.notice("no MAM service (an OpenID Connect issuer without --mam-url): sign-ins are not registered and a 53005 answer is not remediated")
+        }
         let resumed: Int
         do {
             resumed = try await parts.engine.start()
@@ -124,7 +163,7 @@ struct Complianced: AsyncParsableCommand {
             FileHandle.standardError.write(Data("complianced: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        logger.info("engine started", metadata: ["engine.resumed": "\(resumed)", "engine.clock": "\(clock)", "app.clientId": "\(configuration.app.clientID)"])
+        logger.info("engine started", metadata: ["engine.resumed": "\(resumed)", "engine.clock": "\(clock)", "app.clientId": "\(configuration.clientID)"])
 
         let socketPath = configuration.socketPath  // absolute: the state directory is standardized above
         unlink(socketPath)  // a stale socket from a killed daemon; the lock proves none is alive

@@ -29,6 +29,26 @@ enum StartupChecks {
         }
     }
 
+    /// A confidential client's secret from `path`: a regular file only its owner may read
+    /// (no group or other permission bits), holding the secret on its first line.
+    static func clientSecret(_ path: String) throws -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw Failure(description: "--client-secret-file '\(path)' cannot be read: \(String(cString: strerror(errno)))")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "--client-secret-file '\(path)' is not a regular file") }
+        let mode = status.st_mode & 0o777
+        guard mode & 0o077 == 0 else {
+            throw Failure(description: "--client-secret-file '\(path)' may be read by other users (mode \(String(mode, radix: 8))); restrict it to its owner (chmod 600)")
+        }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw Failure(description: "--client-secret-file '\(path)' cannot be read as UTF-8 text")
+        }
+        let secret = text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        guard !secret.isEmpty else { throw Failure(description: "--client-secret-file '\(path)' is empty") }
+        return secret
+    }
+
     /// Creates the state directory (0700), or checks the existing one: a directory this user
     /// can write. Group or other permission bits on it are removed (it holds tokens and the
     /// socket), with a notice.

@@ -11,14 +11,17 @@ final class DaemonProcess: @unchecked Sendable {  // immutable after init
     /// The ready line (`listening on unix:… [http://127.0.0.1:PORT]`).
     let readyLine: String
 
-    /// Starts the daemon and waits for its ready line.
+    /// Starts the daemon and waits for its ready line. `issuer` replaces `--authority authority`
+    /// (e.g. `["--oidc-issuer", url]`).
     init(
-        stateDirectory: String, authority: String, logLevel: String = "warning", extra: [String] = [], environment: [String: String]? = nil
+        stateDirectory: String, authority: String, issuer: [String]? = nil, logLevel: String = "warning", extra: [String] = [],
+        environment: [String: String]? = nil
     ) async throws {
         self.stateDirectory = stateDirectory
         child = try ChildServer("complianced", arguments: [
             "--state-dir", stateDirectory, "--app", DaemonHarness.appsDirectory + "/chatr-Info.plist",
-            "--authority", authority, "--clock", "virtual", "--test-hooks", "--http-timeout", "5", "--log-level", logLevel,
+        ] + (issuer ?? ["--authority", authority]) + [
+            "--clock", "virtual", "--test-hooks", "--http-timeout", "5", "--log-level", logLevel,
         ] + extra, environment: environment)
         guard let line = await child.firstLine(timeout: .seconds(30)) else {
             let stderr = child.stderr

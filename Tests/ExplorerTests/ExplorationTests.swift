@@ -81,3 +81,35 @@ import LocalServers
         #expect(states >= 50_000, "\(last)")
     }
 }
+
+/// The app without a MAM service (an OpenID Connect issuer and no `--mam-url`), explored to
+/// exhaustion: invariant 12 (and every other) holds on every path.
+@Suite struct NoMAMServiceExplorationTests {
+    @Test func theWholeSpaceWithoutAMAMServiceBreaksNothing() {
+        let report = Explorer(universe: .withoutMAMService, maxDepth: 100).run()
+        #expect(report.violation == nil, "\(report.violation.map { "\($0.violations) after \($0.trace)" } ?? "")")
+        #expect(report.exhausted && report.states > 500, "\(report.states) states, exhausted \(report.exhausted)")
+    }
+
+    @Test func alicesAnswer53005IsHerSignInsFailureAndARemediationSaysWhy() {
+        let log = ScriptRun(universe: .withoutMAMService).run(script("deregister, then remediate again"))
+        #expect(log.lines.contains("reply: signIn(alice@contoso.com signedIn false NotCompliant(1))"), "\(log.lines)")
+        #expect(log.lines.contains("reply: remediation(alice@contoso.com NotCompliant(1))"), "\(log.lines)")
+        #expect(!log.lines.contains { $0.hasPrefix("event: remediationStarted") || $0.hasPrefix("event: enrollment") }, "\(log.lines)")
+        guard case .remediation(let report, nil)? = log.transitions.lazy.flatMap(\.transition.actions).compactMap({ action -> ComplianceMachine.Reply? in
+            if case .reply(_, let reply) = action, case .remediation = reply { return reply }
+            return nil
+        }).first else {
+            Issue.record("a remediation reply without tokens")
+            return
+        }
+        #expect(report.message.contains("No MAM service is configured"), "\(report.message)")
+    }
+
+    @Test func josésSignInIsNotRegistered() {
+        let log = ScriptRun(universe: .withoutMAMService).run(script("josé signs in under one spelling"))
+        #expect(log.lines.contains { $0.hasPrefix("event: signedIn jos") }, "\(log.lines)")
+        let calls = log.transitions.flatMap(\.transition.actions).filter { if case .callMAM = $0 { true } else { false } }
+        #expect(calls.isEmpty, "\(calls)")
+    }
+}

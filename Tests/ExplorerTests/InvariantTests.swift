@@ -154,3 +154,29 @@ import Testing
         #expect(broken(reply, replied.facts) == [11])
     }
 }
+
+extension InvariantTests {
+    /// 12: the remediation of a normal run (with a MAM service), judged as if the app had none.
+    @Test func twelve_aMAMCallAndARemediationWithoutAMAMService() throws {
+        let log = run("alice remediates")
+        let entry = try firstCleanTransition(in: log) { transition in
+            transition.actions.contains { if case .callMAM = $0 { true } else { false } }
+        }
+        var transition = entry.transition
+        transition.after.configuration.mamService = false
+        #expect(broken(transition, entry.facts) == [12])
+
+        let compliant = try firstCleanTransition(in: log) { transition in
+            transition.events.contains { if case .compliance(let report) = $0 { report.status == .compliant } else { false } }
+        }
+        var reported = compliant.transition
+        reported.after.configuration.mamService = false
+        #expect(broken(reported, compliant.facts).contains(12))
+        let started = try firstCleanTransition(in: log) { transition in
+            transition.events.contains { if case .remediationStarted = $0 { true } else { false } }
+        }
+        var remediating = started.transition
+        remediating.after.configuration.mamService = false
+        #expect(broken(remediating, started.facts).contains(12))
+    }
+}

@@ -17,6 +17,7 @@ public enum ComplianceInvariants {
         case removalUnenrollsFirst = 9
         case successOnlyIfCommitted = 10
         case onlyGrantedScopes = 11
+        case noMAMWithoutService = 12
 
         public var description: String {
             switch self {
@@ -31,6 +32,7 @@ public enum ComplianceInvariants {
             case .removalUnenrollsFirst: "an account removed from the allowed list is unenrolled at the service before it is wiped"
             case .successOnlyIfCommitted: "a reply comes only after its step is committed, once per ticket"
             case .onlyGrantedScopes: "a token is returned or cached only for scopes the issuer granted"
+            case .noMAMWithoutService: "without a MAM service nothing calls one, no remediation starts and nobody is reported Compliant"
             }
         }
     }
@@ -149,6 +151,7 @@ public enum ComplianceInvariants {
         found += removalUnenrollsFirst(transition, facts: facts)
         found += successOnlyIfCommitted(transition, facts: facts)
         found += onlyGrantedScopes(transition)
+        found += noMAMWithoutService(transition)
         return found
     }
 
@@ -413,6 +416,35 @@ public enum ComplianceInvariants {
                         found.append(Violation(.onlyGrantedScopes, "tokens of \(entry.account.upn) were cached under \(declined), which the issuer declined"))
                     }
                 }
+            default:
+                break
+            }
+        }
+        return found
+    }
+
+    // MARK: - 12
+
+    /// 12. Without a MAM service (``ComplianceMachine/Configuration/mamService`` false: an
+    /// OpenID Connect issuer and no MAM URL) no MAM request is made, no remediation starts,
+    /// and no compliance report says Compliant: a 53005 answer stays the token's failure.
+    public static func noMAMWithoutService(_ transition: Transition) -> [Violation] {
+        guard !transition.after.configuration.mamService else { return [] }
+        var found: [Violation] = []
+        for action in transition.takenActions {
+            if case .callMAM(_, let request) = action {
+                found.append(Violation(.noMAMWithoutService, "a MAM request was made without a MAM service: \(request)"))
+            }
+            if case .reply(_, .remediation(let report, _)) = action, report.status == .compliant {
+                found.append(Violation(.noMAMWithoutService, "\(report.account.upn) was reported Compliant by a remediation without a MAM service"))
+            }
+        }
+        for event in transition.events {
+            switch event {
+            case .remediationStarted(let account, _):
+                found.append(Violation(.noMAMWithoutService, "a remediation of \(account.upn) started without a MAM service"))
+            case .compliance(let report) where report.status == .compliant:
+                found.append(Violation(.noMAMWithoutService, "\(report.account.upn) was reported Compliant without a MAM service"))
             default:
                 break
             }

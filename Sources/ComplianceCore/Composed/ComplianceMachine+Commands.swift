@@ -37,6 +37,12 @@ extension ComplianceMachine {
     public mutating func remediate(_ account: AccountID, interactive: Bool, ticket: Ticket, now: Instant) {
         beginStep()
         defer { endStep(now: now) }
+        guard configuration.mamService else {
+            let report = ComplianceStatusReport(
+                account: account, status: .notCompliant, detail: "No MAM service is configured for this app, so nothing can be remediated.")
+            reply(ticket, .remediation(report, tokens: nil))
+            return
+        }
         startRemediation(account, silent: !interactive, retryScopes: nil, interaction: interactive ? ticket : nil, waiter: .command(ticket), now: now)
     }
 

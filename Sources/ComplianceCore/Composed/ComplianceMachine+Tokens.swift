@@ -117,7 +117,7 @@ extension ComplianceMachine {
                 let answer = TokenAnswer(account: account, scopes: scopes, status: .compliant, tokens: tokens, failure: nil, report: nil, remediated: false)
                 if mode == .signIn { completeSignIn(ticket, answer, now: now) } else { reply(ticket, .token(answer)) }
             case .failure(let failure):
-                if case .protectionPolicyRequired = failure, remediate {
+                if case .protectionPolicyRequired = failure, remediate, configuration.mamService {
                     startRemediation(
                         account, silent: interaction == nil, retryScopes: scopes, interaction: interaction,
                         waiter: .token(ticket, mode, scopes: scopes, failure: failure), now: now)

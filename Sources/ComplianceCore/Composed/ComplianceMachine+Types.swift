@@ -27,11 +27,19 @@ extension ComplianceMachine {
         public var signInScopes: [String]
         /// Whether the app has a wipe hook (`wipeDataForAccount`).
         public var hasWipeHook: Bool
+        /// Whether a MAM service is configured. Without one (an issuer that is not Entra and no
+        /// MAM URL) sign-ins are not registered and a 53005 answer is not remediated: the token
+        /// request fails with it, and a remediation asked for reports NotCompliant saying why.
+        public var mamService: Bool
 
-        public init(capabilities: [String] = [ComplianceCore.protectionCapability], signInScopes: [String] = ["openid", "profile", "offline_access"], hasWipeHook: Bool = false) {
+        public init(
+            capabilities: [String] = [ComplianceCore.protectionCapability], signInScopes: [String] = ["openid", "profile", "offline_access"],
+            hasWipeHook: Bool = false, mamService: Bool = true
+        ) {
             self.capabilities = capabilities
             self.signInScopes = signInScopes
             self.hasWipeHook = hasWipeHook
+            self.mamService = mamService
         }
     }
 

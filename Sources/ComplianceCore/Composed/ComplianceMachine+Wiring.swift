@@ -14,7 +14,7 @@ extension ComplianceMachine {
             note(.signedIn(account))
         }
         runAllowed(allowedStep { $0.signedIn(account) }, now: now)
-        if let phase = accounts[account]?.enrollment.phase, phase == .unregistered || phase == .removed, !isLeaving(account) {
+        if configuration.mamService, let phase = accounts[account]?.enrollment.phase, phase == .unregistered || phase == .removed, !isLeaving(account) {
             let holder = slotHolder(besides: account)
             runEnrollment(account, enrollmentStep(account) { $0.register(now: now, slotHeldElsewhere: holder != nil) }, now: now)
         }

@@ -22,7 +22,8 @@ import JSON
 /// ``ComplianceInvariants`` states them as checks; `compliance-explore` runs them on every
 /// reachable state of a small universe.
 public struct ComplianceMachine: Sendable, Hashable {
-    public let configuration: Configuration
+    /// Fixed for the machine's life (settable only inside the module and its tests).
+    public internal(set) var configuration: Configuration
 
     var remediation = RemediationStateMachine()
     /// The remediation snapshot last stored (what a restart resumes from).

@@ -95,10 +95,10 @@ extension Engine {
         }
         waiting = [:]
         do {
-            machine = try ComplianceMachine(restoring: try loadRecords(), configuration: Self.machineConfiguration(configuration))
+            machine = try ComplianceMachine(restoring: try loadRecords(), configuration: machine.configuration)
         } catch {
             logger.critical("the store cannot be read back; the engine keeps an empty machine", metadata: ["error.message": "\(error)"])
-            machine = ComplianceMachine(configuration: Self.machineConfiguration(configuration))
+            machine = ComplianceMachine(configuration: machine.configuration)
         }
         if let savedClock { clock.restore(to: savedClock) }
         machine.resumed(now: clock.now)

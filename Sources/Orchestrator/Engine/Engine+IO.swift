@@ -145,6 +145,10 @@ extension Engine {
             return MAMCallResult(result: .failed(
                 .internalError, detail: "the MAM service asked to wait (HTTP \(hold.status), Retry-After); not contacted for another \(hold.remaining.milliseconds / 1000) s"))
         }
+        guard let mam else {
+            // Only a store written while a MAM service was configured leads here.
+            return MAMCallResult(result: .failed(.internalError, detail: "no MAM service is configured (--mam-url)"))
+        }
         let reply: MAMReply
         do {
             switch request {

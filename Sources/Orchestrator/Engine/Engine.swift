@@ -22,7 +22,8 @@ public actor Engine: Service {
     let store: OrchestratorStore
     let vault: Vault
     let issuer: IssuerClient
-    let mam: MAMClient
+    /// The MAM service's client; nil when none is configured (``ComplianceMachine/Configuration/mamService``).
+    let mam: MAMClient?
     /// Plays the browser for interactive sign-ins; must not follow redirects.
     let browserHTTP: HTTPClient
     let configuration: EngineConfiguration
@@ -56,7 +57,7 @@ public actor Engine: Service {
     let jobSink: AsyncStream<Job>.Continuation
 
     public init(
-        configuration: EngineConfiguration, store: OrchestratorStore, vault: Vault, issuer: IssuerClient, mam: MAMClient,
+        configuration: EngineConfiguration, store: OrchestratorStore, vault: Vault, issuer: IssuerClient, mam: MAMClient?,
         browserHTTP: HTTPClient, clock: EngineClock, logger: Logger
     ) {
         self.configuration = configuration
@@ -67,12 +68,14 @@ public actor Engine: Service {
         self.browserHTTP = browserHTTP
         self.clock = clock
         self.logger = logger
-        self.machine = ComplianceMachine(configuration: Self.machineConfiguration(configuration))
+        self.machine = ComplianceMachine(configuration: Self.machineConfiguration(configuration, mamService: mam != nil))
         (jobs, jobSink) = AsyncStream.makeStream(of: Job.self)
     }
 
-    static func machineConfiguration(_ configuration: EngineConfiguration) -> ComplianceMachine.Configuration {
-        .init(capabilities: configuration.capabilities, signInScopes: configuration.defaultSignInScopes, hasWipeHook: configuration.wipeHook != nil)
+    static func machineConfiguration(_ configuration: EngineConfiguration, mamService: Bool) -> ComplianceMachine.Configuration {
+        .init(
+            capabilities: configuration.capabilities, signInScopes: configuration.defaultSignInScopes, hasWipeHook: configuration.wipeHook != nil,
+            mamService: mamService)
     }
 
     /// The app's client id.
@@ -97,7 +100,7 @@ public actor Engine: Service {
             }
         }
         do {
-            machine = try ComplianceMachine(restoring: stored, configuration: Self.machineConfiguration(configuration))
+            machine = try ComplianceMachine(restoring: stored, configuration: machine.configuration)
         } catch {
             throw StoreError(code: .corruptRow, path: store.path, message: "a stored machine cannot be restored: \(error)")
         }

@@ -18,7 +18,8 @@ public actor IssuerClient {
         self.logger = logger
     }
 
-    /// The issuer's endpoints, fetched once and then cached.
+    /// The issuer's endpoints, fetched once and then cached. The document must name the
+    /// configured issuer (``IssuerConfiguration/Authority/issuerMismatch(_:)``).
     public func discover() async throws(IssuerError) -> IssuerMetadata {
         if let metadata { return metadata }
         let url = configuration.authority.discoveryURL
@@ -39,6 +40,10 @@ public actor IssuerClient {
             throw IssuerError(.badDiscovery, "the discovery document at \(url) is not JSON: \(error)", endpoint: url)
         }
         let discovered = try IssuerMetadata(discoveryDocument: json, from: url)
+        if let mismatch = configuration.authority.issuerMismatch(discovered.issuer) {
+            // Tokens signed by another issuer would be cached under this one's accounts.
+            throw IssuerError(.badDiscovery, "\(mismatch) (\(url))", endpoint: url)
+        }
         metadata = discovered
         logger.debug("issuer discovered", metadata: ["issuer.url": "\(discovered.issuer)"])
         return discovered

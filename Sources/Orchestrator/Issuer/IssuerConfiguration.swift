@@ -23,6 +23,35 @@ public struct IssuerConfiguration: Sendable, Hashable {
             case .entra(let url), .oidc(let url): url
             }
         }
+
+        /// Why a discovery document's `issuer` is not this authority's, or nil when it is.
+        ///
+        /// - A generic issuer must name itself exactly (OpenID Connect Discovery 1.0 §4.3; a
+        ///   trailing `/` is not a difference).
+        /// - An Entra document names the tenant by id (`https://host/{tenant-id}/v2.0`, or
+        ///   `{tenantid}` for the multi-tenant authorities) where the authority may use a
+        ///   domain: its issuer must be on the authority's scheme, host and port.
+        public func issuerMismatch(_ issuer: String) -> String? {
+            switch self {
+            case .oidc(let url):
+                guard issuer.trimmingTrailingSlashes != url.trimmingTrailingSlashes else { return nil }
+                return "the discovery document names the issuer '\(issuer)', not '\(url)' as configured"
+            case .entra(let url):
+                guard let expected = Self.origin(url), let found = Self.origin(issuer), expected == found else {
+                    return "the discovery document names the issuer '\(issuer)', which is not on the authority's host \(Self.origin(url) ?? url)"
+                }
+                return nil
+            }
+        }
+
+        /// `scheme://host[:port]`, lower-cased.
+        static func origin(_ url: String) -> String? {
+            guard let schemeEnd = url.range(of: "://") else { return nil }
+            let rest = url[schemeEnd.upperBound...]
+            let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            guard !authority.isEmpty else { return nil }
+            return (url[..<schemeEnd.upperBound] + authority).lowercased()
+        }
     }
 
     /// How a confidential client proves itself at the token endpoint.

@@ -144,4 +144,36 @@ import Testing
             #expect(error?.message.contains("HTTP 404") == true)
         }
     }
+
+    @Test func aDiscoveryDocumentMustNameTheIssuerConfigured() async throws {
+        try await InProcessMockAuth.run { mock in
+            let tenant = "8d5e2b1c-4f3a-4c7e-9b6d-2a1f0e3c5b7d"
+            func client(_ authority: IssuerConfiguration.Authority) -> IssuerClient {
+                IssuerClient(configuration: IssuerConfiguration(authority: authority, clientID: "chatr", redirectURI: "http://localhost"), http: http, logger: Logger(label: "test"))
+            }
+            // The issuer as the document names it (with or without a trailing slash) is found.
+            for url in ["\(mock.url)/\(tenant)/v2.0", "\(mock.url)/\(tenant)/v2.0/"] {
+                let metadata = try await client(.oidc(url)).discover()
+                #expect(metadata.issuer == "\(mock.url)/\(tenant)/v2.0")
+            }
+            // Its domain alias serves a document naming the tenant id: not the issuer configured.
+            let error = await #expect(throws: IssuerError.self) { _ = try await client(.oidc("\(mock.url)/contoso.com/v2.0")).discover() }
+            #expect(error?.code == .badDiscovery)
+            #expect(error?.message.contains("names the issuer '\(mock.url)/\(tenant)/v2.0', not '\(mock.url)/contoso.com/v2.0'") == true, "\(String(describing: error))")
+            // An Entra authority may name the tenant by domain: same host is enough.
+            _ = try await client(.entra(mock.authority)).discover()
+        }
+    }
+
+    @Test func issuerMismatchRules() {
+        typealias Authority = IssuerConfiguration.Authority
+        #expect(Authority.oidc("https://id.example/realms/a").issuerMismatch("https://id.example/realms/a") == nil)
+        #expect(Authority.oidc("https://id.example/realms/a/").issuerMismatch("https://id.example/realms/a") == nil)
+        #expect(Authority.oidc("https://id.example/realms/a").issuerMismatch("https://id.example/realms/b") != nil)
+        #expect(Authority.oidc("https://id.example").issuerMismatch("http://id.example") != nil)
+        #expect(Authority.entra("https://login.example/contoso.com").issuerMismatch("https://login.example/8d5e/v2.0") == nil)
+        #expect(Authority.entra("https://login.example/contoso.com").issuerMismatch("https://LOGIN.example/8d5e/v2.0") == nil)
+        #expect(Authority.entra("https://login.example/contoso.com").issuerMismatch("https://evil.example/8d5e/v2.0") != nil)
+        #expect(Authority.entra("https://login.example:8443/contoso.com").issuerMismatch("https://login.example/8d5e/v2.0") != nil)
+    }
 }
