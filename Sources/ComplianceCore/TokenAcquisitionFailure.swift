@@ -24,11 +24,14 @@ public enum TokenAcquisitionFailure: Error, Sendable, Hashable, CustomStringConv
     /// request (4xx), showed a page that is not a sign-in form, or redirected back with an
     /// error such as `invalid_scope` or `unauthorized_client`. The message quotes its answer.
     case issuerConfiguration(String)
+    /// The issuer signed in another person than the account asked for (MSAL's mismatched
+    /// user): nothing is kept; the right person must sign in.
+    case accountMismatch(AccountMismatch)
 
     /// The compliance status a remediation reports for this failure.
     public var complianceStatus: ComplianceStatus {
         switch self {
-        case .interactionRequired: .interactionRequired
+        case .interactionRequired, .accountMismatch: .interactionRequired
         case .serviceFailure, .malformedResponse, .invalidClaimsChallenge, .issuerConfiguration: .serviceFailure
         case .networkFailure: .networkFailure
         case .userCancelled: .userCancelled
@@ -68,6 +71,8 @@ public enum TokenAcquisitionFailure: Error, Sendable, Hashable, CustomStringConv
             "The token service sent an unusable answer: \(malformed.message)."
         case .invalidClaimsChallenge(let error):
             "\(error.description)."
+        case .accountMismatch(let mismatch):
+            "The sign-in is not \(mismatch.account.upn)'s: \(mismatch); nothing was kept. Sign in as \(mismatch.account.upn)."
         case .accountRemoved:
             "This app may not hand the account a token: the organization's allowed accounts leave it out, or it is being signed out and its data wiped."
         }

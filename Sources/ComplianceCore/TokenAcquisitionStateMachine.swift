@@ -336,6 +336,7 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         case .serviceFailure(let failure): .serviceFailure(failure)
         case .requestRejected(let error): .requestRejected(error)
         case .malformed(let malformed): .malformedResponse(malformed)
+        case .accountMismatch(let mismatch): .accountMismatch(mismatch)
         }
     }
 }

@@ -20,6 +20,9 @@ public enum TokenResponse: Sendable, Hashable, CustomStringConvertible, CustomDe
     case requestRejected(ServerError)
     /// Not a token response at all (empty body, HTML page, wrong structure).
     case malformed(MalformedResponse)
+    /// Tokens for another person than the account asked for (decided by the composed machine
+    /// from the tokens' validated ``TokenSet/identity``; the classifier never answers it).
+    case accountMismatch(AccountMismatch)
 
     public var description: String {
         switch self {
@@ -31,6 +34,7 @@ public enum TokenResponse: Sendable, Hashable, CustomStringConvertible, CustomDe
         case .serviceFailure(let failure): "serviceFailure(\(failure))"
         case .requestRejected(let error): "requestRejected(\(error))"
         case .malformed(let malformed): "malformed(\(malformed))"
+        case .accountMismatch(let mismatch): "accountMismatch(\(mismatch))"
         }
     }
 
@@ -50,10 +54,13 @@ public struct TokenSet: Sendable, Hashable, CustomStringConvertible, CustomDebug
     public var scopes: [String]
     /// Decoded `client_info`, when the server sent one.
     public var clientInfo: ClientInfo?
+    /// Who signed in, from the id_token once the Orchestrator validated it (signature, issuer,
+    /// audience, lifetime, nonce); nil when the answer carried no id_token.
+    public var identity: TokenIdentity?
 
     public init(
         accessToken: SecretToken, refreshToken: SecretToken? = nil, idToken: SecretToken? = nil,
-        tokenType: String = "Bearer", expiresOn: Instant, scopes: [String] = [], clientInfo: ClientInfo? = nil
+        tokenType: String = "Bearer", expiresOn: Instant, scopes: [String] = [], clientInfo: ClientInfo? = nil, identity: TokenIdentity? = nil
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
@@ -62,12 +69,13 @@ public struct TokenSet: Sendable, Hashable, CustomStringConvertible, CustomDebug
         self.expiresOn = expiresOn
         self.scopes = scopes
         self.clientInfo = clientInfo
+        self.identity = identity
     }
 
     public var description: String {
         "TokenSet(accessToken: \(accessToken), refreshToken: \(refreshToken.map(\.description) ?? "none"), "
             + "idToken: \(idToken.map(\.description) ?? "none"), expiresOn: \(expiresOn), scopes: \(scopes), "
-            + "clientInfo: \(clientInfo.map(\.description) ?? "none"))"
+            + "clientInfo: \(clientInfo.map(\.description) ?? "none"), identity: \(identity.map(\.description) ?? "none"))"
     }
 
     public var debugDescription: String { description }

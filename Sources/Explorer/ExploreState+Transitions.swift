@@ -33,11 +33,12 @@ extension ExploreState {
     static func answers(to action: ComplianceMachine.Action) -> [Answer] {
         switch action {
         case .requestToken(_, .refreshToken, _, let scopes, _, _):
-            [.normal, .failure(.capabilityMissing), .failure(.interactionRequired), .failure(.issuerUnavailable), .failure(.issuerUnreachable)]
+            [.normal, .failure(.capabilityMissing), .failure(.interactionRequired), .failure(.issuerUnavailable), .failure(.issuerUnreachable),
+             .failure(.upnReassigned)]
                 + (declinable(scopes) ? [.failure(.scopesDeclined)] : [])
         case .requestToken(_, .interactive, _, let scopes, _, _):
             [.normal, .failure(.capabilityMissing), .failure(.issuerUnavailable), .failure(.issuerUnreachable), .failure(.userCancelled),
-             .failure(.issuerMisconfigured)]
+             .failure(.issuerMisconfigured), .failure(.anotherPerson)]
                 + (declinable(scopes) ? [.failure(.scopesDeclined)] : [])
         case .callMAM:
             [.normal, .failure(.mamServerError), .failure(.mamUnreachable), .failure(.mamMalformed)]
@@ -246,6 +247,15 @@ extension ExploreState {
                 return (.grant(grant == .interactive ? .cancelled : .transportFailed("cancelled")), nil)
             case .failure(.issuerMisconfigured):
                 return (.grant(.misconfigured("its authorize endpoint answered HTTP 400: \"AADSTS700016\"")), nil)
+            case .failure(.anotherPerson), .failure(.upnReassigned):
+                var response = world.grantAnswer(account, scopes: scopes)
+                if case .success(var tokens) = response {
+                    tokens.identity = answer == .failure(.anotherPerson)
+                        ? World.identity(of: "mallory@contoso.com")
+                        : TokenIdentity(subject: "oid-newcomer.tenant", username: account.upn)
+                    response = .success(tokens)
+                }
+                return (.grant(.response(response)), nil)
             case .failure(.scopesDeclined):
                 var response = world.grantAnswer(account, scopes: scopes)
                 if case .success(var tokens) = response {

@@ -113,6 +113,11 @@ public enum Answer: Sendable, Hashable, CustomStringConvertible {
         case scopesDeclined
         /// The issuer's authorize endpoint refuses the sign-in as configured (an unknown client).
         case issuerMisconfigured
+        /// The person at the sign-in page signs in as someone else (mallory).
+        case anotherPerson
+        /// A refresh answers for another person under the account's UPN (the UPN was given
+        /// to someone else: a new object identity).
+        case upnReassigned
 
         public var description: String {
             switch self {
@@ -127,6 +132,8 @@ public enum Answer: Sendable, Hashable, CustomStringConvertible {
             case .diskFull: "disk full"
             case .scopesDeclined: "scope declined"
             case .issuerMisconfigured: "authorize refused"
+            case .anotherPerson: "signed in as mallory"
+            case .upnReassigned: "UPN reassigned"
             }
         }
     }

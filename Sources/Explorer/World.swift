@@ -137,7 +137,13 @@ public struct World: Sendable, Hashable {
         }
         issued += 1
         return .success(TokenSet(
-            accessToken: SecretToken("at-\(issued)"), refreshToken: SecretToken("rt-\(issued)"), expiresOn: now.advanced(by: .hours(1)), scopes: scopes))
+            accessToken: SecretToken("at-\(issued)"), refreshToken: SecretToken("rt-\(issued)"), expiresOn: now.advanced(by: .hours(1)), scopes: scopes,
+            identity: Self.identity(of: user)))
+    }
+
+    /// Who the issuer signs in for `user` (the validated id_token's identity).
+    static func identity(of user: String) -> TokenIdentity {
+        TokenIdentity(subject: "oid-\(user).tenant", username: user)
     }
 
     // MARK: - The MAM service

@@ -12,10 +12,22 @@ import LocalServers
         let marker = "COMPLIANCECTL_TEST_RUN=\(UUID().uuidString)"
         var environment = ProcessInfo.processInfo.environment
         environment["COMPLIANCECTL_TEST_RUN"] = String(marker.split(separator: "=")[1])
+        // A flow whose token requests each take 9 s at mockauth (ten of them): the run keeps its
+        // servers for a minute and more, however long this test waits for a turn on a busy machine.
+        let directory = NSTemporaryDirectory() + "interrupt-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let signIn = #"{"do": "signIn", "account": "bob@contoso.com", "password": "Passw0rd!"}"#
+        let flow = """
+            {"name": "a slow issuer", "description": "every token request waits 9 s",
+             "fixture": "\(CLI.root)/mocks/fixtures/contoso.json", "app": "\(CLI.root)/mocks/fixtures/apps/chatr-Info.plist",
+             "steps": [{"do": "injectFault", "route": "token", "delayMs": 9000, "count": 10}, \(Array(repeating: signIn, count: 10).joined(separator: ", "))]}
+            """
+        #expect(FileManager.default.createFile(atPath: directory + "/slow.json", contents: Data(flow.utf8)))
         let run = try ChildProcess(
-            executable: ChildServer.executable("compliancectl"), arguments: ["run", CLI.root + "/flows", "--jobs", "4"], environment: environment)
+            executable: ChildServer.executable("compliancectl"), arguments: ["run", directory], environment: environment)
         // Wait until it has servers running.
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(120)
         var servers: [pid_t] = []
         while servers.count < 2, run.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))

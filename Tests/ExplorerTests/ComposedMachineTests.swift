@@ -122,3 +122,48 @@ import Testing
         }
     }
 }
+
+/// The id_token's identity ties tokens to the account's person (invariant 13).
+@Suite struct AccountIdentityTests {
+    @Test func aSignInAsAnotherPersonKeepsNothingAndSaysWho() throws {
+        let log = run("josé signs in under one spelling", answers: [.failure(.anotherPerson)])
+        #expect(log.violations.isEmpty, "\(log.violations)")
+        let reply = try #require(log.transitions.lazy.flatMap(\.transition.actions).compactMap { action -> ComplianceMachine.TokenAnswer? in
+            if case .reply(_, .signIn(_, let answer)) = action { return answer }
+            return nil
+        }.first)
+        guard case .accountMismatch(let mismatch)? = reply.failure else {
+            Issue.record("the sign-in fails with accountMismatch: \(String(describing: reply.failure))")
+            return
+        }
+        #expect(mismatch.found == "mallory@contoso.com" && mismatch.reason == .username && reply.tokens == nil && reply.status == .interactionRequired)
+        #expect(reply.failure?.message.contains("not josé@contoso.com") == true, "\(reply.failure?.message ?? "")")
+        let cached = log.transitions.flatMap(\.transition.actions).contains { action in
+            if case .persist(let changes) = action { !changes.tokens.isEmpty } else { false }
+        }
+        #expect(!cached, "nothing of mallory's answer is kept")
+        #expect(log.final.machine.accounts[josé]?.subject == nil)
+    }
+
+    @Test func theFirstSignInRecordsThePersonAndAWipeForgetsIt() {
+        let log = run("alice remediates, then deregisters with wipe")
+        #expect(log.violations.isEmpty, "\(log.violations)")
+        let recorded = log.transitions.first { $0.transition.after.accounts[alice]?.subject != nil }?.transition.after.accounts[alice]?.subject
+        #expect(recorded == "oid-alice@contoso.com.tenant")
+        #expect(log.final.machine.accounts[alice]?.subject == nil, "the wipe forgets who signed in")
+    }
+
+    @Test func aRefreshForANewPersonUnderTheSameUPNIsRefused() throws {
+        // josé signs in; the MAM token of his registration comes by refresh, for a newcomer
+        // under his UPN: refused (nothing cached for it), the registration needs him again (203).
+        let log = run("josé signs in under one spelling", answers: [.normal, .failure(.upnReassigned)])
+        #expect(log.violations.isEmpty, "\(log.violations)")
+        #expect(log.lines.contains { $0.hasPrefix("event: enrollment josé@contoso.com: AuthRequired(203)") }, "\(log.lines)")
+        let refusal = try #require(log.transitions.first { $0.transition.after.accounts[josé]?.enrollment.phase == .awaitingRetry })
+        let mamTokens = refusal.transition.actions.contains { action in
+            if case .persist(let changes) = action { changes.tokens.contains { $0.scopes.contains(RemediationStateMachine.mamScope) } } else { false }
+        }
+        #expect(!mamTokens, "the newcomer's MAM token is not cached")
+        #expect(refusal.transition.after.accounts[josé]?.subject == "oid-josé@contoso.com.tenant", "the person recorded stays")
+    }
+}

@@ -180,3 +180,37 @@ extension InvariantTests {
         #expect(broken(remediating, started.facts).contains(12))
     }
 }
+
+extension InvariantTests {
+    /// 13: tokens cached and returned for alice, with mallory's identity put in.
+    @Test func thirteen_tokensOfAnotherPersonCachedAndReturned() throws {
+        let log = run("alice remediates")
+        let cached = try firstCleanTransition(in: log) { transition in
+            transition.actions.contains { if case .persist(let changes) = $0 { !changes.tokens.isEmpty } else { false } }
+        }
+        var transition = cached.transition
+        transition.actions = transition.actions.map { action in
+            guard case .persist(var changes) = action else { return action }
+            changes.tokens = changes.tokens.map { entry in
+                var tokens = entry.tokens
+                tokens.identity = TokenIdentity(subject: "oid-mallory.tenant", username: "mallory@contoso.com")
+                return (entry.account, entry.scopes, tokens)
+            }
+            return .persist(changes)
+        }
+        #expect(broken(transition, cached.facts) == [13])
+
+        // The username is alice's, the person is not the one recorded.
+        var reassigned = cached.transition
+        reassigned.actions = reassigned.actions.map { action in
+            guard case .persist(var changes) = action else { return action }
+            changes.tokens = changes.tokens.map { entry in
+                var tokens = entry.tokens
+                tokens.identity = TokenIdentity(subject: "oid-newcomer.tenant", username: entry.account.upn)
+                return (entry.account, entry.scopes, tokens)
+            }
+            return .persist(changes)
+        }
+        #expect(broken(reassigned, cached.facts) == [13])
+    }
+}

@@ -18,6 +18,7 @@ public enum ComplianceInvariants {
         case successOnlyIfCommitted = 10
         case onlyGrantedScopes = 11
         case noMAMWithoutService = 12
+        case tokensOfTheAccountsPerson = 13
 
         public var description: String {
             switch self {
@@ -33,6 +34,7 @@ public enum ComplianceInvariants {
             case .successOnlyIfCommitted: "a reply comes only after its step is committed, once per ticket"
             case .onlyGrantedScopes: "a token is returned or cached only for scopes the issuer granted"
             case .noMAMWithoutService: "without a MAM service nothing calls one, no remediation starts and nobody is reported Compliant"
+            case .tokensOfTheAccountsPerson: "a token is returned or cached for an account only when its id_token names the account and the person who signed in under it"
             }
         }
     }
@@ -152,6 +154,7 @@ public enum ComplianceInvariants {
         found += successOnlyIfCommitted(transition, facts: facts)
         found += onlyGrantedScopes(transition)
         found += noMAMWithoutService(transition)
+        found += tokensOfTheAccountsPerson(transition)
         return found
     }
 
@@ -445,6 +448,36 @@ public enum ComplianceInvariants {
                 found.append(Violation(.noMAMWithoutService, "a remediation of \(account.upn) started without a MAM service"))
             case .compliance(let report) where report.status == .compliant:
                 found.append(Violation(.noMAMWithoutService, "\(report.account.upn) was reported Compliant without a MAM service"))
+            default:
+                break
+            }
+        }
+        return found
+    }
+
+    // MARK: - 13
+
+    /// 13. A token is returned or cached for an account only when its identity (from the
+    /// validated id_token) is the account's: the username it claims is the account, and its
+    /// object identity is the one the account signed in with (recorded at the first sign-in).
+    public static func tokensOfTheAccountsPerson(_ transition: Transition) -> [Violation] {
+        let machine = transition.after
+        var found: [Violation] = []
+        func check(_ account: AccountID, _ tokens: TokenSet, _ what: String) {
+            guard let identity = tokens.identity else { return }
+            let known = machine.accounts[account]?.subject
+            if let mismatch = identity.mismatch(for: account, knownSubject: known) {
+                found.append(Violation(.tokensOfTheAccountsPerson, "\(what) \(account.upn): \(mismatch)"))
+            } else if known == nil, machine.accounts[account] != nil {
+                found.append(Violation(.tokensOfTheAccountsPerson, "\(what) \(account.upn) without recording who signed in"))
+            }
+        }
+        for action in transition.takenActions {
+            switch action {
+            case .reply(_, let reply):
+                if let (account, tokens) = tokens(of: reply) { check(account, tokens, "a token was returned to") }
+            case .persist(let changes):
+                for entry in changes.tokens { check(entry.account, entry.tokens, "tokens were cached for") }
             default:
                 break
             }

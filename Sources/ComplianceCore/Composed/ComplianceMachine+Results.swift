@@ -29,6 +29,14 @@ extension ComplianceMachine {
         let action: TokenAcquisitionStateMachine.Action
         switch result {
         case .cache(let entry): action = request.machine.cacheRead(entry, now: now)
+        case .grant(.response(.success(let tokens))):
+            // The tokens must be the account's person's before anything keeps them.
+            let account = request.machine.request.account
+            if let mismatch = tokens.identity?.mismatch(for: account, knownSubject: accounts[account]?.subject) {
+                action = request.machine.tokenResponseReceived(.accountMismatch(mismatch))
+            } else {
+                action = request.machine.tokenResponseReceived(.success(tokens))
+            }
         case .grant(.response(let response)): action = request.machine.tokenResponseReceived(response)
         case .grant(.transportFailed(let reason)): action = request.machine.transportFailed(reason)
         case .grant(.cancelled): action = request.machine.userCancelled()

@@ -107,7 +107,7 @@ extension ComplianceMachine {
 }
 
 extension ComplianceMachine.AccountState {
-    /// `{"machine":"account","version":1,"account":…,"signedIn":…,"holdsTokens":…,"compliance":…,
+    /// `{"machine":"account","version":1,"account":…,"signedIn":…,"holdsTokens":…,"subject":…,"compliance":…,
     /// "lastEnrollmentStatus":…,"retryScopes":…,"enrollmentId":…,"offeredPolicy":…,"policy":…,
     /// "enrollment":…,"wipe":…}`.
     var record: JSONValue {
@@ -117,6 +117,7 @@ extension ComplianceMachine.AccountState {
         object["account"] = account.stored
         object["signedIn"] = .bool(signedIn)
         object["holdsTokens"] = .bool(holdsTokens)
+        object["subject"] = subject.map { .string($0) } ?? .null
         object["compliance"] = compliance.map { JSONValue.int(Int64($0.rawValue)) } ?? .null
         object["lastEnrollmentStatus"] = lastEnrollmentStatus.map { JSONValue.int(Int64($0.rawValue)) } ?? .null
         object["retryScopes"] = retryScopes.map { JSONValue.array($0.map { JSONValue.string($0) }) } ?? .null
@@ -135,6 +136,7 @@ extension ComplianceMachine.AccountState {
         self.init(account: try reader.account("account"))
         signedIn = try reader.bool("signedIn")
         holdsTokens = try reader.bool("holdsTokens")
+        subject = reader.has("subject") ? try reader.string("subject") : nil
         if reader.has("compliance") {
             let code = try reader.int("compliance")
             guard let status = ComplianceStatus(rawValue: Int(truncatingIfNeeded: code)) else { throw reader.invalid("compliance", "unknown compliance status \(code)") }

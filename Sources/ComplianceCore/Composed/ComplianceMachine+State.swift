@@ -8,6 +8,9 @@ extension ComplianceMachine {
         var signedIn = false
         /// Tokens of the account were stored and not wiped since.
         var holdsTokens = false
+        /// The object identity (``TokenIdentity/subject``) of the person who signed in under
+        /// the account, from the first validated id_token; forgotten by a wipe.
+        var subject: String?
         /// The last report a remediation delivered (nil before any, and after a wipe or an
         /// unenrollment: the service forgets it too).
         var compliance: ComplianceStatus?

@@ -78,6 +78,7 @@ extension ComplianceMachine {
         let known = ensureAccount(account.homeAccountID == nil ? tokens.clientInfo?.homeAccountID.map { account.with(homeAccountID: $0) } ?? account : account)
         volatile.tokens.append((known, scopes, tokens))
         accounts[known]?.holdsTokens = true
+        if let subject = tokens.identity?.subject, accounts[known]?.subject == nil { accounts[known]?.subject = subject }
         markDirty(known)
     }
 

@@ -92,6 +92,7 @@ extension ComplianceMachine {
         }
         accounts[account]?.signedIn = false
         accounts[account]?.holdsTokens = false
+        accounts[account]?.subject = nil
         accounts[account]?.compliance = nil
         accounts[account]?.retryScopes = nil
         accounts[account]?.enrollmentID = nil

@@ -46,6 +46,7 @@ extension Engine {
         let wireScopes = scopes + configuration.reservedScopes.filter { !scopes.contains($0) }
         do throws(IssuerError) {
             let reply: TokenEndpointReply
+            var nonce: String?
             switch grant {
             case .refreshToken:
                 let clientID = configuration.clientID
@@ -55,7 +56,8 @@ extension Engine {
             case .interactive:
                 guard let user else { return .cancelled }
                 switch try await signInInteractively(account, scopes: wireScopes, claims: claims, user: user) {
-                case .code(let code, let verifier):
+                case .code(let code, let verifier, let sent):
+                    nonce = sent
                     reply = try await issuer.requestToken(
                         .authorizationCode(code: code, verifier: verifier, redirectURI: issuer.configuration.redirectURI),
                         scopes: wireScopes, claims: claims)
@@ -65,12 +67,28 @@ extension Engine {
                     return Self.redirectError(code, description)
                 }
             }
-            return .response(TokenResponseClassifier.classify(
+            let response = TokenResponseClassifier.classify(
                 status: reply.status, headers: reply.headers, body: reply.body, receivedAt: clock.now,
-                authority: issuer.configuration.authority.url))
+                authority: issuer.configuration.authority.url)
+            guard case .success(var tokens) = response else { return .response(response) }
+            guard let idToken = tokens.idToken else {
+                // OpenID Connect Core 3.1.3.3: a code redeemed for `openid` comes with an id_token.
+                guard grant == .refreshToken else {
+                    return .response(.malformed(MalformedResponse(status: reply.status, message: "the issuer sent no id_token for an OpenID Connect sign-in")))
+                }
+                return .response(response)
+            }
+            // The issuer's timestamps are real time: checked against the wall clock, also
+            // when the engine's clock is virtual (it drives the app's own timers).
+            tokens.identity = try await issuer.validate(idToken: idToken.reveal(), nonce: nonce, now: OrchestratorStore.wallClock() / 1000)
+            return .response(.success(tokens))
         } catch {
             if error.code == .network { return .transportFailed(error.message) }
             if error.code == .misconfigured { return .misconfigured(error.message) }
+            if error.code == .invalidIDToken {
+                // Nothing of an answer whose id_token does not hold is kept.
+                return .response(.malformed(MalformedResponse(status: 200, message: "its id_token was refused: \(error.message)")))
+            }
             if error.code == .signInFailed {
                 // The sign-in page did not let the user in (a wrong password, no form): the app
                 // needs the user again, as a failed interactive sign-in is for MSAL; not a broken service.
@@ -101,7 +119,7 @@ extension Engine {
     }
 
     private enum Authorization {
-        case code(String, verifier: String)
+        case code(String, verifier: String, nonce: String)
         case cancelled
         case error(String, String?)
     }
@@ -110,8 +128,9 @@ extension Engine {
     private nonisolated func signInInteractively(_ account: AccountID, scopes: [String], claims: String?, user: InteractiveUser) async throws(IssuerError) -> Authorization {
         let pkce = PKCE()
         let state = RandomToken.make()
+        let nonce = RandomToken.make()
         let url = try await issuer.authorizeURL(
-            scopes: scopes, state: state, nonce: RandomToken.make(), pkce: pkce, claims: claims, loginHint: account.upn)
+            scopes: scopes, state: state, nonce: nonce, pkce: pkce, claims: claims, loginHint: account.upn)
         let choice: ScriptedUser.Choice = switch user {
         case .signIn(let password): .signIn(username: account.upn, password: password)
         case .cancel: .cancel
@@ -119,7 +138,7 @@ extension Engine {
         let redirectURI = issuer.configuration.redirectURI
         let location = try await ScriptedUser(choice, http: browserHTTP).authorize(url: url, redirectURI: redirectURI)
         switch try AuthorizationRedirect.parse(location, redirectURI: redirectURI, expectedState: state) {
-        case .code(let code, _): return .code(code, verifier: pkce.verifier)
+        case .code(let code, _): return .code(code, verifier: pkce.verifier, nonce: nonce)
         case .cancelled: return .cancelled
         case .error(let code, let description): return .error(code, description)
         }

@@ -98,6 +98,7 @@ extension EngineJSON {
         case .accountRemoved: kind = "accountRemoved"
         case .declinedScopes: kind = "declinedScopes"
         case .issuerConfiguration: kind = "issuerConfiguration"
+        case .accountMismatch: kind = "accountMismatch"
         }
         var object: JSONObject = [
             "kind": .string(kind), "message": .string(failure.message),

@@ -8,9 +8,11 @@ import Logging
 /// classifies them); it only moves bytes and reports transport failures.
 public actor IssuerClient {
     public nonisolated let configuration: IssuerConfiguration
-    private let http: HTTPClient
-    private let logger: Logger
+    let http: HTTPClient
+    let logger: Logger
     private var metadata: IssuerMetadata?
+    /// The issuer's signing keys, once fetched (``validate(idToken:nonce:now:)``).
+    var signingKeys: JSONWebKeySet?
 
     public init(configuration: IssuerConfiguration, http: HTTPClient, logger: Logger) {
         self.configuration = configuration

@@ -24,6 +24,12 @@ public struct IssuerConfiguration: Sendable, Hashable {
             }
         }
 
+        /// True for an Entra-shaped authority (people are identified by `oid` and `tid`).
+        public var isEntra: Bool {
+            if case .entra = self { return true }
+            return false
+        }
+
         /// Why a discovery document's `issuer` is not this authority's, or nil when it is.
         ///
         /// - A generic issuer must name itself exactly (OpenID Connect Discovery 1.0 §4.3; a

@@ -4,7 +4,7 @@ import HTTPClient
 public struct IssuerError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
-            case network, badDiscovery, serviceFailure, badRedirect, signInFailed, misconfigured
+            case network, badDiscovery, serviceFailure, badRedirect, signInFailed, misconfigured, invalidIDToken
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -23,6 +23,9 @@ public struct IssuerError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The sign-in cannot work as configured: the authorize endpoint refused the request
         /// (4xx) or showed a page that is not a sign-in form. The message quotes its answer.
         public static let misconfigured = Code(.misconfigured)
+        /// An id_token failed validation (signature, issuer, audience, lifetime, nonce), or
+        /// the issuer's keys could not be read.
+        public static let invalidIDToken = Code(.invalidIDToken)
 
         public var description: String { base.rawValue }
     }

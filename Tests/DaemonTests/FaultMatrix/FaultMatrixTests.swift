@@ -49,7 +49,7 @@ import LocalServers
             Cells: the status the app got (IntuneMAMComplianceStatus) and the enrollment status code of the MAM step; \
             retry/check-in: when the engine runs that step again; held: a repeat at once (fault cleared) failed without \
             reaching the server (Retry-After honoured); wiped: the failed remediation wiped the account's managed data; \
-            not requested: the client never calls it; TLS refused: the handshake failed before any request. After every \
+            TLS refused: the handshake failed before any request (keys: the sign-in failed at discovery). After every \
             cell the fault is cleared and the same step succeeds on the same state directory (for TLS: restarted with \
             the CA file), with SQLite's integrity and foreign-key checks clean.
             """

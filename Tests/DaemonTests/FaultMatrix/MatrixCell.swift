@@ -30,7 +30,7 @@ struct MatrixCell: Sendable {
         var observation = try await endpoint.trigger(device)
         try await lab.settleAndClearFaults(count: fault.rule(route: endpoint.route) == nil ? 0 : 1000)
         if await lab.requests(to: endpoint.route) == 0 {  // logged once answered: after the settling
-            observation.unreached = endpoint == .keys ? "not requested" : "TLS refused"
+            observation.unreached = fault == .untrustedTLS ? "TLS refused" : "not requested"
         }
         if fault == .unavailableRetryAfter, endpoint.repeatsAtOnce {
             observation.held = try await repeatIsHeld(device, lab: lab)

@@ -10,9 +10,10 @@ enum MatrixExpectation {
         let tls = fault == .untrustedTLS
         switch endpoint {
         case .discovery, .token, .keys:
-            // keys: the client never fetches the JWKS, so its faults change nothing; TLS on the
-            // issuer's host stops the sign-in at discovery all the same.
-            expected.status = endpoint == .keys && !tls ? .compliant : (failed ? failure : .compliant)
+            // keys: every id_token is checked against the issuer's JWKS, fetched at the first
+            // sign-in; a key set that cannot be fetched or read fails the sign-in as the token
+            // endpoint would. TLS on the issuer's host stops the sign-in at discovery all the same.
+            expected.status = failed ? failure : .compliant
         case .enrollRemediation, .reportCompliance:
             expected.status = failed ? failure : .compliant
             // Untrusted TLS on the MAM host stops the remediation at its first MAM call, enroll.
@@ -32,7 +33,7 @@ enum MatrixExpectation {
             expected.schedule = "removed"
         }
         expected.held = fault == .unavailableRetryAfter && endpoint.repeatsAtOnce
-        if endpoint == .keys { expected.unreached = "not requested" } else if tls { expected.unreached = "TLS refused" }
+        if tls { expected.unreached = "TLS refused" }
         return expected
     }
 
