@@ -284,8 +284,8 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ChildProcess", "ControlClient", "JSON", "LocalServers", "AppProfile"],
-            exclude: ["broken-flows"],
+            dependencies: ["ChildProcess", "ControlClient", "HTTPClient", "JSON", "LocalServers", "AppProfile"],
+            exclude: ["broken-flows", "browser"],
             swiftSettings: swiftSettings
         ),
 

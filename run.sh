@@ -43,7 +43,10 @@ case "${1:-}" in
         "$bin/compliancectl" run flows/
         ;;
     test)
-        setup curl jq  # the tests drive mockauth with curl, and run mocks/README.md's curl walkthrough (jq)
+        # The tests drive mockauth with curl, run mocks/README.md's curl walkthrough (jq), and sign
+        # in as a person in a real headless browser (Debian's chromium and its driver, from
+        # python3-selenium under /usr/bin/python3).
+        setup curl jq chromium chromium-driver python3-selenium
         echo "==> building"
         swift build --build-tests
         echo "==> testing"

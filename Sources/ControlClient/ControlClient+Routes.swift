@@ -5,17 +5,42 @@ import JSON
 extension ControlClient {
     /// How an interactive step is answered when the issuer shows its sign-in page.
     public enum User: Sendable, Hashable {
-        /// Signs in as the request's account with this password.
+        /// The daemon fills the sign-in page as the request's account with this password.
         case signIn(password: String)
         /// Presses cancel.
         case cancel
+        /// The resource owner password grant (test issuers).
+        case passwordGrant(password: String)
+        /// A person signs in in a browser (interaction from ``openInteraction(_:)``).
+        case browser(interaction: String, timeoutSeconds: Int?)
+        /// A person signs in on another device with a code.
+        case deviceCode(interaction: String)
 
         var json: JSONValue {
             switch self {
             case .signIn(let password): ["action": "signIn", "password": .string(password)]
             case .cancel: ["action": "cancel"]
+            case .passwordGrant(let password): ["action": "passwordGrant", "password": .string(password)]
+            case .browser(let id, let timeout):
+                ["action": "browser", "interaction": .string(id), "timeoutSeconds": timeout.map { .int(Int64($0)) } ?? .null]
+            case .deviceCode(let id): ["action": "deviceCode", "interaction": .string(id)]
             }
         }
+    }
+
+    /// `POST /v1/interactions`: opens a browser or device-code interaction.
+    public func openInteraction(_ kind: String) async throws(ControlClientError) -> JSONValue {
+        try await call(.post, "/v1/interactions", ["kind": .string(kind)])
+    }
+
+    /// `GET /v1/interactions/{id}`, waiting up to `wait` ms for a change from `since`.
+    public func interaction(_ id: String, since: Int64, waitMilliseconds: Int) async throws(ControlClientError) -> JSONValue {
+        try await call(.get, "/v1/interactions/\(Self.pathSegment(id))?since=\(since)&wait=\(waitMilliseconds)")
+    }
+
+    /// `DELETE /v1/interactions/{id}`: the sign-in using it ends UserCancelled.
+    public func cancelInteraction(_ id: String) async throws(ControlClientError) -> JSONValue {
+        try await call(.delete, "/v1/interactions/\(Self.pathSegment(id))")
     }
 
     public func health() async throws(ControlClientError) -> JSONValue {

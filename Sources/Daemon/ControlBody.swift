@@ -66,21 +66,50 @@ struct ControlBody {
         return scopes
     }
 
-    /// `{"action": "signIn", "password"}` or `{"action": "cancel"}`.
-    func user() throws(ControlError) -> InteractiveUser? {
+    /// `{"action": "signIn", "password"}`, `{"action": "cancel"}`, `{"action": "passwordGrant",
+    /// "password"}`, `{"action": "browser", "interaction", "timeoutSeconds"?}` or
+    /// `{"action": "deviceCode", "interaction"}` (an interaction from `POST /v1/interactions`,
+    /// of that kind, not used before).
+    func user(_ interactions: InteractionSessions) throws(ControlError) -> InteractiveUser? {
         guard let value = object["user"], value != .null else { return nil }
         guard let user = value.objectValue else { throw .badRequest("\(route): field 'user' must be an object") }
-        for key in user.keys where key != "action" && key != "password" {
-            throw .badRequest("\(route): unknown field 'user.\(key)'; known fields: action, password")
+        let known = ["action", "password", "interaction", "timeoutSeconds"]
+        for key in user.keys where !known.contains(key) {
+            throw .badRequest("\(route): unknown field 'user.\(key)'; known fields: \(known.joined(separator: ", "))")
+        }
+        func password(_ action: String) throws(ControlError) -> String {
+            guard let password = user["password"]?.stringValue else { throw .badRequest("\(route): user.password is required for action \(action)") }
+            return password
+        }
+        func session(_ kind: InteractionSession.Kind) throws(ControlError) -> InteractionSession {
+            guard let id = user["interaction"]?.stringValue else {
+                throw .badRequest("\(route): user.interaction (from POST /v1/interactions) is required for action \(kind.rawValue)")
+            }
+            guard let session = interactions.session(id) else { throw .notFound("\(route): no open interaction '\(id)'") }
+            guard session.kind == kind else { throw .badRequest("\(route): interaction '\(id)' is a \(session.kind.rawValue) interaction, not \(kind.rawValue)") }
+            guard session.claim() else { throw ControlError(.conflict, "conflict", "\(route): interaction '\(id)' was already used or cancelled") }
+            return session
         }
         switch user["action"]?.stringValue {
         case "signIn":
-            guard let password = user["password"]?.stringValue else { throw .badRequest("\(route): user.password is required for action signIn") }
-            return .signIn(password: password)
+            return .signIn(password: try password("signIn"))
         case "cancel":
             return .cancel
+        case "passwordGrant":
+            return .passwordGrant(password: try password("passwordGrant"))
+        case "browser":
+            var timeout = InteractiveUser.browserTimeout
+            if let value = user["timeoutSeconds"], value != .null {
+                guard let seconds = value.intValue, (1...3600).contains(seconds) else {
+                    throw .badRequest("\(route): user.timeoutSeconds must be an integer in 1...3600")
+                }
+                timeout = .seconds(seconds)
+            }
+            return .browser(try session(.browser), timeout: timeout)
+        case "deviceCode":
+            return .deviceCode(try session(.deviceCode))
         default:
-            throw .badRequest("\(route): user.action must be \"signIn\" or \"cancel\"")
+            throw .badRequest("\(route): user.action must be one of signIn, cancel, passwordGrant, browser, deviceCode")
         }
     }
 }

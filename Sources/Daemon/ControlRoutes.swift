@@ -40,6 +40,9 @@ public struct ControlRoutes: Sendable {
         router.delete("/v1/accounts/:upn/data/:name") { _, context in try await handle { try await removeData(context) } }
         router.get("/v1/events") { request, _ in try await handle { try await events(request) } }
         router.get("/v1/clock") { _, _ in try await handle { clock() } }
+        router.post("/v1/interactions") { request, _ in try await handle { try await openInteraction(request) } }
+        router.get("/v1/interactions/:id") { request, context in try await handle { try await interaction(request, context) } }
+        router.delete("/v1/interactions/:id") { _, context in try await handle { try cancelInteraction(context) } }
         router.post("/v1/clock/advance") { request, _ in try await handle { try await advance(request) } }
         if testHooks {
             router.post("/v1/test/crash-after") { request, _ in try await handle { try await crashAfter(request) } }
@@ -64,6 +67,8 @@ public struct ControlRoutes: Sendable {
         return .json([
             "status": "ok", "pid": .int(Int64(getpid())), "clock": .string(engine.clock.mode.rawValue),
             "now": .int(engine.clock.milliseconds), "app": .string(engine.clientID), "lastEventSeq": .int(last),
+            "issuer": .string(engine.issuer.configuration.authority.url),
+            "issuerKind": .string(engine.issuer.configuration.authority.isEntra ? "entra" : "oidc"),
         ])
     }
 
@@ -82,7 +87,7 @@ public struct ControlRoutes: Sendable {
         let upn = try body.string("account")
         let silent = try body.bool("silent", default: false)
         let scopes = try body.scopes()
-        let user = try body.user()
+        let user = try body.user(engine.interactions)
         let outcome = try await engineCall { try await engine.signIn(upn, scopes: scopes, silent: silent, user: user) }
         var object: JSONObject = ["account": .string(outcome.account.key), "signedIn": .bool(outcome.signedIn)]
         let token = ControlJSON.tokenOutcome(outcome.token)
@@ -97,7 +102,7 @@ public struct ControlRoutes: Sendable {
         guard let scopes = try body.scopes() else { throw ControlError.badRequest("POST /v1/token: field 'scopes' is required") }
         let silent = try body.bool("silent", default: true)
         let remediate = try body.bool("remediate", default: true)
-        let user = try body.user()
+        let user = try body.user(engine.interactions)
         let outcome = try await engineCall {
             try await engine.acquireToken(upn, scopes: scopes, silent: silent, remediate: remediate, user: user)
         }
@@ -108,7 +113,7 @@ public struct ControlRoutes: Sendable {
         let body = try await jsonBody(request, route: "POST /v1/remediate", known: ["account", "silent", "user"])
         let upn = try body.string("account")
         let silent = try body.bool("silent", default: false)
-        let user = try body.user()
+        let user = try body.user(engine.interactions)
         let outcome = try await engineCall { try await engine.remediate(upn, silent: silent, user: user) }
         var object: JSONObject = ["report": EngineJSON.report(outcome.report)]
         if let tokens = outcome.tokens { object["token"] = ControlJSON.token(tokens) }
@@ -237,7 +242,7 @@ public struct ControlRoutes: Sendable {
 
     // MARK: - Helpers
 
-    private func jsonBody(_ request: Request, route: String, known: Set<String>) async throws -> ControlBody {
+    func jsonBody(_ request: Request, route: String, known: Set<String>) async throws -> ControlBody {
         let bytes: [UInt8]
         do {
             bytes = Array(try await request.body.collect(upTo: ControlLimits.maxJSONBytes).readableBytesView)
@@ -247,7 +252,7 @@ public struct ControlRoutes: Sendable {
         return try ControlBody(bytes, route: route, known: known)
     }
 
-    private func parameter(_ name: String, _ context: ControlRequestContext) throws(ControlError) -> String {
+    func parameter(_ name: String, _ context: ControlRequestContext) throws(ControlError) -> String {
         guard let value = context.parameters.get(name) else { throw .badRequest("missing path parameter \(name)") }
         return value.removingPercentEncoding ?? value
     }
@@ -261,7 +266,7 @@ public struct ControlRoutes: Sendable {
     }
 
     /// Runs a handler; every error becomes a JSON error answer (never a crash, never HTML).
-    private func handle(_ body: () async throws -> Response) async throws -> Response {
+    func handle(_ body: () async throws -> Response) async throws -> Response {
         do {
             return try await body()
         } catch let error as ControlError {

@@ -10,19 +10,25 @@ enum DaemonCall {
         try await run(options.address, body)
     }
 
-    /// As the overload above, for a command that checks its ``DaemonAddress`` itself (`clock advance`).
-    static func run(_ options: DaemonAddress, _ body: (ControlClient) async throws(ControlClientError) -> CommandResult) async throws {
+    /// As the overload above, for a command that checks its ``DaemonAddress`` itself (`clock
+    /// advance`), or needs a longer bound on its call (a person signing in). When
+    /// `interrupted()` says Ctrl-C cancelled the call's work, the command exits 130.
+    static func run(
+        _ options: DaemonAddress, timeout: Duration = .seconds(120), _ body: (ControlClient) async throws(ControlClientError) -> CommandResult,
+        onFailure interrupted: () -> Bool = { false }
+    ) async throws {
         let result: CommandResult
         do {
-            result = try await body(options.client())
+            result = try await body(options.client(timeout: timeout))
         } catch {
-            throw fail(error, json: options.json)
+            throw interrupted() ? Exit.interrupted : fail(error, json: options.json)
         }
         if options.json {
             print(result.json.encodedString(sortedKeys: false))
         } else {
             for line in result.lines { print(line) }
         }
+        if interrupted() { throw Exit.interrupted }
         if !result.succeeded { throw Exit.failed }
     }
 

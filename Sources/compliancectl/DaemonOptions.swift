@@ -34,8 +34,8 @@ struct DaemonAddress: ParsableArguments {
         return nil
     }
 
-    func client() -> ControlClient {
-        ControlClient(socketPath: socketPath ?? "control.sock")
+    func client(timeout: Duration = .seconds(120)) -> ControlClient {
+        ControlClient(socketPath: socketPath ?? "control.sock", timeout: timeout)
     }
 }
 

@@ -12,4 +12,6 @@ enum Exit {
     static let unavailable = ExitCode(69)
     /// A bug of ours.
     static let software = ExitCode(70)
+    /// Ctrl-C (or SIGTERM) cancelled a sign-in a person was completing (128 + SIGINT).
+    static let interrupted = ExitCode(130)
 }

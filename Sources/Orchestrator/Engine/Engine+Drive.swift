@@ -50,7 +50,7 @@ extension Engine {
                     instant = []
                 }
             case .reply(let ticket, let reply):
-                users[ticket] = nil
+                users.removeValue(forKey: ticket)?.session?.end()  // a person's interaction ends with its request
                 waiting.removeValue(forKey: ticket)?.resume(returning: reply)
             case .restartApp(let account):
                 logger.notice("first policy: the app restarts", metadata: ["account.id": "\(account)"])
@@ -89,7 +89,7 @@ extension Engine {
     private func storageFailed(_ error: any Error) {
         logger.critical("commit failed; every waiting call fails and the machine is reloaded from the store", metadata: ["error.message": "\(error)"])
         for (ticket, continuation) in waiting {
-            users[ticket] = nil
+            users.removeValue(forKey: ticket)?.session?.end()
             let refusal = ComplianceMachine.Refusal(.storageUnavailable, nil, "the store refused a write (\(error)); nothing of this call was committed. Try again once the disk has room.")
             continuation.resume(returning: .refused(refusal))
         }

@@ -55,16 +55,29 @@ extension Engine {
                 reply = try await issuer.requestToken(.refreshToken(refreshToken), scopes: wireScopes, claims: claims)
             case .interactive:
                 guard let user else { return .cancelled }
+                if case .passwordGrant(let password) = user {
+                    reply = try await issuer.requestToken(.password(username: account.upn, password: password), scopes: wireScopes, claims: claims)
+                    break
+                }
+                if case .deviceCode(let session) = user {
+                    switch try await signInOnAnotherDevice(scopes: wireScopes, claims: claims, session: session) {
+                    case .reply(let answer): reply = answer
+                    case .cancelled: return .cancelled
+                    case .expired(let detail): return Self.interactionEnded(detail)
+                    }
+                    break
+                }
                 switch try await signInInteractively(account, scopes: wireScopes, claims: claims, user: user) {
-                case .code(let code, let verifier, let sent):
+                case .code(let code, let verifier, let sent, let redirectURI):
                     nonce = sent
                     reply = try await issuer.requestToken(
-                        .authorizationCode(code: code, verifier: verifier, redirectURI: issuer.configuration.redirectURI),
-                        scopes: wireScopes, claims: claims)
+                        .authorizationCode(code: code, verifier: verifier, redirectURI: redirectURI), scopes: wireScopes, claims: claims)
                 case .cancelled:
                     return .cancelled
                 case .error(let code, let description):
                     return Self.redirectError(code, description)
+                case .timedOut(let detail):
+                    return Self.interactionEnded(detail)
                 }
             }
             let response = TokenResponseClassifier.classify(
@@ -119,9 +132,18 @@ extension Engine {
     }
 
     private enum Authorization {
-        case code(String, verifier: String, nonce: String)
+        case code(String, verifier: String, nonce: String, redirectURI: String)
         case cancelled
         case error(String, String?)
+        /// Nobody finished the sign-in in time.
+        case timedOut(String)
+    }
+
+    /// A sign-in a person did not finish (no redirect in time, an expired device code): the
+    /// account still needs its user.
+    static func interactionEnded(_ detail: String) -> ComplianceMachine.GrantResult {
+        let error = ServerError(status: 0, error: "interaction_timeout", errorDescription: detail)
+        return .response(.interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: error)))
     }
 
     /// Authorization code + PKCE with the scripted user at the issuer's sign-in page.
@@ -129,16 +151,31 @@ extension Engine {
         let pkce = PKCE()
         let state = RandomToken.make()
         let nonce = RandomToken.make()
-        let url = try await issuer.authorizeURL(
-            scopes: scopes, state: state, nonce: nonce, pkce: pkce, claims: claims, loginHint: account.upn)
-        let choice: ScriptedUser.Choice = switch user {
-        case .signIn(let password): .signIn(username: account.upn, password: password)
-        case .cancel: .cancel
+        let location: String
+        let redirectURI: String
+        if case .browser(let session, let timeout) = user {
+            // A person in a browser: the issuer redirects it to our loopback listener.
+            let listener = try LoopbackRedirectListener()
+            redirectURI = listener.redirectURI
+            let url = try await issuer.authorizeURL(
+                scopes: scopes, state: state, nonce: nonce, pkce: pkce, claims: claims, loginHint: account.upn, redirectURI: redirectURI)
+            guard session.prompt(InteractionSession.Prompt(url: url, expiresAt: OrchestratorStore.wallClock() + timeout.milliseconds)) else { return .cancelled }
+            guard let target = await listener.waitForRedirect(until: ContinuousClock.now + timeout, cancelled: { session.isCancelled }) else {
+                if session.isCancelled { return .cancelled }
+                return .timedOut("no browser sign-in reached \(redirectURI) within \(timeout.milliseconds / 1000) s")
+            }
+            location = "http://127.0.0.1:\(listener.port)" + target
+        } else {
+            let choice: ScriptedUser.Choice = switch user {
+            case .signIn(let password): .signIn(username: account.upn, password: password)
+            default: .cancel
+            }
+            redirectURI = issuer.configuration.redirectURI
+            let url = try await issuer.authorizeURL(scopes: scopes, state: state, nonce: nonce, pkce: pkce, claims: claims, loginHint: account.upn)
+            location = try await ScriptedUser(choice, http: browserHTTP).authorize(url: url, redirectURI: redirectURI)
         }
-        let redirectURI = issuer.configuration.redirectURI
-        let location = try await ScriptedUser(choice, http: browserHTTP).authorize(url: url, redirectURI: redirectURI)
         switch try AuthorizationRedirect.parse(location, redirectURI: redirectURI, expectedState: state) {
-        case .code(let code, _): return .code(code, verifier: pkce.verifier, nonce: nonce)
+        case .code(let code, _): return .code(code, verifier: pkce.verifier, nonce: nonce, redirectURI: redirectURI)
         case .cancelled: return .cancelled
         case .error(let code, let description): return .error(code, description)
         }

@@ -21,11 +21,14 @@ import ServiceLifecycle
 public actor Engine: Service {
     let store: OrchestratorStore
     let vault: Vault
-    let issuer: IssuerClient
+    public nonisolated let issuer: IssuerClient
     /// The MAM service's client; nil when none is configured (``ComplianceMachine/Configuration/mamService``).
     let mam: MAMClient?
     /// Plays the browser for interactive sign-ins; must not follow redirects.
     let browserHTTP: HTTPClient
+    /// Sign-ins a person completes in a browser or on another device (the control API's
+    /// `/v1/interactions`).
+    public nonisolated let interactions = InteractionSessions()
     let configuration: EngineConfiguration
     /// The engine's time: real, or virtual (moved by ``advanceClock(seconds:)``).
     public nonisolated let clock: EngineClock

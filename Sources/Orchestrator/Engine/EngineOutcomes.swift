@@ -1,17 +1,41 @@
 import ComplianceCore
 
-/// Who plays the browser when a request needs interaction (flows script it).
+/// Who signs in when a request needs interaction.
 public enum InteractiveUser: Sendable, Hashable, CustomStringConvertible {
-    /// Signs in as the request's account with this password.
+    /// The daemon fills the issuer's sign-in form as the request's account with this
+    /// password (mockauth's page, and pages shaped like it; flows script it).
     case signIn(password: String)
-    /// Presses cancel on the sign-in page.
+    /// Presses cancel on that sign-in page.
     case cancel
+    /// A person signs in in a browser: authorization code + PKCE with a loopback redirect
+    /// (RFC 8252); the session publishes the URL to open and may be cancelled. `timeout`
+    /// bounds the wait for the redirect.
+    case browser(InteractionSession, timeout: Duration)
+    /// A person signs in on another device (RFC 8628); the session publishes the
+    /// verification URI and user code and may be cancelled.
+    case deviceCode(InteractionSession)
+    /// The resource owner password grant (test issuers only; Entra discourages it).
+    case passwordGrant(password: String)
+
+    /// The default wait for a browser sign-in's redirect.
+    public static let browserTimeout: Duration = .seconds(300)
 
     /// Never prints the password.
     public var description: String {
         switch self {
         case .signIn: "signIn(<redacted>)"
         case .cancel: "cancel"
+        case .browser(let session, _): "browser(\(session.id))"
+        case .deviceCode(let session): "deviceCode(\(session.id))"
+        case .passwordGrant: "passwordGrant(<redacted>)"
+        }
+    }
+
+    /// The session a person completes, if any.
+    var session: InteractionSession? {
+        switch self {
+        case .browser(let session, _), .deviceCode(let session): session
+        case .signIn, .cancel, .passwordGrant: nil
         }
     }
 }

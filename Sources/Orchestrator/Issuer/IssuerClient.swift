@@ -52,11 +52,14 @@ public actor IssuerClient {
     }
 
     /// The authorize URL for an interactive sign-in with PKCE (S256), `client_info=1`, and the
-    /// claims parameter when given.
-    public func authorizeURL(scopes: [String], state: String, nonce: String, pkce: PKCE, claims: String?, loginHint: String?) async throws(IssuerError) -> String {
+    /// claims parameter when given; `redirectURI` overrides the configured one (a loopback
+    /// redirect).
+    public func authorizeURL(
+        scopes: [String], state: String, nonce: String, pkce: PKCE, claims: String?, loginHint: String?, redirectURI: String? = nil
+    ) async throws(IssuerError) -> String {
         let endpoint = try await discover().authorizationEndpoint
         var fields: [(String, String)] = [
-            ("client_id", configuration.clientID), ("response_type", "code"), ("redirect_uri", configuration.redirectURI),
+            ("client_id", configuration.clientID), ("response_type", "code"), ("redirect_uri", redirectURI ?? configuration.redirectURI),
             ("scope", scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
             ("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method), ("client_info", "1"),
         ]

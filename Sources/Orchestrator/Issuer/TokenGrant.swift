@@ -4,6 +4,8 @@ public enum TokenGrant: Sendable, Hashable, CustomStringConvertible {
     case refreshToken(String)
     case password(username: String, password: String)
     case clientCredentials
+    /// RFC 8628 §3.4: polls for a device code's sign-in.
+    case deviceCode(String)
 
     /// The grant's form fields, in the order they are sent.
     var fields: [(String, String)] {
@@ -16,6 +18,8 @@ public enum TokenGrant: Sendable, Hashable, CustomStringConvertible {
             [("grant_type", "password"), ("username", username), ("password", password)]
         case .clientCredentials:
             [("grant_type", "client_credentials")]
+        case .deviceCode(let code):
+            [("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", code)]
         }
     }
 
@@ -26,6 +30,7 @@ public enum TokenGrant: Sendable, Hashable, CustomStringConvertible {
         case .refreshToken: "refresh_token"
         case .password(let username, _): "password(\(username))"
         case .clientCredentials: "client_credentials"
+        case .deviceCode: "device_code"
         }
     }
 }

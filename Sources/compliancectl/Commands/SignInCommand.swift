@@ -1,20 +1,33 @@
 import ArgumentParser
+import Foundation
 import ControlClient
 import JSON
 
-/// `compliancectl sign-in ACCOUNT [--silent]`.
+/// `compliancectl sign-in ACCOUNT [--silent | --browser | --device-code | --grant password]`.
 struct SignInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sign-in",
         abstract: "Sign an account in: allowed-accounts check, a token (remediating on 53005), then MAM registration.",
         discussion: """
-            Interactive by default: the issuer's sign-in page is answered with the password from \
-            --password-stdin, $COMPLIANCE_PASSWORD or a prompt; --cancel presses cancel. With \
-            --silent (or no password) a step that needs the user ends in InteractionRequired (4).
+            How the person signs in:
+              (default)        the daemon fills the issuer's sign-in page (mockauth's, and pages \
+            shaped like it) with the password from --password-stdin, $COMPLIANCE_PASSWORD or a \
+            prompt; --cancel presses cancel.
+              --browser        you sign in in a browser: authorization code + PKCE with a \
+            loopback redirect to 127.0.0.1 (RFC 8252). The URL is printed (and opened with \
+            xdg-open unless --no-open); the daemon waits --timeout seconds for the redirect.
+              --device-code    you sign in on any device with the printed code (RFC 8628).
+              --grant password the password grant (test issuers; Entra discourages it).
+            With --silent (or no password) a step that needs the user ends in \
+            InteractionRequired (4). Ctrl-C during --browser or --device-code cancels the \
+            sign-in (exit 130). The issuer must allow the redirect http://127.0.0.1 (any \
+            port) for --browser, and the device flow for --device-code.
 
             Examples:
               echo 'Passw0rd!' | compliancectl sign-in alice@contoso.com --password-stdin
               compliancectl sign-in bob@contoso.com --silent
+              compliancectl sign-in alice@contoso.com --browser
+              compliancectl sign-in alice@contoso.com --device-code
             """)
 
     @OptionGroup var daemon: DaemonOptions
@@ -29,17 +42,66 @@ struct SignInCommand: AsyncParsableCommand {
     @Option(name: .customLong("scope"), help: ArgumentHelp("Scope to request (repeatable; default: the daemon's sign-in scopes).", valueName: "scope"))
     var scopes: [String] = []
 
-    func validate() throws { try Arguments.account(account) }
+    @Flag(name: .long, help: "Sign in in a browser (authorization code + PKCE, loopback redirect).")
+    var browser = false
+
+    @Flag(name: .customLong("no-open"), help: "With --browser: print the URL only, do not run xdg-open.")
+    var noOpen = false
+
+    @Option(name: .long, help: ArgumentHelp("With --browser: seconds to wait for the browser's redirect (1...3600, default 300).", valueName: "seconds"))
+    var timeout: Int?
+
+    @Flag(name: .customLong("device-code"), help: "Sign in on another device with a code (RFC 8628).")
+    var deviceCode = false
+
+    @Option(name: .long, help: ArgumentHelp("'password': use the password grant (test issuers) instead of the sign-in page.", valueName: "grant"))
+    var grant: String?
+
+    func validate() throws {
+        try Arguments.account(account)
+        let methods = [browser, deviceCode, grant != nil, silent, userOptions.cancel].filter { $0 }.count
+        if methods > 1 { throw ValidationError("give one of --browser, --device-code, --grant, --silent, --cancel.") }
+        if let grant, grant != "password" { throw ValidationError("--grant takes 'password', got '\(grant)'.") }
+        if (browser || deviceCode), userOptions.passwordFromStandardInput { throw ValidationError("--password-stdin has no use with --browser or --device-code: the person types it.") }
+        if !browser, noOpen || timeout != nil { throw ValidationError("--no-open and --timeout go with --browser.") }
+        if let timeout, !(1...3600).contains(timeout) { throw ValidationError("--timeout must be 1...3600 seconds, got \(timeout).") }
+    }
 
     func run() async throws {
-        let user = try userOptions.user(silent: silent)
-        try await DaemonCall.run(daemon) { client throws(ControlClientError) in
-            let answer = try await client.signIn(account, silent: silent, scopes: scopes.isEmpty ? nil : scopes, user: user)
-            let signedIn = answer["signedIn"]?.boolValue == true
-            var lines = ["\(answer["account"]?.stringValue ?? account): \(Describe.status(answer["status"])) — \(signedIn ? "signed in" : "not signed in")"]
-            lines += TokenCommand.details(answer).map { "  " + $0 }
-            return CommandResult(json: answer, lines: lines, succeeded: signedIn)
+        let scopes = scopes.isEmpty ? nil : scopes
+        if browser || deviceCode {
+            let method: InteractiveSignIn.Method = browser ? .browser(open: !noOpen, timeoutSeconds: timeout) : .deviceCode
+            var interrupted = false
+            // The person may take minutes (a device code lives 15 at Entra).
+            try await DaemonCall.run(daemon.address, timeout: .seconds(3700)) { client throws(ControlClientError) in
+                let (answer, cancelled) = try await InteractiveSignIn(method: method, json: daemon.address.json).run(client) { user throws(ControlClientError) in
+                    try await client.signIn(account, silent: false, scopes: scopes, user: user)
+                }
+                interrupted = cancelled
+                return Self.result(answer, account: account, succeedsIf: !cancelled)
+            } onFailure: { interrupted }
+            return
         }
+        var user = try userOptions.user(silent: silent)
+        if grant == "password" {
+            guard case .signIn(let password)? = user else { throw ValidationError("--grant password needs a password (--password-stdin or $COMPLIANCE_PASSWORD).") }
+            user = .passwordGrant(password: password)
+        }
+        let passwordGrant = grant != nil
+        try await DaemonCall.run(daemon) { client throws(ControlClientError) in
+            if passwordGrant, (try? await client.health())?["issuerKind"]?.stringValue == "entra" {
+                FileHandle.standardError.write(Data("compliancectl: warning: the password grant skips the issuer's sign-in page (MFA, Conditional Access prompts, federation); Entra discourages it outside tests. Use --browser or --device-code for real people.\n".utf8))
+            }
+            let answer = try await client.signIn(account, silent: silent, scopes: scopes, user: user)
+            return Self.result(answer, account: account, succeedsIf: true)
+        }
+    }
+
+    static func result(_ answer: JSONValue, account: String, succeedsIf condition: Bool) -> CommandResult {
+        let signedIn = answer["signedIn"]?.boolValue == true
+        var lines = ["\(answer["account"]?.stringValue ?? account): \(Describe.status(answer["status"])) — \(signedIn ? "signed in" : "not signed in")"]
+        lines += TokenCommand.details(answer).map { "  " + $0 }
+        return CommandResult(json: answer, lines: lines, succeeded: signedIn && condition)
     }
 }
 

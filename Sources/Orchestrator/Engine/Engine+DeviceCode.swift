@@ -1,0 +1,55 @@
+import ComplianceCore
+import HTTPClient
+import JSON
+
+extension Engine {
+    /// How a device-code sign-in ended before a token answer.
+    enum DeviceSignIn {
+        /// The token endpoint's answer to classify (tokens, or an error other than the polling ones).
+        case reply(TokenEndpointReply)
+        /// The person declined (`access_denied`, `authorization_declined`) or the session was cancelled.
+        case cancelled
+        /// The code expired before anyone signed in.
+        case expired(String)
+    }
+
+    /// RFC 8628: asks for a device code, publishes the verification URI and user code on
+    /// `session`, then polls the token endpoint every `interval` seconds (5 more after each
+    /// `slow_down`) while the answer is `authorization_pending`, until a sign-in, a refusal,
+    /// the code's expiry, or the session's cancellation.
+    nonisolated func signInOnAnotherDevice(scopes: [String], claims: String?, session: InteractionSession) async throws(IssuerError) -> DeviceSignIn {
+        let authorization = try await issuer.deviceAuthorization(scopes: scopes, claims: claims)
+        let expires = ContinuousClock.now + .seconds(authorization.expiresIn)
+        guard session.prompt(InteractionSession.Prompt(
+            verificationURI: authorization.verificationURI, verificationURIComplete: authorization.verificationURIComplete,
+            userCode: authorization.userCode, message: authorization.message,
+            expiresAt: OrchestratorStore.wallClock() + Int64(authorization.expiresIn) * 1000))
+        else { return .cancelled }
+        var interval = authorization.interval
+        while true {
+            let next = ContinuousClock.now + .seconds(interval)
+            while ContinuousClock.now < next, !session.isCancelled, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(50)) }
+            if session.isCancelled || Task.isCancelled { return .cancelled }
+            if ContinuousClock.now >= expires { return .expired("the device code expired after \(authorization.expiresIn) s before anyone signed in") }
+            let reply = try await issuer.requestToken(.deviceCode(authorization.deviceCode), scopes: [], claims: claims)
+            guard reply.status == 400, let error = (try? JSONValue.parse(reply.body))?["error"]?.stringValue else { return .reply(reply) }
+            switch error {
+            case "authorization_pending":
+                continue
+            case "slow_down":
+                interval += 5
+            case "access_denied", "authorization_declined":
+                return .cancelled
+            case "expired_token", "code_expired":
+                return .expired("the issuer says the device code expired before anyone signed in")
+            default:
+                return .reply(reply)
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}
