@@ -285,7 +285,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["ChildProcess", "ControlClient", "HTTPClient", "JSON", "LocalServers", "AppProfile"],
-            exclude: ["broken-flows", "browser"],
+            exclude: ["broken-flows", "browser", "oidc-provider"],
             swiftSettings: swiftSettings
         ),
 

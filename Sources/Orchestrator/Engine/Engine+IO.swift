@@ -85,8 +85,9 @@ extension Engine {
                 authority: issuer.configuration.authority.url)
             guard case .success(var tokens) = response else { return .response(response) }
             guard let idToken = tokens.idToken else {
-                // OpenID Connect Core 3.1.3.3: a code redeemed for `openid` comes with an id_token.
-                guard grant == .refreshToken else {
+                // OpenID Connect Core 3.1.3.3: a code redeemed for `openid` comes with an id_token
+                // (the password and device-code grants, like a refresh, may come without one).
+                guard nonce == nil else {
                     return .response(.malformed(MalformedResponse(status: reply.status, message: "the issuer sent no id_token for an OpenID Connect sign-in")))
                 }
                 return .response(response)

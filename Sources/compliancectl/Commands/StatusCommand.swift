@@ -18,6 +18,7 @@ struct StatusCommand: AsyncParsableCommand {
             var lines = [
                 "complianced pid \(health["pid"]?.intValue ?? 0): \(health["status"]?.stringValue ?? "?")",
                 "app: \(health["app"]?.stringValue ?? "?")",
+                "issuer: \(health["issuer"]?.stringValue ?? "?") (\(health["issuerKind"]?.stringValue == "oidc" ? "OpenID Connect" : "Entra-shaped"))",
                 "clock: \(health["clock"]?.stringValue ?? "?"), now \(Describe.time(health["now"]))",
                 "last event: #\(health["lastEventSeq"]?.intValue ?? 0)",
             ]

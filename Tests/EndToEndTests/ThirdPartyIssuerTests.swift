@@ -1,0 +1,146 @@
+import ChildProcess
+import Foundation
+import JSON
+import LocalServers
+import Testing
+
+/// A third-party OpenID Connect provider: django-oauth-toolkit (PyPI, pinned), configured by
+/// `oidc-provider/provider.py` on 127.0.0.1 with a port the system picks, with its own login
+/// page (Django's CSRF-protected form). The daemon reaches it with `--oidc-issuer` and no MAM
+/// service; people sign in in headless Chromium.
+enum ThirdPartyIssuer {
+    static let packages = ["django-oauth-toolkit==3.4.1", "oauthlib==3.3.1", "Django==5.2.19"]
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("oidc-provider/provider.py").path
+
+    /// Runs `body` with the provider's issuer URL (`http://127.0.0.1:PORT/o`); stops it after.
+    static func run(_ body: @Sendable (String) async throws -> Void) async throws {
+        let python = try await PythonVenv.python("oidc-provider-venv", packages: packages, module: "oauth2_provider")
+        let state = NSTemporaryDirectory() + "oidc-provider-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let provider = try ChildProcess(executable: python, arguments: [script, state])
+        guard let line = await provider.firstLine(timeout: .seconds(120)), line.hasPrefix("listening on ") else {
+            await provider.stop()
+            throw CLIError("the OpenID Connect provider did not start: \(provider.standardError.suffix(2000))")
+        }
+        do {
+            try await body(String(line.dropFirst("listening on ".count)))
+        } catch {
+            await provider.stop(graceful: .seconds(5))
+            throw error
+        }
+        await provider.stop(graceful: .seconds(5))
+    }
+
+    /// A daemon on a fresh state directory against `issuer` with `arguments` (client id,
+    /// secret…); stopped after `body`.
+    static func withDaemon(_ issuer: String, _ arguments: [String], _ body: @Sendable (String) async throws -> Void) async throws {
+        let directory = NSTemporaryDirectory() + "ctl-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try ChildServer("complianced", arguments: [
+            "--state-dir", directory, "--app", CLI.root + "/mocks/fixtures/apps/chatr-Info.plist", "--oidc-issuer", issuer,
+            "--clock", "virtual", "--log-level", "warning",
+        ] + arguments)
+        guard await daemon.firstLine(timeout: .seconds(30)) != nil else {
+            let stderr = daemon.stderr
+            await daemon.stop()
+            throw CLIError("complianced did not start: \(stderr)")
+        }
+        do {
+            try await body(directory)
+        } catch {
+            await daemon.stop()
+            throw error
+        }
+        await daemon.stop()
+    }
+
+    /// `compliancectl sign-in UPN --browser` completed by `person` in headless Chromium on the
+    /// provider's login page; the command's completion.
+    static func browserSignIn(_ directory: String, _ upn: String, as person: String) async throws -> (signIn: ChildProcess, browser: ChildProcess.Completion) {
+        let signIn = try await InteractiveSignInTests.startSignIn(
+            directory, [upn, "--browser", "--no-open", "--json"], waitingFor: "Waiting for the browser", onStandardError: true)
+        let url = try #require(InteractiveSignInTests.word(in: signIn.standardError, after: "  "))
+        let browser = try await InteractiveSignInTests.browse(url, person)
+        _ = await signIn.waitForExit(timeout: .seconds(60))
+        return (signIn, browser)
+    }
+}
+
+@Suite struct ThirdPartyIssuerTests {
+    @Test func aPersonSignsInOnTheProvidersOwnLoginPageAndTheIDTokenIsChecked() async throws {
+        try await ThirdPartyIssuer.run { issuer in
+            try await ThirdPartyIssuer.withDaemon(issuer, ["--client-id", "compliance-native"]) { directory in
+                let (signIn, browser) = try await ThirdPartyIssuer.browserSignIn(directory, "erin@example.org", as: "erin@example.org")
+                #expect(browser.status == 0, "\(browser.standardOutput) \(browser.standardError)")
+                #expect(signIn.exitStatus == .exited(0), "\(signIn.standardOutput) \(signIn.standardError)")
+                let answer = try JSONValue.parse(signIn.standardOutput)
+                #expect(answer["signedIn"] == true && answer["token"]?["accessToken"]?.stringValue?.isEmpty == false, "\(answer)")
+                // Silent afterwards: the cached token (no MAM service: nothing registered).
+                let silent = try await CLI.run(["sign-in", "erin@example.org", "--silent", "--json", "--state-dir", directory])
+                #expect(silent.status == 0 && silent.json["signedIn"] == true, "\(silent.stdout) \(silent.stderr)")
+                let account = try await CLI.run(["accounts", "erin@example.org", "--json", "--state-dir", directory])
+                #expect(account.json["signedIn"] == true && account.json["enrollment"]?["state"] == "unregistered", "\(account.stdout) \(account.stderr)")
+            }
+        }
+    }
+
+    @Test func anotherPersonAtTheLoginPageIsAnAccountMismatch() async throws {
+        try await ThirdPartyIssuer.run { issuer in
+            try await ThirdPartyIssuer.withDaemon(issuer, ["--client-id", "compliance-native"]) { directory in
+                let (signIn, browser) = try await ThirdPartyIssuer.browserSignIn(directory, "erin@example.org", as: "frank@example.org")
+                #expect(browser.status == 0, "\(browser.standardError)")
+                #expect(signIn.exitStatus == .exited(1))
+                let answer = try JSONValue.parse(signIn.standardOutput)
+                #expect(answer["failure"]?["kind"] == "accountMismatch", "\(answer)")
+                #expect(answer["failure"]?["message"]?.stringValue?.contains("frank@example.org, not erin@example.org") == true, "\(answer)")
+            }
+        }
+    }
+
+    @Test(arguments: ["basic", "post"])
+    func aConfidentialClientSignsInWithItsSecretFile(method: String) async throws {
+        try await ThirdPartyIssuer.run { issuer in
+            let directory = NSTemporaryDirectory() + "secret-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let secret = directory + "/secret"
+            #expect(FileManager.default.createFile(atPath: secret, contents: Data("web-s3cret\n".utf8), attributes: [.posixPermissions: 0o600]))
+            let arguments = ["--client-id", "compliance-web", "--client-secret-file", secret, "--client-auth", method]
+            try await ThirdPartyIssuer.withDaemon(issuer, arguments) { state in
+                let (signIn, browser) = try await ThirdPartyIssuer.browserSignIn(state, "erin@example.org", as: "erin@example.org")
+                #expect(browser.status == 0, "\(browser.standardError)")
+                #expect(signIn.exitStatus == .exited(0), "\(signIn.standardOutput) \(signIn.standardError)")
+                #expect(!signIn.standardOutput.contains("web-s3cret") && !signIn.standardError.contains("web-s3cret"))
+            }
+        }
+    }
+
+    @Test func thePasswordGrantSignsInWithoutTheEntraWarning() async throws {
+        try await ThirdPartyIssuer.run { issuer in
+            try await ThirdPartyIssuer.withDaemon(issuer, ["--client-id", "compliance-ropc"]) { directory in
+                let result = try await CLI.run(
+                    ["sign-in", "frank@example.org", "--grant", "password", "--password-stdin", "--json", "--state-dir", directory], input: "Passw0rd!\n")
+                #expect(result.status == 0 && result.json["signedIn"] == true, "\(result.stdout) \(result.stderr)")
+                #expect(!result.stderr.contains("warning"), "\(result.stderr)")
+                let wrong = try await CLI.run(
+                    ["sign-in", "erin@example.org", "--grant", "password", "--password-stdin", "--json", "--state-dir", directory], input: "nope\n")
+                #expect(wrong.status == 1 && wrong.json["signedIn"] == false, "\(wrong.stdout)")
+            }
+        }
+    }
+
+    @Test func anIssuerURLThatIsNotTheDocumentsIssuerIsRefusedAtStart() async throws {
+        try await ThirdPartyIssuer.run { issuer in
+            let directory = NSTemporaryDirectory() + "ctl-" + UUID().uuidString
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            // The provider answers discovery under /o only; the host alone has no document.
+            let host = String(issuer.dropLast("/o".count))
+            let result = try await Command.run(
+                ChildServer.executable("complianced"),
+                ["--state-dir", directory, "--app", CLI.root + "/mocks/fixtures/apps/chatr-Info.plist", "--oidc-issuer", host, "--client-id", "compliance-native"],
+                timeout: .seconds(30))
+            #expect(result.status == 2 && result.stderr.contains("--oidc-issuer \(host)"), "\(result.stderr)")
+        }
+    }
+}
