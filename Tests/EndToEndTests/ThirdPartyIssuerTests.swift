@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import HTTPClient
 import JSON
 import LocalServers
 import Testing
@@ -30,6 +31,35 @@ enum ThirdPartyIssuer {
             throw error
         }
         await provider.stop(graceful: .seconds(5))
+    }
+
+    /// Runs `body` with the test double (`oidc-provider/double.py`) in front of `upstream`:
+    /// its issuer URL, and a function that sets its mode (`pass`, `wrong-aud`, `bad-signature`,
+    /// `decline:SCOPE`).
+    static func withDouble(
+        inFrontOf upstream: String, _ body: @Sendable (String, @Sendable (String) async throws -> Void) async throws -> Void
+    ) async throws {
+        let python = try await PythonVenv.python("oidc-provider-venv", packages: packages, module: "oauth2_provider")
+        let script = URL(fileURLWithPath: Self.script).deletingLastPathComponent().appendingPathComponent("double.py").path
+        let double = try ChildProcess(executable: python, arguments: [script, upstream])
+        guard let line = await double.firstLine(timeout: .seconds(60)), line.hasPrefix("listening on ") else {
+            await double.stop()
+            throw CLIError("the test double did not start: \(double.standardError.suffix(2000))")
+        }
+        let issuer = String(line.dropFirst("listening on ".count))
+        let setMode: @Sendable (String) async throws -> Void = { mode in
+            var request = HTTPClientRequest(method: .post, url: issuer + "/mode", body: Array(mode.utf8))
+            request.headers.replaceOrAdd(name: "Content-Type", value: "text/plain")
+            let answer = try await HTTPClient().execute(request)
+            guard answer.status == 200 else { throw CLIError("the double refused mode \(mode): \(answer.bodyText)") }
+        }
+        do {
+            try await body(issuer, setMode)
+        } catch {
+            await double.stop()
+            throw error
+        }
+        await double.stop()
     }
 
     /// A daemon on a fresh state directory against `issuer` with `arguments` (client id,
@@ -116,6 +146,24 @@ enum ThirdPartyIssuer {
         }
     }
 
+    @Test func aWrongClientSecretIsRefusedAtTheCodesRedemption() async throws {
+        try await ThirdPartyIssuer.run { issuer in
+            let directory = NSTemporaryDirectory() + "secret-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let secret = directory + "/secret"
+            #expect(FileManager.default.createFile(atPath: secret, contents: Data("not-the-secret\n".utf8), attributes: [.posixPermissions: 0o400]))
+            try await ThirdPartyIssuer.withDaemon(issuer, ["--client-id", "compliance-web", "--client-secret-file", secret]) { state in
+                let (signIn, _) = try await ThirdPartyIssuer.browserSignIn(state, "erin@example.org", as: "erin@example.org")
+                #expect(signIn.exitStatus == .exited(1))
+                let answer = try JSONValue.parse(signIn.standardOutput)
+                #expect(answer["failure"]?["kind"] == "requestRejected" && answer["signedIn"] == false, "\(answer)")
+                #expect(answer["failure"]?["message"]?.stringValue?.contains("invalid_client") == true, "\(answer)")
+                #expect(!signIn.standardOutput.contains("not-the-secret") && !signIn.standardError.contains("not-the-secret"))
+            }
+        }
+    }
+
     @Test func thePasswordGrantSignsInWithoutTheEntraWarning() async throws {
         try await ThirdPartyIssuer.run { issuer in
             try await ThirdPartyIssuer.withDaemon(issuer, ["--client-id", "compliance-ropc"]) { directory in
@@ -141,6 +189,48 @@ enum ThirdPartyIssuer {
                 ["--state-dir", directory, "--app", CLI.root + "/mocks/fixtures/apps/chatr-Info.plist", "--oidc-issuer", host, "--client-id", "compliance-native"],
                 timeout: .seconds(30))
             #expect(result.status == 2 && result.stderr.contains("--oidc-issuer \(host)"), "\(result.stderr)")
+        }
+    }
+
+    /// One person's tokens over their life at the provider, with the double in front of it:
+    /// a silent refresh, then answers a provider must never send (another client's `aud`, a
+    /// broken signature, a scope left out), then a refresh token the provider revoked.
+    @Test func refreshesAndWhatTheDaemonRefusesOnThem() async throws {
+        try await ThirdPartyIssuer.run { provider in
+            try await ThirdPartyIssuer.withDouble(inFrontOf: provider) { issuer, mode in
+                try await ThirdPartyIssuer.withDaemon(issuer, ["--client-id", "compliance-native", "--scope", "notes.read"]) { directory in
+                    func silent() async throws -> CLI.Result {
+                        _ = try await CLI.run(["clock", "advance", "2h", "--state-dir", directory])  // past the access token's hour
+                        return try await CLI.run(["sign-in", "erin@example.org", "--silent", "--json", "--state-dir", directory])
+                    }
+                    let (first, browser) = try await ThirdPartyIssuer.browserSignIn(directory, "erin@example.org", as: "erin@example.org")
+                    #expect(browser.status == 0 && first.exitStatus == .exited(0), "\(first.standardOutput) \(first.standardError)")
+
+                    let refreshed = try await silent()
+                    #expect(refreshed.status == 0 && refreshed.json["signedIn"] == true, "a silent refresh: \(refreshed.stdout)")
+
+                    try await mode("wrong-aud")
+                    let wrongAudience = try await silent()
+                    #expect(wrongAudience.status != 0 && wrongAudience.json["failure"]?["kind"] == "malformedResponse", "\(wrongAudience.stdout)")
+                    #expect(wrongAudience.json["failure"]?["message"]?.stringValue?.contains("is for 'another-client', not for this app") == true, "\(wrongAudience.stdout)")
+
+                    try await mode("bad-signature")
+                    let forged = try await silent()
+                    #expect(forged.status != 0 && forged.json["failure"]?["message"]?.stringValue?.contains("signature does not verify") == true, "\(forged.stdout)")
+
+                    try await mode("decline:notes.read")
+                    let declined = try await silent()
+                    #expect(declined.status != 0 && declined.json["failure"]?["kind"] == "declinedScopes", "\(declined.stdout)")
+
+                    try await mode("pass")
+                    let revoke = try await HTTPClient().execute(HTTPClientRequest(method: .post, url: String(provider.dropLast("/o".count)) + "/test/revoke-refresh-tokens"))
+                    #expect(revoke.status == 200, "\(revoke.bodyText)")
+                    let revoked = try await silent()
+                    #expect(revoked.status == 1 && revoked.json["failure"]?["kind"] == "interactionRequired", "a revoked refresh token: sign in again: \(revoked.stdout)")
+                    let (again, _) = try await ThirdPartyIssuer.browserSignIn(directory, "erin@example.org", as: "erin@example.org")
+                    #expect(again.exitStatus == .exited(0), "\(again.standardOutput) \(again.standardError)")
+                }
+            }
         }
     }
 }

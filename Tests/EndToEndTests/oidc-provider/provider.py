@@ -8,7 +8,9 @@ Its people (password `Passw0rd!`): erin@example.org, frank@example.org. Its clie
   compliance-web       confidential (secret `web-s3cret`), authorization code, same redirect
   compliance-ropc      public, password grant
 The login page is DOT's own flow through Django's LoginView (a CSRF-protected form); consent
-is skipped for these clients. id_tokens are RS256 and carry preferred_username and email.
+is skipped for these clients. id_tokens are RS256 and carry preferred_username and email;
+a refresh returns a new id_token. `POST /test/revoke-refresh-tokens` (the tests' lever, not
+DOT's) revokes every refresh token, as an administrator revoking sessions would.
 
 usage: python provider.py STATE_DIR
 """
@@ -61,10 +63,13 @@ def configure():
             "OIDC_ENABLED": True,
             "OIDC_RSA_PRIVATE_KEY": private_key(),
             "PKCE_REQUIRED": False,  # per client below: the public ones send it anyway
-            "SCOPES": {"openid": "OpenID Connect", "profile": "Profile", "email": "Email", "offline_access": "Refresh tokens"},
+            "SCOPES": {"openid": "OpenID Connect", "profile": "Profile", "email": "Email", "offline_access": "Refresh tokens", "notes.read": "Read notes"},
             "DEFAULT_SCOPES": ["openid"],
             "OAUTH2_VALIDATOR_CLASS": __name__ + ".Validator",
             "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+            # A refresh token stays usable after a refresh, so that one the daemon refuses
+            # (the test double's forged answers) does not cost the person their session.
+            "ROTATE_REFRESH_TOKEN": False,
             "ID_TOKEN_EXPIRE_SECONDS": 3600,
         },
         DEFAULT_AUTO_FIELD="django.db.models.AutoField",
@@ -80,7 +85,9 @@ from django.contrib.auth import views as auth_views  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.urls import include, path  # noqa: E402
-from oauth2_provider.models import get_application_model  # noqa: E402
+from django.http import HttpResponseNotAllowed, JsonResponse  # noqa: E402
+from django.views.decorators.csrf import csrf_exempt  # noqa: E402
+from oauth2_provider.models import get_application_model, get_refresh_token_model  # noqa: E402
 from oauth2_provider.oauth2_validators import OAuth2Validator  # noqa: E402
 
 
@@ -91,7 +98,19 @@ class Validator(OAuth2Validator):
         return {"preferred_username": request.user.username, "email": request.user.email, "name": request.user.get_full_name()}
 
 
+@csrf_exempt
+def revoke_refresh_tokens(request):
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    revoked = 0
+    for token in get_refresh_token_model().objects.filter(revoked__isnull=True):
+        token.revoke()
+        revoked += 1
+    return JsonResponse({"revoked": revoked})
+
+
 urlpatterns = [
+    path("test/revoke-refresh-tokens", revoke_refresh_tokens),
     path("o/", include("oauth2_provider.urls", namespace="oauth2_provider")),
     path("accounts/login/", auth_views.LoginView.as_view(template_name="login.html"), name="login"),
 ]
