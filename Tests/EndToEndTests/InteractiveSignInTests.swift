@@ -9,7 +9,7 @@ import Testing
 /// mockauth, with a person played by a real headless Chromium (Debian's `chromium` and
 /// `chromedriver`, driven by python3-selenium: `./run.sh test` installs them) or by HTTP on the
 /// device page.
-@Suite struct InteractiveSignInTests {
+@Suite(.serialized) struct InteractiveSignInTests {
     static let browserScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("browser/sign_in.py").path
 
     /// `compliancectl sign-in ARGS` running against the daemon; waits until its stdout (or

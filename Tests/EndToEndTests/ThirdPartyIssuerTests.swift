@@ -97,7 +97,9 @@ enum ThirdPartyIssuer {
     }
 }
 
-@Suite struct ThirdPartyIssuerTests {
+/// One at a time: each starts a Django server and a Chromium, heavy for a 2-core machine
+/// that runs the rest of the suite meanwhile.
+@Suite(.serialized) struct ThirdPartyIssuerTests {
     @Test func aPersonSignsInOnTheProvidersOwnLoginPageAndTheIDTokenIsChecked() async throws {
         try await ThirdPartyIssuer.run { issuer in
             try await ThirdPartyIssuer.withDaemon(issuer, ["--client-id", "compliance-native"]) { directory in
@@ -231,6 +233,40 @@ enum ThirdPartyIssuer {
                     #expect(again.exitStatus == .exited(0), "\(again.standardOutput) \(again.standardError)")
                 }
             }
+        }
+    }
+
+    /// `compliancectl run --oidc-issuer`: a flow whose credentials are parameters runs against
+    /// the provider; its admin step fails naming the issuer and the step.
+    @Test func flowsRunAgainstAnyIssuerWithTheirCredentialsAsParameters() async throws {
+        try await ThirdPartyIssuer.run { issuer in
+            let directory = NSTemporaryDirectory() + "flows-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let flow = """
+                {"name": "a person at any issuer", "description": "password grant, then an admin step",
+                 "fixture": "\(CLI.root)/mocks/fixtures/contoso.json", "app": "\(CLI.root)/mocks/fixtures/apps/chatr-Info.plist",
+                 "parameters": {"account": "erin@example.org"},
+                 "steps": [
+                   {"do": "signIn", "account": "${account}", "password": "${password}", "grant": "password", "expect": {"signedIn": true}},
+                   {"do": "expectAccount", "account": "${account}", "signedIn": true, "enrollment": "unregistered"},
+                   {"do": "targetCA", "account": "${account}"}
+                 ]}
+                """
+            #expect(FileManager.default.createFile(atPath: directory + "/any-issuer.json", contents: Data(flow.utf8)))
+            let common = [directory, "--oidc-issuer", issuer, "--client-id", "compliance-ropc", "--json"]
+
+            let missing = try await CLI.run(["run"] + common)
+            #expect(missing.status == 65 && missing.json["errors"]?[0]?["step"] == 1, "\(missing.stdout) \(missing.stderr)")
+            #expect(missing.json["errors"]?[0]?["reason"]?.stringValue?.hasPrefix("unknown parameter '${password}'") == true, "\(missing.stdout)")
+
+            let result = try await CLI.run(["run"] + common + ["--param", "password=Passw0rd!"])
+            #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+            let steps = result.json["flows"]?[0]?["steps"]?.arrayValue ?? []
+            #expect(steps.count == 3, "\(result.stdout)")
+            #expect(steps.prefix(2).allSatisfy { $0["result"] == "passed" }, "\(result.stdout)")
+            #expect(steps.last?["detail"]?.stringValue == "the issuer at \(issuer) has no admin API (step 3)", "\(result.stdout)")
+            #expect(!result.stdout.contains("Passw0rd!") && !result.stderr.contains("Passw0rd!"), "the password is not printed")
         }
     }
 }

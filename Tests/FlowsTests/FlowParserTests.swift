@@ -124,3 +124,45 @@ import Testing
         #expect(throws: FlowError(file: "/nowhere/flows", step: nil, reason: "no such file or directory")) { try FlowSuite.files(["/nowhere/flows"]) }
     }
 }
+
+/// `${NAME}` parameters and `"grant": "password"`.
+@Suite struct FlowParameterTests {
+    static func parse(_ text: String, _ parameters: [String: String] = [:]) throws(FlowError) -> Flow {
+        try FlowParser.parse(Array(text.utf8), file: FlowParserTests.file, parameters: parameters)
+    }
+
+    static let flow = """
+        {"parameters": {"account": "erin@example.org", "pw": "default"},
+         "steps": [{"do": "signIn", "account": "${account}", "password": "x${pw}y", "grant": "password", "note": "${un closed"}]}
+        """
+
+    @Test func placeholdersTakeTheGivenValueElseTheDefault() throws {
+        guard case .signIn("erin@example.org", .passwordGrant("xdefaulty"), false, nil) = try Self.parse(Self.flow).steps[0].action else {
+            Issue.record("defaults: \(try Self.parse(Self.flow).steps[0].action)")
+            return
+        }
+        let given = try Self.parse(Self.flow, ["pw": "s3cret", "unused": "1"])
+        guard case .signIn(_, .passwordGrant("xs3crety"), _, _) = given.steps[0].action else {
+            Issue.record("given: \(given.steps[0].action)")
+            return
+        }
+        #expect(given.steps[0].note == "${un closed", "an unclosed placeholder is text")
+    }
+
+    @Test func aMissingParameterOrABadGrantNamesTheStep() {
+        let missing = #expect(throws: FlowError.self) {
+            try Self.parse(#"{"steps": [{"do": "advanceClock", "by": "1h"}, {"do": "signIn", "account": "${who}"}]}"#)
+        }
+        #expect(missing?.step == 2 && missing?.reason.contains("unknown parameter '${who}'") == true, "\(String(describing: missing))")
+        let notString = #expect(throws: FlowError.self) { try Self.parse(#"{"parameters": {"n": 1}, "steps": [{"do": "advanceClock", "by": "1h"}]}"#) }
+        #expect(notString?.reason.contains("parameter 'n' must be a string") == true)
+        for step in [
+            #"{"do": "signIn", "account": "a@b.c", "password": "p", "grant": "device"}"#,
+            #"{"do": "signIn", "account": "a@b.c", "grant": "password"}"#,
+            #"{"do": "signIn", "account": "a@b.c", "password": "p", "cancel": true, "grant": "password"}"#,
+        ] {
+            let error = #expect(throws: FlowError.self) { try Self.parse(#"{"steps": [\#(step)]}"#) }
+            #expect(error?.reason.contains("grant") == true, "\(step): \(String(describing: error))")
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import JSON
 import Testing
 import LocalServers
@@ -163,9 +164,13 @@ struct MalformedRequestTests {
             let descriptor = try await RawHTTPClient.onThread { try RawHTTPClient.connected(port: port, sending: "GARBAGE\r\n\r\n", timeout: .seconds(30)) }
             defer { close(descriptor) }
             // The client sends on for 1.5 s without reading (as one still uploading would);
-            // the server is told to stop 0.4 s in. Hummingbird alone closed the connection then.
-            let sending = Task { try await RawHTTPClient.onThread { try Self.sendSlowly(to: descriptor, chunks: 150, pause: 0.01) } }
-            try await Task.sleep(for: .milliseconds(400))
+            // the server is told to stop once 20 chunks went through (not after a fixed time: a
+            // loaded machine may start the sending thread late). Hummingbird alone closed the
+            // connection then.
+            let progress = SentChunks()
+            let sending = Task { try await RawHTTPClient.onThread { try Self.sendSlowly(to: descriptor, chunks: 150, pause: 0.01, progress: progress) } }
+            // (A sender that failed early ends the wait too: its error then fails the test.)
+            while progress.count.withLock({ $0 }) < 20, !progress.ended.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
             await server.shutdown()
             try await sending.value
             Glibc.shutdown(descriptor, Int32(SHUT_WR))
@@ -198,11 +203,13 @@ struct MalformedRequestTests {
 
     /// Sends `chunks` chunks of 16 KiB to `descriptor`, `pause` seconds apart; throws when one
     /// does not go through (the server reset the connection).
-    static func sendSlowly(to descriptor: Int32, chunks: Int, pause: TimeInterval) throws {
+    static func sendSlowly(to descriptor: Int32, chunks: Int, pause: TimeInterval, progress: SentChunks? = nil) throws {
         let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 16 * 1024)
+        defer { progress?.ended.withLock { $0 = true } }
         for index in 0..<chunks {
             let sent = chunk.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard sent == chunk.count else { throw TestFailure("chunk \(index + 1) of \(chunks): \(sent) of \(chunk.count) bytes sent, errno \(errno)") }
+            progress?.count.withLock { $0 = index + 1 }
             Thread.sleep(forTimeInterval: pause)
         }
     }
@@ -216,4 +223,11 @@ struct MalformedRequestTests {
         #expect(tooLarge.status == .requestHeaderFieldsTooLarge)
         #expect(tooLarge.body["error"] == "invalid_request")
     }
+}
+
+/// How many chunks ``MalformedRequestTests/sendSlowly(to:chunks:pause:progress:)`` sent so far.
+final class SentChunks: Sendable {
+    let count = Mutex(0)
+    /// The sender stopped (all sent, or a chunk did not go through).
+    let ended = Mutex(false)
 }

@@ -7,6 +7,8 @@ public enum StepAction: Sendable {
     public enum User: Sendable, Hashable {
         case none
         case password(String)
+        /// The password grant instead of the sign-in page (`"grant": "password"`).
+        case passwordGrant(String)
         case cancel
     }
 

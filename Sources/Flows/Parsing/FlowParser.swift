@@ -8,19 +8,21 @@ public enum FlowParser {
     /// The largest flow file accepted.
     public static let maxBytes = 1 << 20
 
-    /// Reads and parses the flow at `path`.
-    public static func load(_ path: String) throws(FlowError) -> Flow {
+    /// Reads and parses the flow at `path`; `parameters` fill its `${NAME}` placeholders.
+    public static func load(_ path: String, parameters: [String: String] = [:]) throws(FlowError) -> Flow {
         guard let data = FileManager.default.contents(atPath: path) else {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
             throw FlowError(file: path, step: nil, reason: exists ? (isDirectory.boolValue ? "is a directory" : "cannot be read") : "no such file")
         }
         guard data.count <= maxBytes else { throw FlowError(file: path, step: nil, reason: "is larger than \(maxBytes) bytes") }
-        return try parse(Array(data), file: path)
+        return try parse(Array(data), file: path, parameters: parameters)
     }
 
     /// Parses flow JSON; `file` names it in errors and anchors relative fixture and app paths.
-    public static func parse(_ bytes: [UInt8], file: String) throws(FlowError) -> Flow {
+    /// Every `${NAME}` in a step's strings becomes `parameters[NAME]`, else the flow's own
+    /// default (its `parameters` object); a name with neither is an error naming the step.
+    public static func parse(_ bytes: [UInt8], file: String, parameters: [String: String] = [:]) throws(FlowError) -> Flow {
         let document: JSONValue
         do {
             document = try JSONValue.parse(bytes)
@@ -44,12 +46,25 @@ public enum FlowParser {
         guard ["mock", "unreachable"].contains(issuer) else { throw topFail("the flow: field 'issuer' must be \"mock\" or \"unreachable\", found \"\(issuer)\"") }
         let wipeHook = try top.optionalString("wipeHook")
         if let wipeHook, wipeHook.isEmpty { throw topFail("the flow: field 'wipeHook' is empty (leave it out for an app without a hook)") }
+        var values = parameters
+        if let defaults = try top.objectField("parameters") {
+            for (name, value) in defaults {
+                guard let text = value.stringValue else { throw topFail("the flow: parameter '\(name)' must be a string, found \(value.kindName)") }
+                if values[name] == nil { values[name] = text }
+            }
+        }
         guard let stepValues = try top.array("steps") else { throw topFail("the flow: field 'steps' is required") }
         guard !stepValues.isEmpty else { throw topFail("the flow: 'steps' is empty") }
         try top.finish()
         var steps: [FlowStep] = []
         for (offset, value) in stepValues.enumerated() {
-            steps.append(try StepParser.parse(value, index: offset + 1, file: file))
+            let filled = try FlowParameters.fill(value) { name throws(FlowError) in
+                guard let text = values[name] else {
+                    throw FlowError(file: file, step: offset + 1, reason: "unknown parameter '${\(name)}': give it with --param \(name)=VALUE or a default in the flow's 'parameters'")
+                }
+                return text
+            }
+            steps.append(try StepParser.parse(filled, index: offset + 1, file: file))
         }
         var flow = Flow(
             name: name, description: description, file: file, fixture: fixture, app: app, issuerReachable: issuer == "mock",
@@ -94,5 +109,42 @@ extension Result where Failure == FixturePaths.ResolveError {
         case .success(let value): return value
         case .failure(let failure): throw FlowError(file: error.file, step: error.step, reason: "\(error.reason): \(failure.reason)")
         }
+    }
+}
+
+/// `${NAME}` placeholders in a step's strings (flows/README.md, "Parameters").
+enum FlowParameters {
+    /// `value` with every `${NAME}` in its strings replaced by `lookup(NAME)`.
+    static func fill(_ value: JSONValue, _ lookup: (String) throws(FlowError) -> String) throws(FlowError) -> JSONValue {
+        switch value {
+        case .string(let text):
+            return .string(try fill(text, lookup))
+        case .array(let items):
+            var filled: [JSONValue] = []
+            for item in items { filled.append(try fill(item, lookup)) }
+            return .array(filled)
+        case .object(let object):
+            var filled = JSONObject()
+            for (key, item) in object { filled[key] = try fill(item, lookup) }
+            return .object(filled)
+        default:
+            return value
+        }
+    }
+
+    static func fill(_ text: String, _ lookup: (String) throws(FlowError) -> String) throws(FlowError) -> String {
+        guard text.contains("${") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: "${") {
+            result += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+                result += rest[start.lowerBound...]
+                return result
+            }
+            result += try lookup(String(rest[start.upperBound..<end]))
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
     }
 }

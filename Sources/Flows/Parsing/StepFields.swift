@@ -51,10 +51,17 @@ enum StepFields {
         }
     }
 
-    /// `password` (signs in) or `cancel: true`; neither: nobody answers the sign-in page.
+    /// `password` (signs in; with `"grant": "password"` by the password grant instead of the
+    /// sign-in page) or `cancel: true`; neither: nobody answers the sign-in page.
     static func user(_ fields: inout FieldReader, fail: (String) -> FlowError) throws(FlowError) -> StepAction.User {
         let password = try fields.optionalString("password")
         let cancel = try fields.bool("cancel", default: false)
+        let grant = try fields.optionalString("grant")
+        if let grant {
+            guard grant == "password" else { throw fail("\(fields.place): field 'grant' must be \"password\", found \"\(grant)\"") }
+            guard let password, !cancel else { throw fail("\(fields.place): \"grant\": \"password\" needs 'password' (and no 'cancel')") }
+            return .passwordGrant(password)
+        }
         switch (password, cancel) {
         case (.some, true): throw fail("\(fields.place): give 'password' or 'cancel', not both")
         case (.some(let password), false): return .password(password)

@@ -29,7 +29,9 @@ extension FlowRunner {
                 }
                 return .passed("[\(describe(seen))]")
             case .expectRequests(let patterns, let absent, let counts):
-                guard let admin = context.stack.admin else { return .failed("expectRequests needs the mock's admin API (its request log)") }
+                guard let admin = context.stack.admin else {
+                    return .failed("the issuer at \(context.stack.authority) has no admin API (step \(step.index)): expectRequests reads mockauth's request log")
+                }
                 let requests = Array(try await admin.requests().dropFirst(context.requestsBefore))
                 let users = Set(requests.compactMap { $0["user"]?.stringValue?.lowercased() }).union(flow.actedAccounts)
                 if let unseen = Sequences.unseenName("user", in: absent + counts.map(\.pattern), seen: users, what: "request") { return unseen }

@@ -66,6 +66,7 @@ extension StepAction.User {
         switch self {
         case .none: nil
         case .password(let password): .signIn(password: password)
+        case .passwordGrant(let password): .passwordGrant(password: password)
         case .cancel: .cancel
         }
     }

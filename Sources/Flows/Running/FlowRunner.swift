@@ -78,7 +78,7 @@ public struct FlowRunner: Sendable {
                 return .failed("cannot arm the storage fault: \(error.message)")
             }
         case .admin(let method, let path, let body, _):
-            guard let admin = context.stack.admin else { return .failed("this step needs the mock's admin API (/_admin), which \(context.stack.authority) does not offer") }
+            guard let admin = context.stack.admin else { return .failed("the issuer at \(context.stack.authority) has no admin API (step \(step.index))") }
             do {
                 let answer = try await admin.call(method, path, body)
                 return .passed(answer == .null ? "ok" : String("\(answer)".prefix(160)))

@@ -26,14 +26,16 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
     var ownsDaemon: Bool { options.socket == nil }
 
     func start() async throws(FlowSetupError) {
-        if let given = options.authority {
+        if let given = options.oidcIssuer {
+            authority = given  // any issuer: no admin API
+        } else if let given = options.authority {
             authority = given
         } else {
             let (mock, line) = try await launch(options.mockauthPath, ["serve", "--fixtures", flow.fixture, "--port", "0", "--log-level", "warning"], what: "mockauth")
             self.mock = mock
             authority = line.replacingOccurrences(of: "listening on ", with: "") + "/" + (try Self.tenant(of: flow.fixture))
         }
-        if let origin = MockAdmin.origin(ofAuthority: authority) { admin = MockAdmin(origin: origin, caFile: options.caFile) }
+        if options.oidcIssuer == nil, let origin = MockAdmin.origin(ofAuthority: authority) { admin = MockAdmin(origin: origin, caFile: options.caFile) }
         if options.authority != nil, let admin {
             // A shared mock: back to its fixtures so the flow starts from a known state.
             do { try await admin.call("POST", "reset") } catch { self.admin = nil }
@@ -53,8 +55,12 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
         guard let stateDirectory else { return }
         let issuer = flow.issuerReachable ? authority : try Self.unreachableAuthority(like: authority)
         var arguments = [
-            "--state-dir", stateDirectory, "--app", flow.app, "--authority", issuer, "--clock", "virtual", "--log-level", options.daemonLogLevel,
+            "--state-dir", stateDirectory, "--app", flow.app, options.oidcIssuer == nil ? "--authority" : "--oidc-issuer", issuer,
+            "--clock", "virtual", "--log-level", options.daemonLogLevel,
         ]
+        if let clientID = options.clientID { arguments += ["--client-id", clientID] }
+        if let secret = options.clientSecretFile { arguments += ["--client-secret-file", secret] }
+        if let method = options.clientAuth { arguments += ["--client-auth", method] }
         if let mamURL = options.mamURL { arguments += ["--mam-url", mamURL] }
         if let caFile = options.caFile { arguments += ["--ca-file", caFile] }
         if flow.needsTestHooks { arguments.append("--test-hooks") }

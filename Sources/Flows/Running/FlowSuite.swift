@@ -26,13 +26,13 @@ public enum FlowSuite {
         return result
     }
 
-    /// Parses every file; returns the flows, or every error found.
-    public static func load(_ files: [String]) -> Result<[Flow], FlowLoadErrors> {
+    /// Parses every file (with `parameters` for their `${NAME}`s); returns the flows, or every error found.
+    public static func load(_ files: [String], parameters: [String: String] = [:]) -> Result<[Flow], FlowLoadErrors> {
         var flows: [Flow] = []
         var errors: [FlowError] = []
         for file in files {
             do {
-                flows.append(try FlowParser.load(file))
+                flows.append(try FlowParser.load(file, parameters: parameters))
             } catch {
                 errors.append(error)
             }

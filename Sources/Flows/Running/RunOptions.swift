@@ -6,6 +6,12 @@ public struct RunOptions: Sendable {
     public var compliancedPath: String
     /// A running issuer to use instead of starting mockauth (`https://host:port/tenant`).
     public var authority: String?
+    /// Any OpenID Connect issuer instead (no mock, no admin API; `complianced --oidc-issuer`).
+    public var oidcIssuer: String?
+    /// The started daemon's `--client-id`, `--client-secret-file` and `--client-auth`.
+    public var clientID: String?
+    public var clientSecretFile: String?
+    public var clientAuth: String?
     /// Its MAM service, when not at the authority's origin + `/mam/v1`.
     public var mamURL: String?
     /// A running daemon's control socket to use instead of starting complianced.
@@ -25,5 +31,5 @@ public struct RunOptions: Sendable {
     }
 
     /// Flows may run at once only when each gets its own mock and daemon.
-    public var flowsAreIndependent: Bool { authority == nil && socket == nil }
+    public var flowsAreIndependent: Bool { authority == nil && oidcIssuer == nil && socket == nil }
 }

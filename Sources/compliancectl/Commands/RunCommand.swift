@@ -15,7 +15,11 @@ struct RunCommand: AsyncParsableCommand {
             complianced (temporary state directory, virtual clock), so flows run concurrently \
             (--jobs). --authority points at a running issuer instead (reset through its admin API \
             when it has one) and --socket at a running daemon; flows then run one by one, \
-            each seeing what the ones before it left in that daemon. \
+            each seeing what the ones before it left in that daemon. --oidc-issuer runs them \
+            against any OpenID Connect issuer (with --client-id and, for a confidential client, \
+            --client-secret-file and --client-auth; no MAM service unless --mam-url): a step \
+            that needs mockauth's admin API then fails naming the issuer and the step. \
+            --param NAME=VALUE fills a flow's ${NAME} placeholders (credentials, accounts). \
             Every flow file is checked before any runs. Exit status: 0 all passed, 1 a flow \
             failed, 65 a flow file is invalid, 69 a server could not be started or reached. \
             Stopped by SIGINT, SIGTERM or SIGHUP, it stops the servers it started first and \
@@ -25,6 +29,8 @@ struct RunCommand: AsyncParsableCommand {
               compliancectl run flows/
               compliancectl run flows/seed-mam-ca-always-applied.json --json
               compliancectl run flows/ --authority http://127.0.0.1:8080/contoso.com
+              compliancectl run my-flows/ --oidc-issuer https://id.example.org/realms/test \
+                --client-id my-app --param account=erin@example.org --param password="$PW"
             """)
 
     @Argument(help: ArgumentHelp("Flow files, or directories of them.", valueName: "flow-or-dir"))
@@ -33,7 +39,22 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An issuer to use instead of starting mockauth.", valueName: "url"))
     var authority: String?
 
-    @Option(name: .customLong("mam-url"), help: ArgumentHelp("Its MAM service (default: the authority's origin + /mam/v1).", valueName: "url"))
+    @Option(name: .customLong("oidc-issuer"), help: ArgumentHelp("Any OpenID Connect issuer to run the flows against (no mock, no admin API).", valueName: "url"))
+    var oidcIssuer: String?
+
+    @Option(name: .customLong("client-id"), help: ArgumentHelp("The started daemon's client id at the issuer.", valueName: "id"))
+    var clientID: String?
+
+    @Option(name: .customLong("client-secret-file"), help: ArgumentHelp("The started daemon's client secret file (owner-only).", valueName: "file"))
+    var clientSecretFile: String?
+
+    @Option(name: .customLong("client-auth"), help: ArgumentHelp("basic or post (with --client-secret-file).", valueName: "method"))
+    var clientAuth: String?
+
+    @Option(name: .customLong("param"), help: ArgumentHelp("Fill the flows' ${NAME} with VALUE (repeatable).", valueName: "name=value"))
+    var parameters: [String] = []
+
+    @Option(name: .customLong("mam-url"), help: ArgumentHelp("Its MAM service (default: the authority's origin + /mam/v1; none for --oidc-issuer).", valueName: "url"))
     var mamURL: String?
 
     @Option(name: .long, help: ArgumentHelp("A running complianced's control socket to use instead of starting one.", valueName: "path"))
@@ -64,12 +85,32 @@ struct RunCommand: AsyncParsableCommand {
         guard !paths.isEmpty else { throw ValidationError("name at least one flow file or directory (e.g. flows/).") }
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be 1...64.") }
         if let authority, MockAdmin.origin(ofAuthority: authority) == nil { throw ValidationError("--authority must be a URL such as http://127.0.0.1:8080/contoso.com.") }
+        if authority != nil, oidcIssuer != nil { throw ValidationError("give --authority or --oidc-issuer, not both.") }
+        if let oidcIssuer, MockAdmin.origin(ofAuthority: oidcIssuer) == nil { throw ValidationError("--oidc-issuer must be an http(s) URL.") }
+        if clientAuth != nil, clientSecretFile == nil { throw ValidationError("--client-auth needs --client-secret-file.") }
+        _ = try parameterValues()
+    }
+
+    /// `--param NAME=VALUE`s by name (NAME: letters, digits, `_`, `-`, `.`).
+    func parameterValues() throws -> [String: String] {
+        var values: [String: String] = [:]
+        for parameter in parameters {
+            guard let equals = parameter.firstIndex(of: "="), equals != parameter.startIndex else {
+                throw ValidationError("--param takes NAME=VALUE, got '\(parameter)'.")
+            }
+            let name = String(parameter[..<equals])
+            guard name.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) else {
+                throw ValidationError("--param: '\(name)' is not a parameter name (letters, digits, _ - .).")
+            }
+            values[name] = String(parameter[parameter.index(after: equals)...])
+        }
+        return values
     }
 
     func run() async throws {
         let flows: [Flow]
         do {
-            flows = try FlowSuite.load(try FlowSuite.files(paths)).get()
+            flows = try FlowSuite.load(try FlowSuite.files(paths), parameters: try parameterValues()).get()
         } catch let error as FlowError {
             report([error])
             throw Exit.dataError
@@ -85,6 +126,10 @@ struct RunCommand: AsyncParsableCommand {
             mockauthPath: servers ? try Executables.find("mockauth", given: mockauth) : "",
             compliancedPath: servers ? try Executables.find("complianced", given: complianced) : "")
         options.authority = authority
+        options.oidcIssuer = oidcIssuer
+        options.clientID = clientID
+        options.clientSecretFile = clientSecretFile
+        options.clientAuth = clientAuth
         options.mamURL = mamURL
         options.socket = socket
         options.caFile = caFile

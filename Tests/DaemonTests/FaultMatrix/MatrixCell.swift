@@ -29,8 +29,11 @@ struct MatrixCell: Sendable {
         }
         var observation = try await endpoint.trigger(device)
         try await lab.settleAndClearFaults(count: fault.rule(route: endpoint.route) == nil ? 0 : 1000)
-        if await lab.requests(to: endpoint.route) == 0 {  // logged once answered: after the settling
-            observation.unreached = fault == .untrustedTLS ? "TLS refused" : "not requested"
+        // Logged once answered: after the settling. Only a refused handshake reaches nothing: a
+        // delayed answer whose client gave up may never be logged, so other faults are judged
+        // by the status the app got.
+        if fault == .untrustedTLS, await lab.requests(to: endpoint.route) == 0 {
+            observation.unreached = "TLS refused"
         }
         if fault == .unavailableRetryAfter, endpoint.repeatsAtOnce {
             observation.held = try await repeatIsHeld(device, lab: lab)
