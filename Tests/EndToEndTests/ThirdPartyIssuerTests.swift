@@ -166,6 +166,25 @@ enum ThirdPartyIssuer {
         }
     }
 
+    /// Device code (RFC 8628) at the provider: a person completes it in headless Chromium on
+    /// the provider's own pages (login, code, Accept) while the daemon polls at its 5 s interval.
+    @Test func aPersonSignsInWithADeviceCodeOnTheProvidersPages() async throws {
+        try await ThirdPartyIssuer.run { issuer in
+            try await ThirdPartyIssuer.withDaemon(issuer, ["--client-id", "compliance-device"]) { directory in
+                let signIn = try await InteractiveSignInTests.startSignIn(directory, ["erin@example.org", "--device-code"], waitingFor: "Waiting for the sign-in")
+                let uri = try #require(InteractiveSignInTests.word(in: signIn.standardOutput, after: "To sign in, open "))
+                let code = try #require(InteractiveSignInTests.word(in: signIn.standardOutput, after: "enter the code "))
+                #expect(uri == issuer + "/device/", "\(signIn.standardOutput)")
+                let script = URL(fileURLWithPath: InteractiveSignInTests.browserScript).deletingLastPathComponent().appendingPathComponent("device_sign_in.py").path
+                let person = try await ChildProcess.run("/usr/bin/python3", [script, uri, code, "erin@example.org", "Passw0rd!"], timeout: .seconds(120))
+                #expect(person.status == 0, "\(person.standardOutput) \(person.standardError)")
+                #expect(await signIn.waitForExit(timeout: .seconds(60)))
+                #expect(signIn.exitStatus == .exited(0), "\(signIn.standardOutput) \(signIn.standardError)")
+                #expect(signIn.standardOutput.contains("erin@example.org: Compliant (0) — signed in"), "\(signIn.standardOutput)")
+            }
+        }
+    }
+
     @Test func thePasswordGrantSignsInWithoutTheEntraWarning() async throws {
         try await ThirdPartyIssuer.run { issuer in
             try await ThirdPartyIssuer.withDaemon(issuer, ["--client-id", "compliance-ropc"]) { directory in

@@ -7,6 +7,8 @@ Its people (password `Passw0rd!`): erin@example.org, frank@example.org. Its clie
   compliance-native    public, authorization code + PKCE, redirect http://127.0.0.1/ (any port, RFC 8252)
   compliance-web       confidential (secret `web-s3cret`), authorization code, same redirect
   compliance-ropc      public, password grant
+  compliance-device    public, device code (RFC 8628; its verification page asks for the
+                       login, then the code, then Accept)
 The login page is DOT's own flow through Django's LoginView (a CSRF-protected form); consent
 is skipped for these clients. id_tokens are RS256 and carry preferred_username and email;
 a refresh returns a new id_token. `POST /test/revoke-refresh-tokens` (the tests' lever, not
@@ -14,6 +16,7 @@ DOT's) revokes every refresh token, as an administrator revoking sessions would.
 
 usage: python provider.py STATE_DIR
 """
+import json
 import os
 import signal
 import sys
@@ -89,6 +92,8 @@ from django.http import HttpResponseNotAllowed, JsonResponse  # noqa: E402
 from django.views.decorators.csrf import csrf_exempt  # noqa: E402
 from oauth2_provider.models import get_application_model, get_refresh_token_model  # noqa: E402
 from oauth2_provider.oauth2_validators import OAuth2Validator  # noqa: E402
+from oauth2_provider.settings import oauth2_settings  # noqa: E402
+from oauth2_provider.views.oidc import ConnectDiscoveryInfoView  # noqa: E402
 
 
 class Validator(OAuth2Validator):
@@ -109,8 +114,20 @@ def revoke_refresh_tokens(request):
     return JsonResponse({"revoked": revoked})
 
 
+class Discovery(ConnectDiscoveryInfoView):
+    """DOT's discovery document, naming its device authorization endpoint too (it serves one
+    but does not list it)."""
+
+    def get(self, request, *args, **kwargs):
+        response = super().get(request, *args, **kwargs)
+        document = json.loads(response.content)
+        document["device_authorization_endpoint"] = request.build_absolute_uri("/o/device-authorization/")
+        return JsonResponse(document)
+
+
 urlpatterns = [
     path("test/revoke-refresh-tokens", revoke_refresh_tokens),
+    path("o/.well-known/openid-configuration", Discovery.as_view()),
     path("o/", include("oauth2_provider.urls", namespace="oauth2_provider")),
     path("accounts/login/", auth_views.LoginView.as_view(template_name="login.html"), name="login"),
 ]
@@ -132,6 +149,9 @@ def populate():
     Application.objects.create(
         client_id="compliance-ropc", name="Compliance (password grant)", client_type=Application.CLIENT_PUBLIC,
         authorization_grant_type=Application.GRANT_PASSWORD, **common)
+    Application.objects.create(
+        client_id="compliance-device", name="Compliance (device code)", client_type=Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_DEVICE_CODE, **common)
 
 
 class Server(ThreadingMixIn, WSGIServer):
@@ -149,6 +169,7 @@ def main():
 
     server = make_server("127.0.0.1", 0, get_wsgi_application(), server_class=Server, handler_class=QuietHandler)
     port = server.server_address[1]
+    oauth2_settings.OAUTH_DEVICE_VERIFICATION_URI = f"http://127.0.0.1:{port}/o/device/"
     print(f"listening on http://127.0.0.1:{port}/o", flush=True)
 
     def stop(*_):
