@@ -46,20 +46,20 @@ public struct DaemonConfiguration: Sendable {
             guard authority == nil else {
                 throw AppSettingsError("give --authority (an Entra-shaped authority) or --oidc-issuer (any OpenID Connect issuer), not both")
             }
-            guard Self.origin(of: oidcIssuer) != nil else { throw AppSettingsError("the OpenID Connect issuer \(oidcIssuer) is not an http(s) URL") }
+            guard IssuerConfiguration.origin(of: oidcIssuer) != nil else { throw AppSettingsError("the OpenID Connect issuer \(oidcIssuer) is not an http(s) URL") }
             self.issuer = .oidc(oidcIssuer)
             self.mamURL = mamURL
         } else {
             guard let authority = authority ?? app.authority else {
                 throw AppSettingsError("no issuer: give --authority or --oidc-issuer, or set IntuneMAMSettings.ADALAuthority")
             }
-            guard let origin = Self.origin(of: authority) else {
+            guard let origin = IssuerConfiguration.origin(of: authority) else {
                 throw AppSettingsError("the authority \(authority) is not an http(s) URL")
             }
             self.issuer = .entra(authority)
             self.mamURL = mamURL ?? origin + "/mam/v1"
         }
-        if let mamURL = self.mamURL, Self.origin(of: mamURL) == nil {
+        if let mamURL = self.mamURL, IssuerConfiguration.origin(of: mamURL) == nil {
             throw AppSettingsError("the MAM service URL \(mamURL) is not an http(s) URL")
         }
         if let clientID, clientID.isEmpty { throw AppSettingsError("--client-id is empty") }
@@ -74,14 +74,6 @@ public struct DaemonConfiguration: Sendable {
         self.httpTimeout = httpTimeout
         self.testHooks = testHooks
         self.eventRetention = eventRetention
-    }
-
-    /// `scheme://host[:port]` of an http(s) URL.
-    static func origin(of url: String) -> String? {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
-        else { return nil }
-        return "\(scheme)://\(host)\(components.port.map { ":\($0)" } ?? "")"
     }
 
     /// The control socket's path.

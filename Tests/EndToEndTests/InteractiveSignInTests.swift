@@ -138,40 +138,24 @@ import Testing
     /// grant with the secret by HTTP Basic, a silent token, and a partly declined scope refused.
     @Test func aConfidentialClientAtAnOIDCIssuerGetsTokensAndAPartlyDeclinedScopeFails() async throws {
         try await InProcessMockAuth.run { mock in
-            let directory = NSTemporaryDirectory() + "ctl-" + UUID().uuidString
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            let secret = directory + "/secret"
-            #expect(FileManager.default.createFile(atPath: secret, contents: Data("web-s3cret\n".utf8), attributes: [.posixPermissions: 0o600]))
-            let state = directory + "/state"
-            let daemon = try ChildServer("complianced", arguments: [
-                "--state-dir", state, "--app", CLI.root + "/mocks/fixtures/apps/chatr-Info.plist",
-                "--oidc-issuer", "\(mock.url)/8d5e2b1c-4f3a-4c7e-9b6d-2a1f0e3c5b7d/v2.0", "--client-id", "chatr-web",
-                "--client-secret-file", secret, "--client-auth", "basic", "--clock", "virtual", "--log-level", "warning",
-            ])
-            guard await daemon.firstLine(timeout: .seconds(30)) != nil else {
-                let stderr = daemon.stderr
-                await daemon.stop()
-                throw CLIError("complianced did not start: \(stderr)")
+            try await ThirdPartyIssuer.withSecretFile("web-s3cret") { secret in
+                let issuer = "\(mock.url)/8d5e2b1c-4f3a-4c7e-9b6d-2a1f0e3c5b7d/v2.0"
+                let arguments = ["--client-id", "chatr-web", "--client-secret-file", secret, "--client-auth", "basic"]
+                try await ThirdPartyIssuer.withDaemon(issuer, arguments) { state in
+                    let read = "api://contoso-chat/Chat.Read", admin = "api://contoso-chat/Chat.Admin"
+                    let signIn = try await CLI.run(
+                        ["sign-in", "bob@contoso.com", "--grant", "password", "--password-stdin", "--scope", read, "--json", "--state-dir", state], input: "Passw0rd!\n")
+                    #expect(signIn.status == 0 && signIn.json["signedIn"] == true, "\(signIn.stdout) \(signIn.stderr)")
+                    #expect(!signIn.stderr.contains("warning"), "no Entra warning for an OpenID Connect issuer: \(signIn.stderr)")
+                    let basic = mock.state.requestLogEntries().filter { $0.route == "token" && $0.grantType == "password" }
+                    #expect(basic.count == 1 && basic.first?.status == 200, "\(basic)")
+                    let silent = try await CLI.run(["token", "bob@contoso.com", "--scope", read, "--json", "--state-dir", state])
+                    #expect(silent.status == 0 && silent.json["token"]?["accessToken"] != nil, "\(silent.stdout)")
+                    let declined = try await CLI.run(["token", "bob@contoso.com", "--scope", read, "--scope", admin, "--json", "--state-dir", state])
+                    #expect(declined.status == 1 && declined.json["failure"]?["kind"] == "declinedScopes", "\(declined.stdout)")
+                    #expect(declined.json["failure"]?["declinedScopes"] == [.string(admin)], "\(declined.stdout)")
+                }
             }
-            do {
-                let read = "api://contoso-chat/Chat.Read", admin = "api://contoso-chat/Chat.Admin"
-                let signIn = try await CLI.run(
-                    ["sign-in", "bob@contoso.com", "--grant", "password", "--password-stdin", "--scope", read, "--json", "--state-dir", state], input: "Passw0rd!\n")
-                #expect(signIn.status == 0 && signIn.json["signedIn"] == true, "\(signIn.stdout) \(signIn.stderr)")
-                #expect(!signIn.stderr.contains("warning"), "no Entra warning for an OpenID Connect issuer: \(signIn.stderr)")
-                let basic = mock.state.requestLogEntries().filter { $0.route == "token" && $0.grantType == "password" }
-                #expect(basic.count == 1 && basic.first?.status == 200, "\(basic)")
-                let silent = try await CLI.run(["token", "bob@contoso.com", "--scope", read, "--json", "--state-dir", state])
-                #expect(silent.status == 0 && silent.json["token"]?["accessToken"] != nil, "\(silent.stdout)")
-                let declined = try await CLI.run(["token", "bob@contoso.com", "--scope", read, "--scope", admin, "--json", "--state-dir", state])
-                #expect(declined.status == 1 && declined.json["failure"]?["kind"] == "declinedScopes", "\(declined.stdout)")
-                #expect(declined.json["failure"]?["declinedScopes"] == [.string(admin)], "\(declined.stdout)")
-            } catch {
-                await daemon.stop()
-                throw error
-            }
-            await daemon.stop()
         }
     }
 }

@@ -15,22 +15,40 @@ enum ThirdPartyIssuer {
 
     /// Runs `body` with the provider's issuer URL (`http://127.0.0.1:PORT/o`); stops it after.
     static func run(_ body: @Sendable (String) async throws -> Void) async throws {
-        let python = try await PythonVenv.python("oidc-provider-venv", packages: packages, module: "oauth2_provider")
         let state = NSTemporaryDirectory() + "oidc-provider-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let provider = try ChildProcess(executable: python, arguments: [script, state])
-        guard let line = await provider.firstLine(timeout: .seconds(120)), line.hasPrefix("listening on ") else {
-            await provider.stop()
-            throw CLIError("the OpenID Connect provider did not start: \(provider.standardError.suffix(2000))")
+        try await withPythonServer(script, [state], what: "the OpenID Connect provider", body)
+    }
+
+    /// Runs `script ARGUMENTS` in the provider's virtualenv, waits for its
+    /// `listening on URL` line, runs `body` with the URL, and stops it (SIGTERM, then SIGKILL).
+    static func withPythonServer(_ script: String, _ arguments: [String], what: String, _ body: @Sendable (String) async throws -> Void) async throws {
+        let python = try await PythonVenv.python("oidc-provider-venv", packages: packages, module: "oauth2_provider")
+        let server = try ChildProcess(executable: python, arguments: [script] + arguments)
+        guard let line = await server.firstLine(timeout: .seconds(120)), line.hasPrefix("listening on ") else {
+            await server.stop()
+            throw CLIError("\(what) did not start: \(server.standardError.suffix(2000))")
         }
         do {
             try await body(String(line.dropFirst("listening on ".count)))
         } catch {
-            await provider.stop(graceful: .seconds(5))
+            await server.stop(graceful: .seconds(5))
             throw error
         }
-        await provider.stop(graceful: .seconds(5))
+        await server.stop(graceful: .seconds(5))
+    }
+
+    /// `secret` in an owner-only file (`mode`) of a fresh directory, removed after `body`.
+    static func withSecretFile(_ secret: String, mode: Int = 0o600, _ body: @Sendable (String) async throws -> Void) async throws {
+        let directory = NSTemporaryDirectory() + "secret-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/secret"
+        guard FileManager.default.createFile(atPath: path, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: mode]) else {
+            throw CLIError("cannot write \(path)")
+        }
+        try await body(path)
     }
 
     /// Runs `body` with the test double (`oidc-provider/double.py`) in front of `upstream`:
@@ -39,27 +57,16 @@ enum ThirdPartyIssuer {
     static func withDouble(
         inFrontOf upstream: String, _ body: @Sendable (String, @Sendable (String) async throws -> Void) async throws -> Void
     ) async throws {
-        let python = try await PythonVenv.python("oidc-provider-venv", packages: packages, module: "oauth2_provider")
         let script = URL(fileURLWithPath: Self.script).deletingLastPathComponent().appendingPathComponent("double.py").path
-        let double = try ChildProcess(executable: python, arguments: [script, upstream])
-        guard let line = await double.firstLine(timeout: .seconds(60)), line.hasPrefix("listening on ") else {
-            await double.stop()
-            throw CLIError("the test double did not start: \(double.standardError.suffix(2000))")
-        }
-        let issuer = String(line.dropFirst("listening on ".count))
-        let setMode: @Sendable (String) async throws -> Void = { mode in
-            var request = HTTPClientRequest(method: .post, url: issuer + "/mode", body: Array(mode.utf8))
-            request.headers.replaceOrAdd(name: "Content-Type", value: "text/plain")
-            let answer = try await HTTPClient().execute(request)
-            guard answer.status == 200 else { throw CLIError("the double refused mode \(mode): \(answer.bodyText)") }
-        }
-        do {
+        try await withPythonServer(script, [upstream], what: "the test double") { issuer in
+            let setMode: @Sendable (String) async throws -> Void = { mode in
+                var request = HTTPClientRequest(method: .post, url: issuer + "/mode", body: Array(mode.utf8))
+                request.headers.replaceOrAdd(name: "Content-Type", value: "text/plain")
+                let answer = try await HTTPClient().execute(request)
+                guard answer.status == 200 else { throw CLIError("the double refused mode \(mode): \(answer.bodyText)") }
+            }
             try await body(issuer, setMode)
-        } catch {
-            await double.stop()
-            throw error
         }
-        await double.stop()
     }
 
     /// A daemon on a fresh state directory against `issuer` with `arguments` (client id,
@@ -133,35 +140,29 @@ enum ThirdPartyIssuer {
     @Test(arguments: ["basic", "post"])
     func aConfidentialClientSignsInWithItsSecretFile(method: String) async throws {
         try await ThirdPartyIssuer.run { issuer in
-            let directory = NSTemporaryDirectory() + "secret-" + UUID().uuidString
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            let secret = directory + "/secret"
-            #expect(FileManager.default.createFile(atPath: secret, contents: Data("web-s3cret\n".utf8), attributes: [.posixPermissions: 0o600]))
-            let arguments = ["--client-id", "compliance-web", "--client-secret-file", secret, "--client-auth", method]
-            try await ThirdPartyIssuer.withDaemon(issuer, arguments) { state in
-                let (signIn, browser) = try await ThirdPartyIssuer.browserSignIn(state, "erin@example.org", as: "erin@example.org")
-                #expect(browser.status == 0, "\(browser.standardError)")
-                #expect(signIn.exitStatus == .exited(0), "\(signIn.standardOutput) \(signIn.standardError)")
-                #expect(!signIn.standardOutput.contains("web-s3cret") && !signIn.standardError.contains("web-s3cret"))
+            try await ThirdPartyIssuer.withSecretFile("web-s3cret") { secret in
+                let arguments = ["--client-id", "compliance-web", "--client-secret-file", secret, "--client-auth", method]
+                try await ThirdPartyIssuer.withDaemon(issuer, arguments) { state in
+                    let (signIn, browser) = try await ThirdPartyIssuer.browserSignIn(state, "erin@example.org", as: "erin@example.org")
+                    #expect(browser.status == 0, "\(browser.standardError)")
+                    #expect(signIn.exitStatus == .exited(0), "\(signIn.standardOutput) \(signIn.standardError)")
+                    #expect(!signIn.standardOutput.contains("web-s3cret") && !signIn.standardError.contains("web-s3cret"))
+                }
             }
         }
     }
 
     @Test func aWrongClientSecretIsRefusedAtTheCodesRedemption() async throws {
         try await ThirdPartyIssuer.run { issuer in
-            let directory = NSTemporaryDirectory() + "secret-" + UUID().uuidString
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(atPath: directory) }
-            let secret = directory + "/secret"
-            #expect(FileManager.default.createFile(atPath: secret, contents: Data("not-the-secret\n".utf8), attributes: [.posixPermissions: 0o400]))
-            try await ThirdPartyIssuer.withDaemon(issuer, ["--client-id", "compliance-web", "--client-secret-file", secret]) { state in
-                let (signIn, _) = try await ThirdPartyIssuer.browserSignIn(state, "erin@example.org", as: "erin@example.org")
-                #expect(signIn.exitStatus == .exited(1))
-                let answer = try JSONValue.parse(signIn.standardOutput)
-                #expect(answer["failure"]?["kind"] == "requestRejected" && answer["signedIn"] == false, "\(answer)")
-                #expect(answer["failure"]?["message"]?.stringValue?.contains("invalid_client") == true, "\(answer)")
-                #expect(!signIn.standardOutput.contains("not-the-secret") && !signIn.standardError.contains("not-the-secret"))
+            try await ThirdPartyIssuer.withSecretFile("not-the-secret", mode: 0o400) { secret in
+                try await ThirdPartyIssuer.withDaemon(issuer, ["--client-id", "compliance-web", "--client-secret-file", secret]) { state in
+                    let (signIn, _) = try await ThirdPartyIssuer.browserSignIn(state, "erin@example.org", as: "erin@example.org")
+                    #expect(signIn.exitStatus == .exited(1))
+                    let answer = try JSONValue.parse(signIn.standardOutput)
+                    #expect(answer["failure"]?["kind"] == "requestRejected" && answer["signedIn"] == false, "\(answer)")
+                    #expect(answer["failure"]?["message"]?.stringValue?.contains("invalid_client") == true, "\(answer)")
+                    #expect(!signIn.standardOutput.contains("not-the-secret") && !signIn.standardError.contains("not-the-secret"))
+                }
             }
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where the token issuer is and how this app identifies itself to it.
 public struct IssuerConfiguration: Sendable, Hashable {
     /// How to find the issuer's metadata.
@@ -43,20 +45,11 @@ public struct IssuerConfiguration: Sendable, Hashable {
                 guard issuer.trimmingTrailingSlashes != url.trimmingTrailingSlashes else { return nil }
                 return "the discovery document names the issuer '\(issuer)', not '\(url)' as configured"
             case .entra(let url):
-                guard let expected = Self.origin(url), let found = Self.origin(issuer), expected == found else {
-                    return "the discovery document names the issuer '\(issuer)', which is not on the authority's host \(Self.origin(url) ?? url)"
+                guard let expected = IssuerConfiguration.origin(of: url), let found = IssuerConfiguration.origin(of: issuer), expected == found else {
+                    return "the discovery document names the issuer '\(issuer)', which is not on the authority's host \(IssuerConfiguration.origin(of: url) ?? url)"
                 }
                 return nil
             }
-        }
-
-        /// `scheme://host[:port]`, lower-cased.
-        static func origin(_ url: String) -> String? {
-            guard let schemeEnd = url.range(of: "://") else { return nil }
-            let rest = url[schemeEnd.upperBound...]
-            let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-            guard !authority.isEmpty else { return nil }
-            return (url[..<schemeEnd.upperBound] + authority).lowercased()
         }
     }
 
@@ -97,5 +90,16 @@ extension String {
         var text = self
         while text.hasSuffix("/") { text.removeLast() }
         return text
+    }
+}
+
+extension IssuerConfiguration {
+    /// `scheme://host[:port]` of an http(s) URL, scheme and host lower-cased (they compare
+    /// case-insensitively); nil for anything else.
+    public static func origin(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", let host = components.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        return "\(scheme)://\(host)\(components.port.map { ":\($0)" } ?? "")"
     }
 }
