@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C libraries fixed by the user: libcurl for every outgoing request, jansson for JSON on the wire.
@@ -62,6 +64,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
+        // What the three programs share as programs: the version, log formats (text, JSON lines),
+        // systemd notification and the Prometheus registry they expose.
+        .target(
+            name: "ProgramSupport",
+            dependencies: [
+                "JSON",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Runs the machines: issuer and MAM clients, the SQLite store, the per-account vault.
         .target(
             name: "Orchestrator",
@@ -74,6 +89,7 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -82,7 +98,8 @@ let package = Package(
         .target(
             name: "MockAuth",
             dependencies: [
-                "JSON",
+                "JSON", "ProgramSupport",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -105,7 +122,7 @@ let package = Package(
         .executableTarget(
             name: "mockauth",
             dependencies: [
-                "MockAuth",
+                "MockAuth", "ProgramSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -130,7 +147,7 @@ let package = Package(
         .executableTarget(
             name: "complianced",
             dependencies: [
-                "Daemon", "Orchestrator",
+                "Daemon", "Orchestrator", "ProgramSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -152,7 +169,7 @@ let package = Package(
         .executableTarget(
             name: "compliancectl",
             dependencies: [
-                "ControlClient", "Flows", "JSON", "AppProfile", "ComplianceCore", "ChildProcess",
+                "ControlClient", "Flows", "JSON", "AppProfile", "ComplianceCore", "ChildProcess", "ProgramSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

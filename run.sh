@@ -3,6 +3,7 @@
 #   ./run.sh demo    build, then run every flow in flows/ against the embedded mocks
 #   ./run.sh test    build and run every test
 #   ./run.sh bench   build in release and run the benchmarks (./run.sh bench json: one of them)
+#   ./run.sh dist    regenerate dist/: man pages and shell completions of the three programs
 #   ./run.sh setup   only install the system packages the build needs
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -60,8 +61,26 @@ case "${1:-}" in
         swift build -c release --product complianced  # started as a child by silent-token and footprint
         swift run -c release compliance-bench "$@"
         ;;
+    dist)
+        # Man pages (swift-argument-parser's generate-manual plugin) and completion scripts
+        # (--generate-completion-script) into dist/; dist/systemd/ is written by hand. The pages
+        # are dated by the last change of the version, so they change only with the programs.
+        setup
+        date="$(git log -1 --format=%cs -- Sources/ProgramSupport/ProgramVersion.swift 2>/dev/null || true)"
+        [ -n "$date" ] || date="$(date +%Y-%m-%d)"
+        swift package generate-manual --configuration debug --date "$date" --authors "Compliance Orchestrator developers"
+        bin="$(swift build --show-bin-path)"
+        mkdir -p dist/man/man1 dist/completions/bash dist/completions/zsh dist/completions/fish
+        for program in complianced compliancectl mockauth; do
+            cp ".build/plugins/GenerateManual/outputs/$program/$program.1" dist/man/man1/
+            "$bin/$program" --generate-completion-script bash >"dist/completions/bash/$program"
+            "$bin/$program" --generate-completion-script zsh >"dist/completions/zsh/_$program"
+            "$bin/$program" --generate-completion-script fish >"dist/completions/fish/$program.fish"
+        done
+        echo "==> dist/man/man1, dist/completions/{bash,zsh,fish}, dist/systemd"
+        ;;
     *)
-        echo "usage: ./run.sh demo|test|bench|setup" >&2
+        echo "usage: ./run.sh demo|test|bench|dist|setup" >&2
         exit 64
         ;;
 esac

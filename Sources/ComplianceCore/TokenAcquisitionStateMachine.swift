@@ -158,12 +158,17 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         return .readCache(request.account, scopes: request.scopes)
     }
 
+    /// Whether a cached access token may be handed out at `now`: it lives at least
+    /// ``expirySkew`` longer (MSAL's refresh margin).
+    public static func isFresh(_ tokens: TokenSet, at now: Instant) -> Bool {
+        tokens.expiresOn > now.advanced(by: expirySkew)
+    }
+
     /// The store answered.
     public mutating func cacheRead(_ entry: CacheEntry, now: Instant) -> Action {
         switch state {
         case .readingCache:
-            if request.claimsChallenge == nil, let cached = entry.accessToken,
-               cached.expiresOn > now.advanced(by: Self.expirySkew) {
+            if request.claimsChallenge == nil, let cached = entry.accessToken, Self.isFresh(cached, at: now) {
                 state = .finished
                 return .deliverTokens(cached, store: false)
             }

@@ -92,7 +92,8 @@ public struct DaemonParts: Sendable {
     ///
     /// - Parameter http: the client for outgoing requests; by default a new one with the
     ///   configuration's CA file and timeout. Many engines in one process (load runs) share one.
-    public init(_ configuration: DaemonConfiguration, logger: Logger, http: HTTPClient? = nil) throws {
+    /// - Parameter metrics: what the engine counts and times into (nothing by default).
+    public init(_ configuration: DaemonConfiguration, logger: Logger, http: HTTPClient? = nil, metrics: EngineMetrics = EngineMetrics()) throws {
         let client = http ?? HTTPClient(configuration: Self.httpConfiguration(configuration))
         // The virtual clock starts at the real time; Engine.start() moves it to the stored time.
         let clock = EngineClock(mode: configuration.clock)
@@ -110,7 +111,8 @@ public struct DaemonParts: Sendable {
             configuration: EngineConfiguration(
                 clientID: configuration.clientID, capabilities: configuration.app.capabilities,
                 defaultSignInScopes: configuration.signInScopes, wipeHook: configuration.wipeHook),
-            store: store, vault: vault, issuer: issuer, mam: mam, browserHTTP: client, clock: clock, logger: logger)
+            store: store, vault: vault, issuer: issuer, mam: mam, browserHTTP: client, clock: clock, logger: logger,
+            metrics: metrics)
         self.store = store
         self.issuer = issuer
         self.engine = engine

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ProgramSupport
 
 /// `compliancectl`: drives a running complianced over its control socket, runs end-to-end
 /// flows, lints and fixes app profiles, and prints web-content decisions.
@@ -41,7 +42,11 @@ struct Compliancectl: AsyncParsableCommand {
               compliancectl profile lint mocks/fixtures/apps/broken-Info.plist
               compliancectl webview decide --app Info.plist --url https://contoso.com/
               compliancectl browser --os ios --version 12.4
+
+            Shell completions: compliancectl --generate-completion-script bash|zsh|fish
+            (or the files ./run.sh dist writes to dist/completions/).
             """,
+        version: ProgramVersion.current,
         subcommands: [
             StatusCommand.self, AccountsCommand.self, SignInCommand.self, TokenCommand.self, RemediateCommand.self,
             DeregisterCommand.self, DataCommand.self, EventsCommand.self, ClockCommand.self, RunCommand.self,

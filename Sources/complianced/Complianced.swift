@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Orchestrator
+import ProgramSupport
 import ServiceLifecycle
 
 /// `complianced`: runs the compliance machines for one app and serves the control API.
@@ -15,14 +16,21 @@ struct Complianced: AsyncParsableCommand {
         discussion: """
             Serves the control API (JSON over HTTP) on STATE_DIR/control.sock (mode 0600); see \
             Sources/complianced/README.md. When ready it prints one line on stdout:
-            `listening on unix:PATH` (plus ` http://127.0.0.1:PORT` with --listen). \
+            `listening on unix:PATH` (plus ` http://127.0.0.1:PORT` with --listen, and \
+            ` metrics http://127.0.0.1:PORT/metrics` with --metrics-listen; with --log-format json, a \
+            JSON record whose message is that line). \
             SIGTERM or SIGINT stop it gracefully. Exit status: 0 after a clean stop, 2 for a bad \
             configuration or a state directory in use, 1 for other failures.
 
             Example:
               complianced --state-dir /tmp/cd --app mocks/fixtures/apps/chatr-Info.plist \\
                 --authority http://127.0.0.1:8080/contoso.com --clock virtual
-            """)
+
+            Under systemd (Type=notify; dist/systemd/complianced.service) it sends READY=1 once the \
+            control socket listens, STOPPING=1 when told to stop, and WATCHDOG=1 at half of \
+            WatchdogSec= when that is set.
+            """,
+        version: ProgramVersion.current)
 
     @Option(name: .customLong("state-dir"), help: ArgumentHelp("Directory for the store, the vault and the control socket (created 0700).", valueName: "dir"))
     var stateDirectory: String
@@ -78,13 +86,21 @@ struct Complianced: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String = "info"
 
+    @Option(name: .customLong("log-format"), help: ArgumentHelp("text, or json (one JSON object a line: time, level, label, message, metadata).", valueName: "format"))
+    var logFormat: String = LogFormat.text.rawValue
+
+    @Option(name: .customLong("metrics-listen"), help: ArgumentHelp("Serve Prometheus metrics at GET /metrics on loopback TCP, e.g. 127.0.0.1:9464.", valueName: "host:port"))
+    var metricsListen: String?
+
     func validate() throws {
         guard EngineClock.Mode(rawValue: clock) != nil else { throw ValidationError("--clock must be real or virtual, got '\(clock)'.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'.") }
+        guard LogFormat(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be \(LogFormat.choices), got '\(logFormat)'.") }
         guard (1...3600).contains(wipeHookTimeout) else { throw ValidationError("--wipe-hook-timeout must be 1...3600 seconds.") }
         guard (1...600).contains(httpTimeout) else { throw ValidationError("--http-timeout must be 1...600 seconds.") }
         guard eventRetention >= 1 else { throw ValidationError("--event-retention must be at least 1, got \(eventRetention).") }
-        if let listen { _ = try Self.loopbackAddress(listen) }
+        if let listen { _ = try Self.loopbackAddress(listen, option: "--listen") }
+        if let metricsListen { _ = try Self.loopbackAddress(metricsListen, option: "--metrics-listen") }
         if authority != nil, oidcIssuer != nil {
             throw ValidationError("give --authority (an Entra-shaped authority) or --oidc-issuer (any OpenID Connect issuer), not both.")
         }
@@ -94,22 +110,20 @@ struct Complianced: AsyncParsableCommand {
         }
     }
 
-    /// `127.0.0.1:PORT` only: the control API never listens beyond loopback.
-    static func loopbackAddress(_ text: String) throws -> (host: String, port: Int) {
+    /// `127.0.0.1:PORT` only: the control API and the metrics never listen beyond loopback.
+    static func loopbackAddress(_ text: String, option: String) throws -> (host: String, port: Int) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0] == "127.0.0.1", let port = Int(parts[1]), (0...65_535).contains(port) else {
-            throw ValidationError("--listen must be 127.0.0.1:PORT (loopback only), got '\(text)'.")
+            throw ValidationError("\(option) must be 127.0.0.1:PORT (loopback only), got '\(text)'.")
         }
         return ("127.0.0.1", port)
     }
 
     func run() async throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let format = LogFormat(rawValue: logFormat) ?? .text
+        format.bootstrap(level: Logger.Level(rawValue: logLevel) ?? .info)
+        let systemd = SystemdNotifier.fromEnvironment()
+        let metrics = ProgramMetrics()
         let logger = Logger(label: "complianced")
         umask(0o077)  // every file and the socket: owner only
         let configuration: DaemonConfiguration
@@ -137,9 +151,9 @@ struct Complianced: AsyncParsableCommand {
             if let caFile { try StartupChecks.readableFile(caFile, option: "--ca-file") }
             try StartupChecks.prepareStateDirectory(stateDirectory, logger: logger)
             lock = try StateDirectoryLock(stateDirectory: stateDirectory)
-            parts = try DaemonParts(configuration, logger: logger)
+            parts = try DaemonParts(configuration, logger: logger, metrics: EngineMetrics(factory: metrics.factory))
         } catch {
-            FileHandle.standardError.write(Data("complianced: \(error)\n".utf8))
+            FileHandle.standardError.write(Data(format.line("complianced: \(error)", level: .critical, label: "complianced").utf8))
             throw ExitCode(2)
         }
         if case .oidc(let url) = configuration.issuer {
@@ -149,7 +163,7 @@ struct Complianced: AsyncParsableCommand {
             } catch where error.code == .network {
                 logger.warning("the issuer cannot be reached yet; its discovery document is checked at the first sign-in", metadata: ["issuer.url": "\(url)", "error.message": "\(error.message)"])
             } catch {
-                FileHandle.standardError.write(Data("complianced: --oidc-issuer \(url): \(error.message)\n".utf8))
+                FileHandle.standardError.write(Data(format.line("complianced: --oidc-issuer \(url): \(error.message)", level: .critical, label: "complianced").utf8))
                 throw ExitCode(2)
             }
         }
@@ -160,14 +174,15 @@ struct Complianced: AsyncParsableCommand {
         do {
             resumed = try await parts.engine.start()
         } catch {
-            FileHandle.standardError.write(Data("complianced: \(error)\n".utf8))
+            FileHandle.standardError.write(Data(format.line("complianced: \(error)", level: .critical, label: "complianced").utf8))
             throw ExitCode(2)
         }
         logger.info("engine started", metadata: ["engine.resumed": "\(resumed)", "engine.clock": "\(clock)", "app.clientId": "\(configuration.clientID)"])
 
         let socketPath = configuration.socketPath  // absolute: the state directory is standardized above
         unlink(socketPath)  // a stale socket from a killed daemon; the lock proves none is alive
-        let ready = ReadyLine(expected: listen == nil ? 1 : 2, socketPath: socketPath)
+        let ready = ReadyLine(
+            expected: 1 + (listen == nil ? 0 : 1) + (metricsListen == nil ? 0 : 1), socketPath: socketPath, format: format, systemd: systemd)
         // The engine first: it runs the machine's I/O for every request, and a group stops its
         // services in reverse order, so it stops after the listeners.
         var services: [any Service] = [parts.engine]
@@ -176,20 +191,33 @@ struct Complianced: AsyncParsableCommand {
             configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "complianced"),
             onServerRunning: { _ in
                 chmod(socketPath, 0o600)
-                await ready.report(nil)
+                await ready.report()
             },
             logger: logger))
         if let listen {
-            let address = try Self.loopbackAddress(listen)
+            let address = try Self.loopbackAddress(listen, option: "--listen")
             services.append(Application(
                 router: parts.routes.router(),
                 configuration: .init(address: .hostname(address.host, port: address.port), serverName: "complianced"),
-                onServerRunning: { channel in await ready.report("http://127.0.0.1:\(channel.localAddress?.port ?? address.port)") },
+                onServerRunning: { channel in await ready.report(tcp: "http://127.0.0.1:\(channel.localAddress?.port ?? address.port)") },
                 logger: logger))
         }
+        if let metricsListen {
+            let address = try Self.loopbackAddress(metricsListen, option: "--metrics-listen")
+            services.append(Application(
+                router: MetricsRouter.router(metrics),
+                configuration: .init(address: .hostname(address.host, port: address.port), serverName: "complianced"),
+                onServerRunning: { channel in
+                    await ready.report(metrics: "http://127.0.0.1:\(channel.localAddress?.port ?? address.port)/metrics")
+                },
+                logger: logger))
+        }
+
         // Last, so it is told of the shutdown first (a group shuts its services down in reverse
         // order): open long polls end before the servers wait for their requests.
         services.append(EventWaitCloser(engine: parts.engine))
+        // systemd: the watchdog's WATCHDOG=1 while serving, STOPPING=1 first thing on a stop.
+        services.append(SystemdWatchdog(notifier: systemd))
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         await parts.engine.shutdown()
@@ -199,24 +227,31 @@ struct Complianced: AsyncParsableCommand {
     }
 }
 
-/// Prints the ready line once every listener runs.
+/// Prints the ready line once every listener runs, and tells systemd (`READY=1`).
 actor ReadyLine {
     private let expected: Int
     private let socketPath: String
+    private let format: LogFormat
+    private let systemd: SystemdNotifier
     private var reported = 0
     private var tcp: String?
+    private var metrics: String?
 
-    init(expected: Int, socketPath: String) {
+    init(expected: Int, socketPath: String, format: LogFormat, systemd: SystemdNotifier) {
         self.expected = expected
         self.socketPath = socketPath
+        self.format = format
+        self.systemd = systemd
     }
 
-    func report(_ url: String?) {
-        if let url { tcp = url }
+    func report(tcp: String? = nil, metrics: String? = nil) {
+        if let tcp { self.tcp = tcp }
+        if let metrics { self.metrics = metrics }
         reported += 1
         guard reported == expected else { return }
-        let line = "listening on unix:\(socketPath)" + (tcp.map { " \($0)" } ?? "") + "\n"
-        FileHandle.standardOutput.write(Data(line.utf8))
+        let message = "listening on unix:\(socketPath)" + (self.tcp.map { " \($0)" } ?? "") + (self.metrics.map { " metrics \($0)" } ?? "")
+        FileHandle.standardOutput.write(Data(format.line(message, label: "complianced").utf8))
+        systemd.notify("READY=1\nSTATUS=serving the control API on unix:\(socketPath)\nMAINPID=\(getpid())")
     }
 }
 

@@ -28,7 +28,7 @@ final class DaemonProcess: @unchecked Sendable {  // immutable after init
             await child.stop()
             throw HarnessError("complianced did not get ready: \(stderr)")
         }
-        guard line == "listening on unix:\(stateDirectory)/control.sock" || line.hasPrefix("listening on unix:\(stateDirectory)/control.sock http://") else {
+        guard line == "listening on unix:\(stateDirectory)/control.sock" || line.hasPrefix("listening on unix:\(stateDirectory)/control.sock ") else {
             await child.stop()
             throw HarnessError("unexpected ready line: \(line)")
         }
@@ -77,6 +77,6 @@ extension DaemonProcess {
 
     /// The loopback TCP port of a daemon started with `--listen`.
     var listeningPort: Int? {
-        readyLine.split(separator: " ").last.flatMap { $0.split(separator: ":").last }.flatMap { Int($0) }
+        readyLine.split(separator: " ").dropFirst(3).first { $0.hasPrefix("http://") }.flatMap { $0.split(separator: ":").last }.flatMap { Int($0) }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import MockAuth
+import ProgramSupport
 import ServiceLifecycle
 
 /// `mockauth`: a mock Entra ID v2.0 token issuer and MAM service for testing app-protection flows.
@@ -11,6 +12,7 @@ struct MockAuthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mockauth",
         abstract: "A mock Entra ID (v2.0) token issuer and Intune MAM service for app-protection CA tests.",
+        version: ProgramVersion.current,
         subcommands: [Serve.self],
         defaultSubcommand: Serve.self)
 }
@@ -20,7 +22,8 @@ extension MockAuthCommand {
         static let configuration = CommandConfiguration(
             abstract: "Serve the issuer, the MAM service and the admin API on one port.",
             discussion: """
-                The first line on stdout is `listening on http(s)://HOST:PORT` with the real port. \
+                The first line on stdout is `listening on http(s)://HOST:PORT` with the real port \
+                (with --log-format json, a JSON record whose message is that line). \
                 SIGTERM or SIGINT stop the server cleanly: requests in flight get 5 seconds to \
                 finish, then they are cancelled.
 
@@ -31,6 +34,11 @@ extension MockAuthCommand {
                     MSAL authority: https://127.0.0.1:8443/contoso.com
                   mockauth serve --tls-cert cert.pem --tls-key key.pem
                   mockauth serve --fixtures my-tenant.json --port 9000
+                  mockauth serve --log-format json | jq .
+
+                Operators: GET /health answers {"status":"ok"}; GET /metrics the Prometheus \
+                counters (tokens issued by grant, errors by AADSTS code, CA blocks, MAM requests \
+                by route and status, faults fired).
                 """)
 
         @Option(name: .long, help: ArgumentHelp("Fixture file (tenant, apps, users, policy).", valueName: "file"))
@@ -56,6 +64,9 @@ extension MockAuthCommand {
         @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
         var logLevel: String = "info"
 
+        @Option(name: .customLong("log-format"), help: ArgumentHelp("text, or json (one JSON object a line: time, level, label, message, metadata).", valueName: "format"))
+        var logFormat: String = LogFormat.text.rawValue
+
         static let defaultFixtures = "mocks/fixtures/contoso.json"
         /// How long requests in flight may take to finish after SIGTERM or SIGINT.
         static let shutdownGrace: Duration = .seconds(5)
@@ -79,20 +90,18 @@ extension MockAuthCommand {
                 throw ValidationError("choose either --tls-self-signed or --tls-cert/--tls-key.")
             }
             guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'.") }
+            guard LogFormat(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be \(LogFormat.choices), got '\(logFormat)'.") }
         }
 
         func run() async throws {
-            LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-                return handler
-            }
+            let format = LogFormat(rawValue: logFormat) ?? .text
+            format.bootstrap(level: Logger.Level(rawValue: logLevel) ?? .info)
             let logger = Logger(label: "mockauth")
             let loaded: Fixtures
             do {
                 loaded = try Fixtures.load(path: Self.resolveFixtures(fixtures))
             } catch {
-                FileHandle.standardError.write(Data("mockauth: \(error)\n".utf8))
+                FileHandle.standardError.write(Data(format.line("mockauth: \(error)", level: .critical, label: "mockauth").utf8))
                 throw ExitCode(2)
             }
             var tls: MockAuthConfiguration.TLS?
@@ -107,7 +116,8 @@ extension MockAuthCommand {
             let configuration = MockAuthConfiguration(host: host, port: port, fixtures: loaded, tls: tls)
             let (application, _) = try buildApplication(configuration, logger: logger) { url in
                 // Unbuffered write: the first stdout line must reach a pipe at once.
-                FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))
+                let line = format.line("listening on \(url)", label: "mockauth", metadata: [("server.url", url)])
+                FileHandle.standardOutput.write(Data(line.utf8))
             }
             var groupConfiguration = ServiceGroupConfiguration(
                 services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

@@ -56,7 +56,9 @@ extension Engine {
                 logger.notice("first policy: the app restarts", metadata: ["account.id": "\(account)"])
                 machine.appRestarted(now: clock.now)
             case .readTokenCache(let step, let account, let scopes):
-                instant.append((step, .cache(cacheEntry(account, scopes: scopes))))
+                let entry = cacheEntry(account, scopes: scopes)
+                metrics.cacheRead(entry, now: clock.now)
+                instant.append((step, .cache(entry)))
             case .removeRefreshToken(let step, let account):
                 instant.append((step, removeRefreshToken(account)))
             case .removeTokens(let step, let account):
@@ -134,6 +136,7 @@ extension Engine {
             if let clockNow { try transaction.saveAppState(StateKey.clock, .int(clockNow)) }
         }
         if let clockNow { savedClock = clockNow }
+        for event in changes.events { metrics.committed(event) }
         for point in ComplianceMachine.committedPoints(changes) { commitCounts[point, default: 0] += 1 }
         logger.debug("committed", metadata: ["commit.changes": "\(changes)"])
     }

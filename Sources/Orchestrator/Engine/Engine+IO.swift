@@ -8,10 +8,14 @@ extension Engine {
     nonisolated func perform(_ job: Job) async {
         switch job.kind {
         case .grant(let step, let grant, let account, let scopes, let claims, let user):
+            let started = ContinuousClock.now
             let result = await sendGrant(grant, account: account, scopes: scopes, claims: claims, user: user)
+            metrics.issuerRequest(grant: grant.rawValue, took: ContinuousClock.now - started)
             await grantCompleted(step, result)
         case .mam(let step, let request):
+            let started = ContinuousClock.now
             let result = await callMAM(request)
+            metrics.mamRequest(EngineMetrics.name(of: request), took: ContinuousClock.now - started)
             await mamCompleted(step, result)
         case .removeVaultFiles(let step, let account):
             await completed(step, await removeVaultFiles(account))

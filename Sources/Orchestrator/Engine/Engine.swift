@@ -33,6 +33,8 @@ public actor Engine: Service {
     /// The engine's time: real, or virtual (moved by ``advanceClock(seconds:)``).
     public nonisolated let clock: EngineClock
     let logger: Logger
+    /// What the engine counts and times (``EngineMetrics``).
+    let metrics: EngineMetrics
 
     var machine: ComplianceMachine
     /// Callers waiting for their ticket's reply.
@@ -61,7 +63,7 @@ public actor Engine: Service {
 
     public init(
         configuration: EngineConfiguration, store: OrchestratorStore, vault: Vault, issuer: IssuerClient, mam: MAMClient?,
-        browserHTTP: HTTPClient, clock: EngineClock, logger: Logger
+        browserHTTP: HTTPClient, clock: EngineClock, logger: Logger, metrics: EngineMetrics = EngineMetrics()
     ) {
         self.configuration = configuration
         self.store = store
@@ -71,6 +73,7 @@ public actor Engine: Service {
         self.browserHTTP = browserHTTP
         self.clock = clock
         self.logger = logger
+        self.metrics = metrics
         self.machine = ComplianceMachine(configuration: Self.machineConfiguration(configuration, mamService: mam != nil))
         (jobs, jobSink) = AsyncStream.makeStream(of: Job.self)
     }

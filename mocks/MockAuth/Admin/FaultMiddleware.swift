@@ -18,6 +18,7 @@ struct FaultMiddleware: RouterMiddleware {
         guard state.hasPendingFaults, let route = RouteName.of(path: request.uri.path), let rule = state.takeFault(route: route) else {
             return try await next(request, context)
         }
+        state.metrics.faultFired(route: route, action: rule.action.rawValue)
         context.note.withLockedValue { $0.fault = "#\(rule.id) \(rule.action.rawValue)\(rule.status.map { " \($0)" } ?? "")" }
         if rule.delayMilliseconds > 0 {
             try await Task.sleep(for: .milliseconds(rule.delayMilliseconds))

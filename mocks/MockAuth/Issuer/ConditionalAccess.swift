@@ -22,6 +22,7 @@ enum ConditionalAccess {
             error = .invalidGrant(code: 53009, message)
         }
         error.status = .init(code: state.caErrorStatus)
+        state.metrics.conditionalAccessBlocked(aadsts: error.aadsts)
         throw error
     }
 }

@@ -23,8 +23,13 @@ extension Issuer {
             var request = request
             let form = try await request.formBody()
             let segment = try context.pathParameter("tenant")
-            let directory = try self.directory(forTenant: segment)
-            return try self.deviceAuthorization(form, head: request.head, segment: segment, directory: directory)
+            do {
+                let directory = try self.directory(forTenant: segment)
+                return try self.deviceAuthorization(form, head: request.head, segment: segment, directory: directory)
+            } catch let error as OAuthError {
+                self.state.metrics.error(error, endpoint: "devicecode")
+                throw error
+            }
         }
         // Entra's answer to another method on these endpoints (a browser or a GET by mistake);
         // OPTIONS, the other method it accepts, names the allowed methods.
@@ -46,6 +51,18 @@ extension Issuer {
     /// throws the ``OAuthError`` (or CA answer) a real issuer would send. Notes the grant type
     /// and user in `notes` for the request log, also when it throws.
     func tokenResponse(tenant: String, form: FormParameters, head: HTTPRequest, notes: RequestNotes) throws -> JSONValue {
+        do {
+            let body = try grantResponse(tenant: tenant, form: form, head: head, notes: notes)
+            state.metrics.tokenIssued(grant: form["grant_type"] ?? "")
+            return body
+        } catch let error as OAuthError {
+            state.metrics.error(error, endpoint: "token")
+            throw error
+        }
+    }
+
+    /// ``tokenResponse(tenant:form:head:notes:)`` before it is counted.
+    private func grantResponse(tenant: String, form: FormParameters, head: HTTPRequest, notes: RequestNotes) throws -> JSONValue {
         let directory = try directory(forTenant: tenant)
         guard let grantType = form.nonEmpty("grant_type") else { throw OAuthError.missingParameter("grant_type") }
         notes.record(grantType: grantType)

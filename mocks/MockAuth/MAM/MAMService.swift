@@ -18,23 +18,41 @@ struct MAMService: Sendable {
 
     func addRoutes(to router: Router<MockRequestContext>) {
         let group = router.group(RouterPath("\(Self.pathRoot)/v1"))
-        group.post("enroll") { request, context in try await self.handle(request, context, self.enroll) }
-        group.post("checkin") { request, context in try await self.handle(request, context, self.checkIn) }
-        group.post("unenroll") { request, context in try await self.handle(request, context, self.unenroll) }
-        group.post("report-compliance") { request, context in try await self.handle(request, context, self.reportCompliance) }
+        group.post("enroll") { request, context in try await self.counted("enroll", request, context, self.enroll) }
+        group.post("checkin") { request, context in try await self.counted("checkin", request, context, self.checkIn) }
+        group.post("unenroll") { request, context in try await self.counted("unenroll", request, context, self.unenroll) }
+        group.post("report-compliance") { request, context in
+            try await self.counted("report-compliance", request, context, self.reportCompliance)
+        }
+    }
+
+    /// ``handle(_:_:_:)``, counted in `mockauth_mam_requests_total` by route and status.
+    private func counted(
+        _ route: String, _ request: Request, _ context: MockRequestContext,
+        _ operation: (MAMCaller, JSONObject, Fixtures) async throws -> JSONValue
+    ) async throws -> Response {
+        do {
+            let (response, status) = try await handle(request, context, operation)
+            state.metrics.mamRequest(route: route, httpStatus: Int(response.status.code), mamStatus: status)
+            return response
+        } catch {
+            let status = (error as? any HTTPResponseError)?.status.code ?? 500
+            state.metrics.mamRequest(route: route, httpStatus: status, mamStatus: nil)
+            throw error
+        }
     }
 
     private func handle(
         _ request: Request, _ context: MockRequestContext,
         _ operation: (MAMCaller, JSONObject, Fixtures) async throws -> JSONValue
-    ) async throws -> Response {
+    ) async throws -> (Response, Int64?) {
         var request = request
         let caller = try await MAMCaller.authenticate(request, issuer: issuer)
         context.note.record(user: caller.upn)
         let body = try await request.jsonObjectBody()
         let result = try await operation(caller, body, state.directory)
         logger.debug("mam request", metadata: ["user.upn": "\(caller.upn)", "mam.status": "\(result["status"] ?? .null)"])
-        return .json(result)
+        return (.json(result), result["status"]?.intValue)
     }
 
     /// The response body: status, its name, then details.

@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import ProgramSupport
 
 /// Builds the mockauth application: issuer, MAM service and admin API on one port.
 ///
@@ -61,5 +62,18 @@ func buildRouter(issuer: Issuer, logger: Logger) -> Router<MockRequestContext> {
     issuer.addLogoutRoutes(to: router)
     MAMService(issuer: issuer, logger: logger).addRoutes(to: router)
     AdminRoutes(state: issuer.state).addRoutes(to: router)
+    addOperationalRoutes(to: router, state: issuer.state)
     return router
+}
+
+/// `GET /metrics` (Prometheus text format, ``MockMetrics``) and `GET /health`; neither is faulted.
+func addOperationalRoutes(to router: Router<MockRequestContext>, state: MockState) {
+    router.get("/metrics") { _, _ in
+        Response(
+            status: .ok, headers: [.contentType: ProgramMetrics.contentType],
+            body: .init(byteBuffer: ByteBuffer(bytes: state.metrics.program.exposition())))
+    }
+    router.get("/health") { _, _ in
+        Response.json(["status": "ok"])
+    }
 }

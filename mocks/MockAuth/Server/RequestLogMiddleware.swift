@@ -57,7 +57,8 @@ struct RequestLogMiddleware: RouterMiddleware {
         // Redacted once, here, for the log and the debug line alike (neither keeps secrets).
         let path = RequestLogEntry.redacted(path: rawPath)
         let sent = note.unanswered ? nil : status.code
-        if !AdminRoutes.isAdmin(path: rawPath) {
+        // The admin API and the scrapers' routes (`/metrics`, `/health`) stay out of the log.
+        if !AdminRoutes.isAdmin(path: rawPath), rawPath != "/metrics", rawPath != "/health" {
             state.appendLog(
                 method: method.rawValue, path: path, route: route,
                 status: sent, grantType: note.grantType, user: note.user, fault: note.fault)

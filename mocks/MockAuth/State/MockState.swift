@@ -21,6 +21,8 @@ public final class MockState: Sendable {
     private let storage: Mutex<Storage>
     /// Mirrors `!faults.isEmpty`, set under the lock: requests check it without the lock.
     let faultsArmed = Atomic<Bool>(false)
+    /// Counts served at `GET /metrics` (its own lock; never reset).
+    public let metrics = MockMetrics()
 
     /// The mutable state; only ever touched under the lock (``locked(_:)``).
     struct Storage: Sendable {
