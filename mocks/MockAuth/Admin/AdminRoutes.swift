@@ -21,6 +21,8 @@ struct AdminRoutes: Sendable {
     func addRoutes(to router: Router<MockRequestContext>) {
         let admin = router.group(RouterPath(Self.pathRoot))
         admin.get("state") { _, _ in Response.json(self.snapshot()) }
+        // The same state for a person: read-only HTML (AdminUIPage.swift).
+        admin.get("ui") { _, _ in Response.html(AdminUIPage.render(state: self.state)) }
         admin.post("reset") { _, _ in
             self.state.reset()
             return Response.json(self.snapshot())

@@ -47,6 +47,8 @@ extension Issuer {
         } catch {
             return deliver(authorize.respond(with: errorPairs(error)))
         }
+        // The person pressed Cancel: RFC 6749 §4.1.2.1's `access_denied` to the redirect URI
+        // (with `state`), with Entra's `error_subcode=cancel`.
         if isSubmission, parameters["cancel"] != nil {
             return deliver(authorize.respond(with: [
                 ("error", "access_denied"), ("error_subcode", "cancel"),
@@ -73,8 +75,8 @@ extension Issuer {
         let action = "\(baseURL(request.head))/\(segment)/oauth2/v2.0/authorize"
         let page = { (login: String, error: String?) in
             Response.html(SignInPage.signIn(
-                action: action, tenantName: directory.tenant.displayName, clientName: authorize.client.displayName,
-                hidden: hidden, login: login, error: error))
+                action: action, tenantName: directory.tenant.displayName, tenantDomain: directory.tenant.domain,
+                clientName: authorize.client.displayName, hidden: hidden, login: login, error: error))
         }
         guard isSubmission else { return page(parameters["login_hint"] ?? "", nil) }
 
@@ -84,8 +86,11 @@ extension Issuer {
             user = try authenticate(login: login, password: parameters["passwd"] ?? "", in: directory)
         } catch {
             context.note.record(user: login)
-            let message = (error.aadsts == 50126 ? "Your account or password is incorrect. " : "This account does not exist. ")
-                + "(AADSTS\(error.aadsts ?? 0))"
+            // The page again, with the message in its error area (and the username kept), as
+            // Entra does; nothing goes to the redirect URI, so the person can retry or cancel.
+            let message = error.aadsts == 50126
+                ? "Your account or password is incorrect. (AADSTS50126)"
+                : "This account does not exist in the \(directory.tenant.displayName) directory. Check the username, or use another account. (AADSTS\(error.aadsts ?? 0))"
             return page(login, message)
         }
         context.note.record(user: user.upn)

@@ -64,12 +64,12 @@ extension Issuer {
         }
     }
 
-    /// `GET`/`POST /{tenant}/oauth2/v2.0/deviceauth`: a minimal verification page
-    /// (fields `user_code`, `login`, `passwd`).
+    /// `GET`/`POST /{tenant}/oauth2/v2.0/deviceauth`: the verification page
+    /// (fields `user_code`, `login`, `passwd`; ``SignInPage/device(tenantName:tenantDomain:message:)``).
     func addDeviceVerificationRoutes(to router: Router<MockRequestContext>) {
         router.get("/:tenant/oauth2/v2.0/deviceauth") { request, context in
-            _ = try self.directory(forTenant: context.pathParameter("tenant"))
-            return Response.html(Self.devicePage(message: nil))
+            let directory = try self.directory(forTenant: context.pathParameter("tenant"))
+            return Response.html(Self.devicePage(directory, message: nil))
         }
         router.post("/:tenant/oauth2/v2.0/deviceauth") { request, context in
             var request = request
@@ -79,24 +79,16 @@ extension Issuer {
             do {
                 user = try self.authenticate(login: form["login"] ?? "", password: form["passwd"] ?? "", in: directory)
             } catch {
-                return Response.html(Self.devicePage(message: "Your account or password is incorrect."), status: .ok)
+                return Response.html(Self.devicePage(directory, message: .error("Your account or password is incorrect.")), status: .ok)
             }
             context.note.record(user: user.upn)
             let done = self.state.completeDeviceCode(userCode: form["user_code"] ?? "", upn: user.upn)
-            return Response.html(Self.devicePage(message: done ? "You have signed in. You may close this window." : "That code is not valid or has expired."))
+            return Response.html(Self.devicePage(
+                directory, message: done ? .done("You have signed in. You may close this window.") : .error("That code is not valid or has expired.")))
         }
     }
 
-    static func devicePage(message: String?) -> String {
-        let note = message.map { "<p id=\"message\">\(SignInPage.escape($0))</p>" } ?? ""
-        return """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>Enter code</title></head><body>
-            <h1>Enter code</h1>\(note)
-            <form method="post"><label>Code <input name="user_code"></label>
-            <label>Email <input type="email" name="login"></label>
-            <label>Password <input type="password" name="passwd"></label>
-            <button type="submit">Next</button></form></body></html>
-            """
+    static func devicePage(_ directory: Fixtures, message: SignInPage.DeviceMessage?) -> String {
+        SignInPage.device(tenantName: directory.tenant.displayName, tenantDomain: directory.tenant.domain, message: message)
     }
 }
