@@ -39,6 +39,7 @@ struct Compliancectl: AsyncParsableCommand {
               export COMPLIANCED_SOCKET=/tmp/cd/control.sock
               compliancectl sign-in alice@contoso.com --password-stdin <<< 'Passw0rd!'
               compliancectl token alice@contoso.com --scope api://contoso-chat/Chat.Read
+              compliancectl explain alice@contoso.com       # why does it loop on 53005?
               compliancectl profile lint mocks/fixtures/apps/broken-Info.plist
               compliancectl webview decide --app Info.plist --url https://contoso.com/
               compliancectl browser --os ios --version 12.4
@@ -49,7 +50,7 @@ struct Compliancectl: AsyncParsableCommand {
         version: ProgramVersion.current,
         subcommands: [
             StatusCommand.self, AccountsCommand.self, SignInCommand.self, TokenCommand.self, RemediateCommand.self,
-            DeregisterCommand.self, DataCommand.self, EventsCommand.self, ClockCommand.self, RunCommand.self,
+            DeregisterCommand.self, DataCommand.self, EventsCommand.self, ExplainCommand.self, ClockCommand.self, RunCommand.self,
             ProfileCommand.self, WebViewCommand.self, BrowserCommand.self,
         ])
 }

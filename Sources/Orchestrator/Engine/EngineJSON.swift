@@ -80,8 +80,9 @@ public enum EngineJSON {
 }
 
 extension EngineJSON {
-    /// `{"kind", "message", "errorCodes", "suberror"}` for a failed token request, plus
-    /// `grantedScopes` and `declinedScopes` for kind `declinedScopes`.
+    /// `{"kind", "message", "errorCodes", "suberror"}` for a failed token request, plus the
+    /// server's `correlationId` and `traceId` when it sent them, and `grantedScopes` and
+    /// `declinedScopes` for kind `declinedScopes`.
     public static func failure(_ failure: TokenAcquisitionFailure) -> JSONObject {
         var server: ServerError?
         let kind: String
@@ -105,6 +106,9 @@ extension EngineJSON {
             "errorCodes": .array((server?.errorCodes ?? []).map { .int($0) }),
             "suberror": server?.suberror.map { .string($0) } ?? .null,
         ]
+        // The server's identifiers of this answer (Entra's support asks for them), when it sent them.
+        if let correlation = server?.correlationID { object["correlationId"] = .string(correlation) }
+        if let trace = server?.traceID { object["traceId"] = .string(trace) }
         if case .declinedScopes(let scopes) = failure {
             // MSAL's MSALGrantedScopesKey / MSALDeclinedScopesKey.
             object["grantedScopes"] = .array(scopes.granted.map { .string($0) })

@@ -1,0 +1,138 @@
+import ArgumentParser
+import ControlClient
+import Foundation
+import HTTPClient
+import JSON
+
+/// `compliancectl explain ACCOUNT`: the account's compliance story from the daemon's events
+/// (and the mock issuer's request log when one is reachable), with a diagnosis of the known loops.
+struct ExplainCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Tell an account's compliance story: each 53005, remediation, enrollment and policy status, wipe; and why it loops.",
+        discussion: """
+            Reads the daemon's event log for the account (every event the daemon still keeps; \
+            see complianced --event-retention) and, when the daemon's issuer is a mockauth on \
+            loopback (or --mock names one), the mock's request log for that user. Ends with a \
+            diagnosis line for each known loop found:
+              - 53005 again after a Compliant report (the issuer does not see the compliance);
+              - policy received (100/101) but no compliance reported before 53005 came again;
+              - 53009: the app does not declare protapp, nothing can remediate it.
+            Exit status 0 when no loop is found, 1 when one is.
+
+            Examples:
+              compliancectl explain alice@contoso.com
+              compliancectl explain alice@contoso.com --json | jq .diagnoses
+              compliancectl explain alice@contoso.com --mock http://127.0.0.1:8080
+            """)
+
+    @OptionGroup var daemon: DaemonOptions
+
+    @Argument(help: ArgumentHelp("The account (a UPN).", valueName: "account"))
+    var account: String
+
+    @Option(name: .long, help: ArgumentHelp("A mockauth base URL whose request log to read (default: the daemon's issuer when it is on loopback).", valueName: "url"))
+    var mock: String?
+
+    @Flag(name: .customLong("no-mock"), help: "Do not read a mock's request log.")
+    var noMock = false
+
+    func validate() throws {
+        try Arguments.account(account)
+        if mock != nil, noMock { throw ValidationError("give --mock or --no-mock, not both.") }
+        if let mock, !(mock.hasPrefix("http://") || mock.hasPrefix("https://")) {
+            throw ValidationError("--mock must be an http(s) URL, got '\(mock)'.")
+        }
+    }
+
+    func run() async throws {
+        let client = daemon.client()
+        let key: String
+        let events: [JSONValue]
+        let issuer: String?
+        do {
+            // The daemon's own spelling of the account (lower-cased, NFC) is what its events carry.
+            key = try await client.account(account)["account"]?.stringValue ?? account.lowercased()
+            issuer = try await client.health()["issuer"]?.stringValue
+            events = try await Self.allEvents(client)
+        } catch {
+            throw DaemonCall.fail(error, json: daemon.json)
+        }
+        var note: String?
+        var requests: [JSONValue] = []
+        if !noMock, let base = mock ?? issuer.flatMap(Self.loopbackOrigin) {
+            switch await Self.requestLog(base) {
+            case .success(let entries): requests = entries
+            case .failure(let unavailable): note = "no mock request log at \(base): \(unavailable.reason)"
+            }
+        }
+        let story = ComplianceStory(account: key, events: events, requests: requests)
+        if daemon.json {
+            var json = story.json
+            if case .object(var object) = json, let note {
+                object["note"] = .string(note)
+                json = .object(object)
+            }
+            print(json.encodedString())
+        } else {
+            print("compliance story of \(key) (\(story.lines.count) lines, \(story.protectionRequiredCount) × 53005)")
+            for line in story.lines {
+                print("\(line.seq.map { "#\($0)" } ?? "mock") \(line.seq == nil ? line.time : Describe.time(Int64(line.time).map(JSONValue.int))) \(line.text)")
+            }
+            if let note { print(note) }
+            if story.diagnoses.isEmpty {
+                print("diagnosis: no known loop")
+            } else {
+                for diagnosis in story.diagnoses { print("diagnosis: \(diagnosis.message)") }
+            }
+        }
+        if !story.diagnoses.isEmpty { throw Exit.failed }
+    }
+
+    /// Every event the daemon keeps, oldest first.
+    static func allEvents(_ client: ControlClient) async throws(ControlClientError) -> [JSONValue] {
+        var all: [JSONValue] = []
+        var cursor: Int64 = 0
+        while true {
+            let page = try await client.events(since: cursor, limit: 1000)["events"]?.arrayValue ?? []
+            all += page
+            cursor = page.last?["seq"]?.intValue ?? cursor
+            if page.count < 1000 { return all }
+        }
+    }
+
+    /// The scheme, host and port of an issuer URL on loopback (`http://127.0.0.1:8080`), or nil.
+    static func loopbackOrigin(_ issuer: String) -> String? {
+        guard let components = URLComponents(string: issuer), let scheme = components.scheme, let host = components.host,
+              ["127.0.0.1", "localhost", "::1"].contains(host)
+        else { return nil }
+        return "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)\(components.port.map { ":\($0)" } ?? "")"
+    }
+
+    /// mockauth's `GET /_admin/requests`, bounded to a few seconds.
+    static func requestLog(_ base: String) async -> Result<[JSONValue], RequestLogUnavailable> {
+        var configuration = HTTPClientConfiguration()
+        configuration.totalTimeout = .seconds(5)
+        configuration.connectTimeout = .seconds(2)
+        let http = HTTPClient(configuration: configuration)
+        do {
+            let response = try await http.execute(HTTPClientRequest(method: .get, url: base.trimmingSuffix("/") + "/_admin/requests"))
+            guard response.status == 200, let entries = try JSONValue.parse(response.body).arrayValue else {
+                return .failure(RequestLogUnavailable(reason: "HTTP \(response.status), not a mockauth admin API"))
+            }
+            return .success(entries)
+        } catch {
+            return .failure(RequestLogUnavailable(reason: "\(error)"))
+        }
+    }
+
+    struct RequestLogUnavailable: Error {
+        var reason: String
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}
