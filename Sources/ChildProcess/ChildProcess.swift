@@ -12,6 +12,23 @@ import Glibc
 /// a test runner may). Its stdout comes through a pipe that a thread drains into a file (so
 /// the ready line is seen the moment it is written), its stderr goes to a file; both files
 /// live in a scratch directory, removed when this object goes away.
+///
+/// ## Why not swift-subprocess (decided 2026-11-26, issue 29)
+/// swiftlang/swift-subprocess 1.0.2 (in the package mirror) spawns as carefully (empty signal
+/// mask, default dispositions, close-on-exec descriptors) and would replace ``Spawn`` and the
+/// reaping here, but not the rest, so the code would not get simpler:
+/// - Its model is scoped: a child lives for the closure passed to `run(_:…)` and is torn down
+///   when it returns. Ours outlive the scope that starts them: `compliancectl run` starts a
+///   flow's mockauth and complianced and stops them later, tests hold a ``ChildProcess`` in a
+///   harness object from `init` to `stop()`, and ``LiveChildren`` must find every live child
+///   from a signal handler to stop it before `compliancectl run` exits (SIGINT, SIGTERM,
+///   SIGHUP). Each of the 34 files that start children would become a closure nest.
+/// - The first stdout line must be seen the moment it is written (the ready line, read with a
+///   deadline while the child keeps running) and stdout kept whole for later reads; a stream
+///   consumed inside the closure gives the first, not the second, without our own buffering.
+/// - On kernels without pidfd it installs a process-wide SIGCHLD handler, which would race
+///   with our `waitpid` reaping of children it did not start.
+/// Revisit when a detached (unscoped) execution lands upstream.
 public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths never change; `exitStatus` is behind a lock
     /// The child's process id.
     public let pid: pid_t
