@@ -24,6 +24,9 @@ public struct ControlError: Error, Sendable, CustomStringConvertible {
         case .unknownAccount, .notFound: .notFound
         case .signInRefused: .forbidden
         case .conflict, .clockNotVirtual: .conflict
+        // The store or the vault refused a write (a full disk): the documented 503, which tells
+        // the caller nothing was committed and the call may be made again.
+        case .storageUnavailable: .serviceUnavailable
         default: .internalServerError
         }
         self.init(status, error.code.description, error.message)

@@ -119,4 +119,20 @@ import ChildProcess
             #expect(events.first?["seq"]?.intValue == last + 1)
         }
     }
+
+    /// A write the store refuses (a full disk) is the documented `503 storage_unavailable`
+    /// (docs/openapi/control-api.yaml), not a 500: nothing was committed, the call may be made
+    /// again. It was answered 500 because ControlError mapped only the 4xx codes.
+    @Test func aRefusedCommitIsA503StorageUnavailable() async throws {
+        try await Self.withDaemon { daemon, _ in
+            let signIn = try await daemon.call(.post, "/v1/sign-in", ["account": "alice@contoso.com", "user": ["action": "signIn", "password": "Passw0rd!"]])
+            #expect(signIn.json["signedIn"] == true, "\(signIn.json)")
+            #expect(try await daemon.call(.post, "/v1/test/fail-storage", ["operation": "commit"]).status == 200)
+            let advance = try await daemon.call(.post, "/v1/clock/advance", ["seconds": .int(8 * 3600)])  // her check-in is due
+            #expect(advance.status == 503, "\(advance.json)")
+            #expect(advance.json["error"]?["code"] == "storage_unavailable", "\(advance.json)")
+            // The disk has room again: the same call goes through.
+            #expect(try await daemon.call(.post, "/v1/clock/advance", ["seconds": .int(8 * 3600)]).status == 200)
+        }
+    }
 }
