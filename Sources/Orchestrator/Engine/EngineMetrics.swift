@@ -17,10 +17,15 @@ import CoreMetrics
 /// Counts follow commits: an event counts once it is stored.
 public struct EngineMetrics: Sendable {
     private let factory: any MetricsFactory
+    /// Made once: a cache read is the silent token's hot path.
+    private let cacheHits: Counter
+    private let cacheMisses: Counter
 
     /// Records into `factory`; the default records nothing.
     public init(factory: any MetricsFactory = NOOPMetricsHandler.instance) {
         self.factory = factory
+        cacheHits = Counter(label: "complianced_token_cache_total", dimensions: [("result", "hit")], factory: factory)
+        cacheMisses = Counter(label: "complianced_token_cache_total", dimensions: [("result", "miss")], factory: factory)
     }
 
     /// Counts what a committed event says.
@@ -47,7 +52,7 @@ public struct EngineMetrics: Sendable {
     /// A token-cache read: `hit` when it holds an access token fresh at `now`.
     func cacheRead(_ entry: TokenAcquisitionStateMachine.CacheEntry, now: Instant) {
         let hit = entry.accessToken.map { TokenAcquisitionStateMachine.isFresh($0, at: now) } ?? false
-        count("complianced_token_cache_total", [("result", hit ? "hit" : "miss")])
+        (hit ? cacheHits : cacheMisses).increment()
     }
 
     /// How long one grant at the token endpoint took.
