@@ -18,7 +18,7 @@ struct LoadDevice: Sendable {
     static let quiet = Logger(label: "compliance-load", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// Opens the device's store and starts its engine (virtual clock: no timers fire on their own).
-    static func start(index: Int, upn: String, directory: String, mock: InProcessMockAuth.Running, http: HTTPClient) async throws -> LoadDevice {
+    static func start(index: Int, upn: String, directory: String, mock: LoadMock, http: HTTPClient) async throws -> LoadDevice {
         let configuration = try DaemonConfiguration(
             stateDirectory: directory, app: try AppSettings.load(infoPlist: appProfile), authority: mock.authority, mamURL: mock.mamURL,
             clock: .virtual, httpTimeout: .seconds(60))

@@ -1,13 +1,14 @@
-import Daemon
 import Foundation
-import HTTPClient
-import MockAuth
+import JSON
 import LocalServers
+import MockAuth
 
-/// One load run: the mock with generated users, the devices, the flows, the checks.
+/// One load run: the mock with generated users, the devices (in this process, or sharded over
+/// worker processes as a fleet would spread over machines), the flows, the checks.
 struct LoadRun: Sendable {
     let devices: Int
     let concurrency: Int
+    let processes: Int
     let timeLimit: Duration
 
     func run() async throws -> LoadReport {
@@ -16,53 +17,115 @@ struct LoadRun: Sendable {
         // listing every generated user (which would make every policy parse O(devices)).
         generated.mamPolicy.allowedAccounts = nil
         let fixtures = generated
+        if processes == 1 {
+            try DescriptorBudget.check(devices: devices, connections: concurrency * 2, totalDevices: devices)
+        }
         let root = NSTemporaryDirectory() + "compliance-load-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        var configuration = HTTPClientConfiguration()
-        configuration.maxIdleHandles = concurrency * 2
-        let http = HTTPClient(configuration: configuration)
         return try await InProcessMockAuth.run(fixtures: fixtures) { mock in
-            let setupStart = ContinuousClock.now
-            var fleet: [LoadDevice] = []
-            for index in 1...devices {
-                fleet.append(try await LoadDevice.start(
-                    index: index, upn: fixtures.generatedUPN(index), directory: "\(root)/device-\(index)", mock: mock, http: http))
-            }
-            let setup = ContinuousClock.now - setupStart
-            let start = ContinuousClock.now
-            let outcomes = await runFlows(fleet, deadline: start + timeLimit)
-            let elapsed = ContinuousClock.now - start
-            let compliantAtMock = await LoadChecks.usersCompliantAtMock(mock, upns: fleet.map(\.upn))
-            var states: [LoadDevice.State] = []
-            for device in fleet { states.append(await device.finalState()) }
-            for device in fleet { await device.stop() }
+            let measured = processes == 1
+                ? try await inProcess(fixtures: fixtures, mock: LoadMock(url: mock.url), root: root)
+                : try await sharded(mock: LoadMock(url: mock.url), root: root)
+            let compliantAtMock = await LoadChecks.usersCompliantAtMock(mock, upns: (1...devices).map { fixtures.generatedUPN($0) })
             return LoadReport(
-                devices: devices, concurrency: concurrency, setup: setup, elapsed: elapsed, outcomes: outcomes, states: states,
-                compliantAtMock: compliantAtMock, timeLimit: timeLimit)
+                devices: devices, concurrency: concurrency, processes: processes, setup: measured.setup, elapsed: measured.elapsed,
+                results: measured.results, compliantAtMock: compliantAtMock, timeLimit: timeLimit)
         }
     }
 
-    /// Runs every device's flow, at most `concurrency` at once; devices not finished by the
-    /// deadline are cancelled and count as lost.
-    private func runFlows(_ fleet: [LoadDevice], deadline: ContinuousClock.Instant) async -> [LoadDevice.FlowOutcome?] {
-        await withTaskGroup(of: (Int, LoadDevice.FlowOutcome?).self) { group in
-            var outcomes = [LoadDevice.FlowOutcome?](repeating: nil, count: fleet.count)
-            var next = 0
-            func launch() {
-                guard next < fleet.count else { return }
-                let index = next
-                next += 1
-                group.addTask {
-                    guard ContinuousClock.now < deadline else { return (index, nil) }
-                    return (index, await fleet[index].runFlow(password: Fixtures.generatedUserPassword))
-                }
-            }
-            for _ in 0..<min(concurrency, fleet.count) { launch() }
-            while let (index, outcome) = await group.next() {
-                outcomes[index] = outcome
-                launch()
-            }
-            return outcomes
+    struct Measured: Sendable {
+        var setup: Duration
+        var elapsed: Duration
+        var results: [DeviceResult]
+    }
+
+    private func inProcess(fixtures: Fixtures, mock: LoadMock, root: String) async throws -> Measured {
+        let fleet = LoadFleet(first: 1, count: devices, concurrency: concurrency, mock: mock, root: root)
+        let setupStart = ContinuousClock.now
+        let started = try await fleet.start(fixtures: fixtures)
+        let setup = ContinuousClock.now - setupStart
+        let start = ContinuousClock.now
+        var elapsed = Duration.zero
+        let results = await fleet.run(started, deadline: start + timeLimit) { elapsed = ContinuousClock.now - start }
+        return Measured(setup: setup, elapsed: elapsed, results: results)
+    }
+
+    /// `processes` workers (this executable with `--worker-mock`), devices split in contiguous
+    /// shards; every worker starts its devices, says `ready`, and all begin their flows when
+    /// the go file appears, so the flows/s cover the whole fleet at once.
+    private func sharded(mock: LoadMock, root: String) async throws -> Measured {
+        let go = root + "/go"
+        let perWorker = (devices + processes - 1) / processes
+        var workers: [(server: ChildServer, count: Int)] = []
+        defer { for worker in workers { kill(worker.server.child.pid, SIGKILL) } }
+        let setupStart = ContinuousClock.now
+        for shard in 0..<processes {
+            let first = shard * perWorker + 1
+            let count = min(perWorker, devices - first + 1)
+            guard count > 0 else { break }
+            workers.append((try ChildServer("compliance-load", arguments: [
+                "--worker-mock", mock.url, "--worker-first", String(first), "--devices", String(count),
+                "--concurrency", String(max(1, concurrency / processes)), "--worker-go", go, "--worker-root", root + "/worker-\(shard)",
+                "--time-limit", String(timeLimit.components.seconds),
+            ]), count))
         }
+        for (server, _) in workers {
+            guard let line = await server.firstLine(timeout: timeLimit), line.hasPrefix("ready") else {
+                throw LoadError("a worker did not start its devices: \(server.stderr.suffix(2000))")
+            }
+        }
+        let setup = ContinuousClock.now - setupStart
+        FileManager.default.createFile(atPath: go, contents: nil)
+        var results: [DeviceResult] = []
+        var elapsed = Duration.zero
+        for (server, count) in workers {
+            _ = await server.waitForExit(timeout: timeLimit + .seconds(120))
+            let lines = server.child.standardOutput.split(separator: "\n")
+            guard lines.count >= 2, let report = try? JSONValue.parse(Array(lines[1].utf8), limits: JSONLimits(maxBytes: 256 << 20, maxDepth: 16)),
+                  let shard = report["results"]?.arrayValue?.compactMap(DeviceResult.init(json:)), shard.count == count
+            else {
+                results += [DeviceResult](repeating: DeviceResult.missing, count: count)
+                FileHandle.standardError.write(Data("compliance-load: a worker reported nothing usable: \(server.stderr.suffix(2000))\n".utf8))
+                continue
+            }
+            results += shard
+            elapsed = max(elapsed, .nanoseconds(report["flowNanoseconds"]?.intValue ?? 0))
+            await server.stop()
+        }
+        return Measured(setup: setup, elapsed: elapsed, results: results)
+    }
+}
+
+/// A worker process: its shard of devices against the parent's mock.
+struct LoadWorker: Sendable {
+    let mock: LoadMock
+    let first: Int
+    let count: Int
+    let concurrency: Int
+    let go: String
+    let root: String
+    let timeLimit: Duration
+
+    func run() async throws {
+        try DescriptorBudget.check(devices: count, connections: concurrency * 2, totalDevices: count)
+        let fixtures = try Fixtures.load(path: InProcessMockAuth.fixturesPath)  // the UPNs need only the tenant's domain
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let fleet = LoadFleet(first: first, count: count, concurrency: concurrency, mock: mock, root: root)
+        let started = try await fleet.start(fixtures: fixtures)
+        FileHandle.standardOutput.write(Data("ready\n".utf8))
+        let waitUntil = ContinuousClock.now + timeLimit
+        while !FileManager.default.fileExists(atPath: go), ContinuousClock.now < waitUntil {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let start = ContinuousClock.now
+        var elapsed = Duration.zero
+        let results = await fleet.run(started, deadline: start + timeLimit) { elapsed = ContinuousClock.now - start }
+        let report: JSONValue = [
+            "flowNanoseconds": .int(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000),
+            "results": .array(results.map(\.json)),
+        ]
+        FileHandle.standardOutput.write(Data((report.encodedString() + "\n").utf8))
     }
 }
