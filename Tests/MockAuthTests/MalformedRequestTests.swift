@@ -161,18 +161,29 @@ struct MalformedRequestTests {
     func gracefulShutdownWhileLingering() async throws {
         try await LiveServer.run(https: false) { server in
             let port = try Self.port(server)
-            let descriptor = try await RawHTTPClient.onThread { try RawHTTPClient.connected(port: port, sending: "GARBAGE\r\n\r\n", timeout: .seconds(30)) }
-            defer { close(descriptor) }
-            // The client sends on for 1.5 s without reading (as one still uploading would);
-            // the server is told to stop once 20 chunks went through (not after a fixed time: a
-            // loaded machine may start the sending thread late). Hummingbird alone closed the
-            // connection then.
+            // One thread connects, sends the bad request and goes on sending for 1.5 s without
+            // reading (as a client still uploading would): no gap between the error answer and
+            // the first chunk in which the server's 5 s linger could run out on a loaded machine
+            // (a second thread started later once did). The server is told to stop once 20
+            // chunks went through. Hummingbird alone closed the connection then.
             let progress = SentChunks()
-            let sending = Task { try await RawHTTPClient.onThread { try Self.sendSlowly(to: descriptor, chunks: 150, pause: 0.01, progress: progress) } }
+            let sending = Task {
+                try await RawHTTPClient.onThread { () throws -> Int32 in
+                    let descriptor = try RawHTTPClient.connected(port: port, sending: "GARBAGE\r\n\r\n", timeout: .seconds(30))
+                    do {
+                        try Self.sendSlowly(to: descriptor, chunks: 150, pause: 0.01, progress: progress)
+                    } catch {
+                        close(descriptor)
+                        throw error
+                    }
+                    return descriptor
+                }
+            }
             // (A sender that failed early ends the wait too: its error then fails the test.)
             while progress.count.withLock({ $0 }) < 20, !progress.ended.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
             await server.shutdown()
-            try await sending.value
+            let descriptor = try await sending.value
+            defer { close(descriptor) }
             Glibc.shutdown(descriptor, Int32(SHUT_WR))
             let received = try await RawHTTPClient.onThread { try RawHTTPClient.receiveToEnd(from: descriptor) }
             let answers = Self.answers(received)
