@@ -96,6 +96,7 @@ extension Engine {
             continuation.resume(returning: .refused(refusal))
         }
         waiting = [:]
+        tokenMirror.clear()
         do {
             machine = try ComplianceMachine(restoring: try loadRecords(), configuration: machine.configuration)
         } catch {
@@ -136,6 +137,11 @@ extension Engine {
             if let clockNow { try transaction.saveAppState(StateKey.clock, .int(clockNow)) }
         }
         if let clockNow { savedClock = clockNow }
+        for entry in changes.tokens {
+            tokenMirror.saved(
+                entry.account, scopes: ScopeSet(entry.scopes), accessToken: entry.scopes.isEmpty ? nil : entry.tokens,
+                refreshToken: entry.tokens.refreshToken != nil)
+        }
         for event in changes.events { metrics.committed(event) }
         for point in ComplianceMachine.committedPoints(changes) { commitCounts[point, default: 0] += 1 }
         logger.debug("committed", metadata: ["commit.changes": "\(changes)"])
@@ -163,14 +169,24 @@ extension Engine {
 
     // MARK: - Store steps answered at once
 
+    /// The token cache for `account` and `scopes`: from ``tokenMirror`` when it knows, else
+    /// from the store (then remembered).
     func cacheEntry(_ account: AccountID, scopes: [String]) -> TokenAcquisitionStateMachine.CacheEntry {
+        if let known = tokenMirror.entry(account, scopes: scopes) { return known }
+        guard let entry = storedCacheEntry(account, scopes: scopes) else { return .empty }
+        tokenMirror.remember(account, scopes: ScopeSet(scopes), entry)
+        return entry
+    }
+
+    /// The store's answer; nil when it cannot be read (logged; nothing remembered).
+    private func storedCacheEntry(_ account: AccountID, scopes: [String]) -> TokenAcquisitionStateMachine.CacheEntry? {
         let cached: CachedTokens?
         do {
             let clientID = configuration.clientID
             cached = try store.readSync { try $0.tokens(for: account, clientID: clientID, scopes: ScopeSet(scopes)) }
         } catch {
             logger.error("cannot read the token cache", metadata: ["account.id": "\(account)", "error.message": "\(error)"])
-            return .empty
+            return nil
         }
         guard let cached else { return .empty }
         var accessToken: TokenSet?
@@ -186,6 +202,7 @@ extension Engine {
         do {
             let clientID = configuration.clientID
             try store.writeSync { try $0.deleteRefreshToken(for: account, clientID: clientID) }
+            tokenMirror.refreshTokenRemoved(account)
             return .done
         } catch {
             logger.error("cannot drop the refresh token", metadata: ["account.id": "\(account)", "error.message": "\(error)"])
@@ -199,6 +216,7 @@ extension Engine {
         do {
             try storageFaults.take(.tokens)
             try store.writeSync { try $0.deleteTokens(for: account) }
+            tokenMirror.tokensRemoved(account)
             try store.checkpoint()
             return .done
         } catch {

@@ -37,6 +37,8 @@ public actor Engine: Service {
     let metrics: EngineMetrics
 
     var machine: ComplianceMachine
+    /// The token cache as the store holds it, so a cache hit reads no row (``TokenMirror``).
+    var tokenMirror = TokenMirror()
     /// Callers waiting for their ticket's reply.
     var waiting: [ComplianceMachine.Ticket: CheckedContinuation<ComplianceMachine.Reply, Never>] = [:]
     /// Who answers sign-in pages for a ticket (memory only, never stored).
