@@ -15,7 +15,15 @@ public struct AllowedAccounts: Sendable, Hashable, CustomStringConvertible {
 
     /// True when `account` may sign in.
     public func allows(_ account: AccountID) -> Bool {
-        accounts?.contains(account) ?? true
+        guard let accounts else { return true }
+        // Binary search: the list is sorted, and every step of the machine asks of every account.
+        var low = 0
+        var high = accounts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if accounts[middle] < account { low = middle + 1 } else { high = middle }
+        }
+        return low < accounts.count && accounts[low] == account
     }
 
     /// `null` or an array of UPN strings.

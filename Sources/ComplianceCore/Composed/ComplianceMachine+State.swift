@@ -170,6 +170,11 @@ extension ComplianceMachine {
         var dirtyAccounts: Set<AccountID> = []
         /// Accounts whose machines the step called (their snapshots are compared at its end).
         var touched: Set<AccountID> = []
+        /// What the last reconcile that settled saw of what its per-account rules depend on
+        /// besides the accounts: caches, derived from the state (so left out of `==`).
+        var reconcileEverything = true
+        var reconciledList: AllowedAccounts = .anyone
+        var reconciledHolder: AccountID?
         var events: [ComplianceEvent] = []
         var tokens: [(account: AccountID, scopes: [String], tokens: TokenSet)] = []
 

@@ -118,7 +118,17 @@ extension ComplianceMachine {
                 runAllowed(allowedStep { $0.allowedAccountsReceived(.anyone) }, now: now)
                 changed = true
             }
-            for account in accounts.keys.sorted() {
+            // The per-account rules are looked for among the accounts this step changed, unless
+            // what they also depend on (the allowed list, the slot's holder) changed since the
+            // last reconcile: every other account was settled then, and nothing of it changed.
+            // (A step of one account must not visit all of them: with 10,000 accounts a
+            // check-in sweep was quadratic.) Debug builds, the tests and the explorer check
+            // that the accounts found are exactly those a visit of all would find.
+            let list = allowed.allowed
+            let leaving = candidates(everything: volatile.reconcileEverything || list != volatile.reconciledList) { key, state in
+                firesLeavingRule(key, state, list)
+            }
+            for account in leaving {
                 guard let state = accounts[account] else { continue }
                 if !allowed.allowed.allows(account), !isLeaving(account), isPresent(state) {
                     removeAccount(account, reason: .notAllowed, now: now)
@@ -136,7 +146,10 @@ extension ComplianceMachine {
                 }
             }
             let holder = slotHolder()
-            for account in accounts.keys.sorted() {
+            let waiting = candidates(everything: volatile.reconcileEverything || holder != volatile.reconciledHolder) { key, state in
+                Self.firesSlotRule(key, state.enrollment.phase, holder)
+            }
+            for account in waiting {
                 guard let phase = accounts[account]?.enrollment.phase else { continue }
                 if holder == nil, phase == .waitingForSlot {
                     runEnrollment(account, enrollmentStep(account) { $0.slotFreed(now: now) }, now: now)
@@ -146,8 +159,42 @@ extension ComplianceMachine {
                     changed = true
                 }
             }
-            if !changed { return }
+            if !changed {
+                volatile.reconcileEverything = false
+                volatile.reconciledList = allowed.allowed
+                volatile.reconciledHolder = slotHolder()
+                return
+            }
         }
+        volatile.reconcileEverything = true  // not settled in 8 rounds: look at everyone next time
+    }
+
+    /// The accounts, in key order, for which `fires` holds: among all of them when
+    /// `everything`, else among those the current step touched or marked (checked against all
+    /// of them in debug builds).
+    private func candidates(everything: Bool, _ fires: (AccountID, AccountState) -> Bool) -> [AccountID] {
+        func among(_ keys: some Sequence<AccountID>) -> [AccountID] {
+            keys.filter { key in accounts[key].map { fires(key, $0) } ?? false }.sorted()
+        }
+        if everything { return among(accounts.keys) }
+        let found = among(volatile.touched.union(volatile.dirtyAccounts))
+        assert(found == among(accounts.keys), "reconcile missed an account a rule applies to: \(Set(among(accounts.keys)).subtracting(found))")
+        return found
+    }
+
+    /// The first rules: the allowed list excludes a present account that is not leaving yet, or
+    /// an account unenrolled without a wipe keeps an enrollment, policy or compliance.
+    private func firesLeavingRule(_ account: AccountID, _ state: AccountState, _ list: AllowedAccounts) -> Bool {
+        (!list.allows(account) && !isLeaving(account) && isPresent(state))
+            || (state.enrollment.phase == .removed && !state.wipe.isRunning
+                && (state.enrollmentID != nil || state.policy != nil || state.compliance != nil || state.offeredPolicy != nil))
+    }
+
+    /// The slot rule: a registration waiting for the slot when none holds it, or one awaiting
+    /// its retry while another holds it.
+    private static func firesSlotRule(_ account: AccountID, _ phase: EnrollmentStateMachine.Phase, _ holder: AccountID?) -> Bool {
+        if holder == nil { return phase == .waitingForSlot }
+        return holder != account && phase == .awaitingRetry
     }
 
     /// True when the account holds anything in the app: signed in, tokens, a registration,
