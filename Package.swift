@@ -169,7 +169,7 @@ let package = Package(
         .executableTarget(
             name: "compliancectl",
             dependencies: [
-                "ControlClient", "Flows", "JSON", "AppProfile", "ComplianceCore", "ChildProcess", "ProgramSupport", "HTTPClient",
+                "ControlClient", "Flows", "JSON", "AppProfile", "ComplianceCore", "ChildProcess", "ProgramSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

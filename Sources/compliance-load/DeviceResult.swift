@@ -40,10 +40,14 @@ struct DeviceResult: Sendable {
 
     var json: JSONValue {
         [
-            "nanoseconds": duration.map { .int($0.components.seconds * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000) } ?? .null,
+            "nanoseconds": duration.map { .int(Self.nanoseconds($0)) } ?? .null,
             "error": error.map { .string($0) } ?? .null,
             "outcomeExpected": .bool(outcomeExpected), "stateExpected": .bool(stateExpected), "detail": .string(detail),
         ]
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
     init?(json: JSONValue) {

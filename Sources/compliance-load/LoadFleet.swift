@@ -19,9 +19,6 @@ struct LoadFleet: Sendable {
     let mock: LoadMock
     let root: String
 
-    /// The generated UPN of device `index` (the mock holds a user for each).
-    static func upn(_ index: Int, fixtures: Fixtures) -> String { fixtures.generatedUPN(index) }
-
     /// Starts every device (its store opened, its engine started).
     func start(fixtures: Fixtures) async throws -> [LoadDevice] {
         var configuration = HTTPClientConfiguration()
@@ -30,7 +27,7 @@ struct LoadFleet: Sendable {
         var fleet: [LoadDevice] = []
         for index in first..<(first + count) {
             fleet.append(try await LoadDevice.start(
-                index: index, upn: Self.upn(index, fixtures: fixtures), directory: "\(root)/device-\(index)", mock: mock, http: http))
+                index: index, upn: fixtures.generatedUPN(index), directory: "\(root)/device-\(index)", mock: mock, http: http))
         }
         return fleet
     }

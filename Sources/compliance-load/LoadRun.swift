@@ -123,7 +123,7 @@ struct LoadWorker: Sendable {
         var elapsed = Duration.zero
         let results = await fleet.run(started, deadline: start + timeLimit) { elapsed = ContinuousClock.now - start }
         let report: JSONValue = [
-            "flowNanoseconds": .int(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000),
+            "flowNanoseconds": .int(DeviceResult.nanoseconds(elapsed)),
             "results": .array(results.map(\.json)),
         ]
         FileHandle.standardOutput.write(Data((report.encodedString() + "\n").utf8))

@@ -151,7 +151,9 @@ struct Complianced: AsyncParsableCommand {
             if let caFile { try StartupChecks.readableFile(caFile, option: "--ca-file") }
             try StartupChecks.prepareStateDirectory(stateDirectory, logger: logger)
             lock = try StateDirectoryLock(stateDirectory: stateDirectory)
-            parts = try DaemonParts(configuration, logger: logger, metrics: EngineMetrics(factory: metrics.factory))
+            // Counted only when someone can read the counts (no registry work on the hot path otherwise).
+            parts = try DaemonParts(
+                configuration, logger: logger, metrics: metricsListen == nil ? EngineMetrics() : EngineMetrics(factory: metrics.factory))
         } catch {
             FileHandle.standardError.write(Data(format.line("complianced: \(error)", level: .critical, label: "complianced").utf8))
             throw ExitCode(2)

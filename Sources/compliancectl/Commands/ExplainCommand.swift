@@ -1,7 +1,7 @@
 import ArgumentParser
 import ControlClient
 import Foundation
-import HTTPClient
+import Flows
 import JSON
 
 /// `compliancectl explain ACCOUNT`: the account's compliance story from the daemon's events
@@ -61,9 +61,10 @@ struct ExplainCommand: AsyncParsableCommand {
         var note: String?
         var requests: [JSONValue] = []
         if !noMock, let base = mock ?? issuer.flatMap(Self.loopbackOrigin) {
-            switch await Self.requestLog(base) {
-            case .success(let entries): requests = entries
-            case .failure(let unavailable): note = "no mock request log at \(base): \(unavailable.reason)"
+            do {
+                requests = try await MockAdmin(origin: base.hasSuffix("/") ? String(base.dropLast()) : base).requests()
+            } catch {
+                note = "no mock request log at \(base): \(error.message)"
             }
         }
         let story = ComplianceStory(account: key, events: events, requests: requests)
@@ -101,38 +102,12 @@ struct ExplainCommand: AsyncParsableCommand {
         }
     }
 
-    /// The scheme, host and port of an issuer URL on loopback (`http://127.0.0.1:8080`), or nil.
+    /// The origin of an issuer URL on loopback (`http://127.0.0.1:8080`), or nil: only a
+    /// local mock is asked for its request log unasked.
     static func loopbackOrigin(_ issuer: String) -> String? {
-        guard let components = URLComponents(string: issuer), let scheme = components.scheme, let host = components.host,
-              ["127.0.0.1", "localhost", "::1"].contains(host)
+        guard let origin = MockAdmin.origin(ofAuthority: issuer), let host = URLComponents(string: origin)?.host,
+              ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
         else { return nil }
-        return "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)\(components.port.map { ":\($0)" } ?? "")"
-    }
-
-    /// mockauth's `GET /_admin/requests`, bounded to a few seconds.
-    static func requestLog(_ base: String) async -> Result<[JSONValue], RequestLogUnavailable> {
-        var configuration = HTTPClientConfiguration()
-        configuration.totalTimeout = .seconds(5)
-        configuration.connectTimeout = .seconds(2)
-        let http = HTTPClient(configuration: configuration)
-        do {
-            let response = try await http.execute(HTTPClientRequest(method: .get, url: base.trimmingSuffix("/") + "/_admin/requests"))
-            guard response.status == 200, let entries = try JSONValue.parse(response.body).arrayValue else {
-                return .failure(RequestLogUnavailable(reason: "HTTP \(response.status), not a mockauth admin API"))
-            }
-            return .success(entries)
-        } catch {
-            return .failure(RequestLogUnavailable(reason: "\(error)"))
-        }
-    }
-
-    struct RequestLogUnavailable: Error {
-        var reason: String
-    }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+        return origin
     }
 }
