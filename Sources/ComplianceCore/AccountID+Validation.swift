@@ -4,6 +4,12 @@ extension AccountID {
 
     /// Refuses what ``AccountID`` documents as invalid; never repairs.
     static func validate(_ upn: String) throws(AccountIDError) {
+        if validatePrintableASCII(upn) == true { return }
+        try validateAnyText(upn)  // an invalid UPN gets its precise error here
+    }
+
+    /// The general check, for any text (the reference the ASCII path must agree with).
+    static func validateAnyText(_ upn: String) throws(AccountIDError) {
         guard !upn.isEmpty else { throw AccountIDError(code: .empty, input: upn) }
         guard upn.utf8.count <= maxBytes else { throw AccountIDError(code: .tooLong, input: String(upn.prefix(64)) + "…") }
         if let first = upn.first, let last = upn.last, first.isWhitespace || last.isWhitespace {
@@ -26,6 +32,31 @@ extension AccountID {
         if parts[1].split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
             throw AccountIDError(code: .emptyDomainLabel, input: upn)
         }
+    }
+
+    /// The check of a UPN made of printable ASCII only (0x21…0x7E: no control character, no
+    /// whitespace, no look-alike can occur), on its bytes: true when valid, false when not,
+    /// nil when the UPN holds another byte (the general check then runs). A store of 10,000
+    /// accounts validates every UPN it reads at start, and the Unicode property lookups of
+    /// the general check made that a third of the start.
+    static func validatePrintableASCII(_ upn: String) -> Bool? {
+        var ats = 0
+        var length = 0
+        var previous: UInt8 = 0
+        var domainLabelEmpty = false
+        for byte in upn.utf8 {
+            guard byte >= 0x21, byte <= 0x7E else { return nil }
+            length += 1
+            if byte == UInt8(ascii: "@") {
+                ats += 1
+                if previous == 0 { return false }  // empty local part
+            } else if byte == UInt8(ascii: "."), ats == 1, previous == UInt8(ascii: "@") || previous == UInt8(ascii: ".") {
+                domainLabelEmpty = true
+            }
+            previous = byte
+        }
+        guard length > 0, length <= maxBytes, ats == 1, previous != UInt8(ascii: "@") else { return false }
+        return !domainLabelEmpty && previous != UInt8(ascii: ".")
     }
 
     /// True for a character that only imitates another (``AccountIDError/Code/lookAlikeCharacter``).

@@ -47,3 +47,34 @@ import Testing
         }
     }
 }
+
+/// The byte-level check of printable-ASCII UPNs agrees with the general check on every string
+/// up to five characters over an alphabet of the characters that matter (and defers to it on
+/// any other byte).
+@Suite struct AccountIDASCIIPathTests {
+    @Test func agreesWithTheGeneralCheckOnEveryShortString() {
+        let alphabet: [String] = ["a", "Z", "@", ".", "-", " ", "\t", "é"]
+        var strings: [String] = [""]
+        var frontier: [String] = [""]
+        for _ in 1...5 {
+            frontier = frontier.flatMap { prefix in alphabet.map { prefix + $0 } }
+            strings += frontier
+        }
+        var disagreements: [String] = []
+        for upn in strings {
+            let general = (try? AccountID.validateAnyText(upn)) != nil
+            switch AccountID.validatePrintableASCII(upn) {
+            case .some(let fast): if fast != general { disagreements.append(upn) }
+            case .none: if upn.utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) { disagreements.append(upn) }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(10).map { $0.debugDescription })")
+        #expect(strings.count == 37449)
+    }
+
+    @Test func aLongASCIIUPNIsRefusedByEitherPath() {
+        let long = String(repeating: "a", count: AccountID.maxBytes) + "@x.io"
+        #expect(AccountID.validatePrintableASCII(long) == false)
+        #expect(throws: AccountIDError.self) { try AccountID(long) }
+    }
+}

@@ -22,14 +22,17 @@ struct DaemonHarness: Sendable {
     static let appsDirectory = InProcessMockAuth.packageRoot.appendingPathComponent("mocks/fixtures/apps").path
 
     /// Runs `body` with a started engine; `authority` overrides the mock's (e.g. an
-    /// unreachable one), `app` is the Info.plist path.
+    /// unreachable one), `app` is the Info.plist path; `prepare` gets the state directory
+    /// before the engine opens it (e.g. to write a store of an earlier layout).
     static func run<T: Sendable>(
         app: String = appsDirectory + "/chatr-Info.plist", authority: String? = nil, wipeHook: WipeHook? = nil,
+        prepare: @Sendable (String) throws -> Void = { _ in },
         _ body: @Sendable (DaemonHarness) async throws -> T
     ) async throws -> T {
         try await InProcessMockAuth.run { mock in
             let directory = NSTemporaryDirectory() + "daemon-tests-" + UUID().uuidString
             defer { try? FileManager.default.removeItem(atPath: directory) }
+            try prepare(directory)
             let configuration = try DaemonConfiguration(
                 stateDirectory: directory, app: try AppSettings.load(infoPlist: app), authority: authority ?? mock.authority,
                 mamURL: mock.mamURL, clock: .virtual, wipeHook: wipeHook, httpTimeout: .seconds(5))

@@ -175,6 +175,9 @@ extension ComplianceMachine {
         var reconcileEverything = true
         var reconciledList: AllowedAccounts = .anyone
         var reconciledHolder: AccountID?
+        /// The unsettled accounts and the timer queue, kept from the accounts each step
+        /// touched (caches derived from the state: left out of `==`).
+        var indexes = AccountIndexes()
         var events: [ComplianceEvent] = []
         var tokens: [(account: AccountID, scopes: [String], tokens: TokenSet)] = []
 

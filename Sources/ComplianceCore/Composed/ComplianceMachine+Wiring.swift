@@ -215,8 +215,10 @@ extension ComplianceMachine {
 
     /// True when nothing is under way for any account (a fired timer's work may reach other
     /// accounts: a check-in's policy removes them from the allowed list).
+    /// (With no remediation running and no restart pending, an account is settled when its
+    /// enrollment waits and no wipe runs: ``AccountIndexes/unsettled``.)
     var isAllSettled: Bool {
-        accounts.keys.allSatisfy { isSettled($0) } && remediation.activeAccount == nil && restartPending == nil
+        volatile.indexes.unsettled.isEmpty && remediation.activeAccount == nil && restartPending == nil
     }
 
     /// Answers every caller whose account settled (or whose wipe the disk refused). A fired

@@ -93,6 +93,7 @@ public struct ComplianceMachine: Sendable, Hashable {
     /// can be answered now, then the one persist (if anything changed) ahead of the commands.
     mutating func endStep(now: Instant) {
         reconcile(now: now)
+        refreshIndexes()
         resolveWaiters(now: now)
         let changes = takeChanges()
         if changes.isEmpty {
@@ -207,8 +208,18 @@ public struct ComplianceMachine: Sendable, Hashable {
         accounts.values.first { $0.enrollment.isEnrolled && $0.policy != nil }?.policy
     }
 
-    /// The earliest timer an account waits for.
+    /// The earliest timer an account waits for (ties: the first account in key order). Read
+    /// off the timer queue once a step has built it, by a visit of all accounts before.
     public func nextDueTimer() -> (account: AccountID, timer: EnrollmentStateMachine.Timer, at: Instant)? {
+        if volatile.indexes.isBuilt {
+            guard let account = volatile.indexes.earliestTimer, let due = accounts[account]?.enrollment.dueTimer else { return nil }
+            return (account: account, timer: due.timer, at: due.at)
+        }
+        return nextDueTimerByVisit()
+    }
+
+    /// ``nextDueTimer()`` by a visit of every account (the reference for the queue).
+    func nextDueTimerByVisit() -> (account: AccountID, timer: EnrollmentStateMachine.Timer, at: Instant)? {
         var best: (AccountID, EnrollmentStateMachine.Timer, Instant)?
         for (account, state) in accounts {
             guard let due = state.enrollment.dueTimer, !state.wipe.isRunning else { continue }

@@ -4,15 +4,28 @@ import JSON
 /// The machine's records in the store, and the conversion of a store written by the
 /// versions before the composed machine (one row per sub-machine) into them.
 extension Engine {
-    /// The stored records; a store of the earlier layout is read into records (written as such
-    /// with the first commit).
+    /// The stored records. A store of the earlier layout is converted into records and every
+    /// record is written in one transaction before they are returned: the next start reads
+    /// them directly, and no account is left without a record (a later start reads only
+    /// accounts that have one).
     func loadRecords() throws -> ComplianceMachine.Stored {
-        try store.readSync { transaction in
+        let stored = try store.readSync { transaction -> (records: ComplianceMachine.Stored, converted: Bool) in
             let app = try transaction.appState(StateKey.machine)
             let accounts = try transaction.machineRecords()
-            if app != nil || !accounts.isEmpty { return ComplianceMachine.Stored(app: app, accounts: accounts) }
-            return try Self.legacyRecords(transaction)
+            if app != nil || !accounts.isEmpty { return (ComplianceMachine.Stored(app: app, accounts: accounts), false) }
+            return (try Self.legacyRecords(transaction), true)
         }
+        if stored.converted, let app = stored.records.app {
+            try store.writeSync { transaction in
+                try transaction.saveAppState(StateKey.machine, app)
+                for record in stored.records.accounts {
+                    guard let account = ComplianceMachine.summary(ofRecord: record)?.account else { continue }
+                    try transaction.saveMachineRecord(account, record: record)
+                }
+            }
+            logger.notice("the store's earlier layout was converted into machine records", metadata: ["accounts": "\(stored.records.accounts.count)"])
+        }
+        return stored.records
     }
 
     /// Records built from the earlier layout: the remediation and allowed-accounts snapshots,
@@ -29,7 +42,12 @@ extension Engine {
         if let allowed { app["allowedAccounts"] = allowed }
         let compliance = try transaction.appState("compliance")?.objectValue ?? JSONObject()
         let requests = try transaction.appState("remediationRequests")?.objectValue ?? JSONObject()
-        let enrollments = Dictionary(try transaction.enrollments().map { ($0.account.key, $0.state) }, uniquingKeysWith: { first, _ in first })
+        let lastStatuses = Dictionary(
+            try transaction.lastEnrollmentStatuses().map { ($0.account.key, $0.status) }, uniquingKeysWith: { first, _ in first })
+        let enrollmentRows = try transaction.enrollments()
+        let enrollments = Dictionary(enrollmentRows.map { ($0.account.key, $0.state) }, uniquingKeysWith: { first, _ in first })
+        // The account's column is the newer place of the last status; the enrollment row's the older.
+        let enrollmentStatuses = Dictionary(enrollmentRows.compactMap { row in row.lastStatus.map { (row.account.key, $0) } }, uniquingKeysWith: { first, _ in first })
         let journals = Dictionary(
             try transaction.openJournals().filter { $0.kind == .wipe }.map { ($0.account.key, $0.state) }, uniquingKeysWith: { first, _ in first })
         var records: [JSONValue] = []
@@ -43,7 +61,7 @@ extension Engine {
             record["signedIn"] = .bool(row.signedIn)
             record["holdsTokens"] = .bool(try transaction.hasTokens(account))
             record["compliance"] = compliance[account.key] ?? .null
-            record["lastEnrollmentStatus"] = try transaction.lastEnrollmentStatuses().first { $0.account == account }.map { .int(Int64($0.status)) } ?? .null
+            record["lastEnrollmentStatus"] = (lastStatuses[account.key] ?? enrollmentStatuses[account.key]).map { .int(Int64($0)) } ?? .null
             record["retryScopes"] = requests[account.key] ?? .null
             record["enrollmentId"] = registration.map { .string($0.enrollmentID) } ?? .null
             record["offeredPolicy"] = .null
