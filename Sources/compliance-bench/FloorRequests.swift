@@ -15,18 +15,20 @@ struct FloorRequests: Sendable {
 
     init(bench: BenchEngine, mock: BenchMock.Running, log: [RequestLogEntry]) throws {
         let account = try AccountID(RemediationBenchmark.alice)
-        let (api, mam, registration) = try bench.store.readSync { transaction in
+        let (api, mam, records) = try bench.store.readSync { transaction in
             (
                 try transaction.tokens(for: account, clientID: BenchEngine.clientID, scopes: ScopeSet(BenchEngine.chatRead)),
                 try transaction.tokens(for: account, clientID: BenchEngine.clientID, scopes: ScopeSet([MAMClient.scope])),
-                try transaction.registration(for: account)
+                try transaction.machineRecords()
             )
         }
-        guard let refreshToken = api?.refreshToken, let bearer = mam?.accessToken, let registration else {
-            throw BenchError("the engine holds no refresh token, MAM token or registration for alice")
+        // The enrollment id and policy live in the account's machine record.
+        let record = records.first { ComplianceMachine.summary(ofRecord: $0)?.account == account }
+        guard let refreshToken = api?.refreshToken, let bearer = mam?.accessToken, let enrollmentID = record?["enrollmentId"]?.stringValue else {
+            throw BenchError("the engine holds no refresh token, MAM token or enrollment id for alice")
         }
         let claims = try ClaimsRequest.parameter(capabilities: ["protapp"], challenge: nil)
-        let version = registration.policy?["version"]?.stringValue.flatMap { Int64($0) }
+        let version = record?["policy"]?["version"]?.stringValue.flatMap { Int64($0) }
         let json = ["Content-Type: application/json", "Accept: application/json", "Authorization: Bearer \(bearer)"]
         requests = try log.map { entry -> (request: RawCurl.Request, status: Int) in
             guard let status = entry.status else {
@@ -45,7 +47,7 @@ struct FloorRequests: Sendable {
                 let body: JSONValue = ["appId": .string(BenchEngine.clientID)]
                 return (RawCurl.Request(url: mock.mamURL + "/enroll", body: body.encoded(), headers: json), status)
             case "mam.report-compliance":
-                var body: JSONObject = ["enrollmentId": .string(registration.enrollmentID), "compliant": true]
+                var body: JSONObject = ["enrollmentId": .string(enrollmentID), "compliant": true]
                 if let version { body["policyVersion"] = .int(version) }
                 return (RawCurl.Request(url: mock.mamURL + "/report-compliance", body: JSONValue.object(body).encoded(), headers: json), status)
             default:

@@ -169,6 +169,13 @@ extension Engine {
 
     // MARK: - Store steps answered at once
 
+    /// Forgets what the engine remembers of the token cache, so the next request reads the
+    /// store: for a tool that changed the store's tokens beside the engine (the remediation
+    /// benchmark removes an access token between rounds). The engine's own writes never need it.
+    public func forgetRememberedTokens() {
+        tokenMirror.clear()
+    }
+
     /// The token cache for `account` and `scopes`: from ``tokenMirror`` when it knows, else
     /// from the store (then remembered).
     func cacheEntry(_ account: AccountID, scopes: [String]) -> TokenAcquisitionStateMachine.CacheEntry {
