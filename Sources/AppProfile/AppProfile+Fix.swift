@@ -1,3 +1,5 @@
+import ComplianceCore
+
 extension AppProfile {
     /// The profile with every mechanical fix applied, the way IntuneMAMConfigurator does it:
     /// `-intunemam` twins and the required query schemes appended, `AutoEnrollOnLaunch` set
@@ -17,6 +19,9 @@ extension AppProfile {
         let fixedSchemes = schemes.fixed
         if fixedSchemes != queriesSchemes {
             profile.setInfo(ProfileKeys.queriesSchemes, .strings(fixedSchemes))
+        }
+        if let values = info[ProfileKeys.clientCapabilities]?.stringArrayValue, !ComplianceCore.declaresProtection(values) {
+            profile.setInfo(ProfileKeys.clientCapabilities, .strings(values + [ComplianceCore.protectionCapability]))
         }
         if (info[ProfileKeys.faceIDUsageDescription]?.stringValue ?? "").isEmpty {
             profile.setInfo(ProfileKeys.faceIDUsageDescription, .string(ProfileKeys.defaultFaceIDUsageDescription))

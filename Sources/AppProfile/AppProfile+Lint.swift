@@ -71,6 +71,18 @@ extension AppProfile {
                 "the app uses mailto: but \"\(ProfileKeys.outlookQueryScheme)\" is missing",
                 fix: "add \"\(ProfileKeys.outlookQueryScheme)\""))
         }
+        if let declared = info[ProfileKeys.clientCapabilities] {
+            if let values = declared.stringArrayValue {
+                if !ComplianceCore.declaresProtection(values) {
+                    problems.append(.init(.protectionCapabilityMissing, .error, .infoPlist, ProfileKeys.clientCapabilities,
+                        "does not declare \"protapp\": every user that app protection conditional access targets gets AADSTS53009 (the client app is not approved), which no enrollment can remediate, instead of the remediable AADSTS53005",
+                        fix: "add \"protapp\" (MSAL's clientApplicationCapabilities; any case is accepted)"))
+                }
+            } else {
+                problems.append(.init(.capabilitiesNotStrings, .error, .infoPlist, ProfileKeys.clientCapabilities,
+                    "must be an array of strings", fix: "write it as an array of strings, for example [\"protapp\"]"))
+            }
+        }
         if (info[ProfileKeys.faceIDUsageDescription]?.stringValue ?? "").isEmpty {
             problems.append(.init(.faceIDUsageDescriptionMissing, .error, .infoPlist, ProfileKeys.faceIDUsageDescription,
                 "missing: app protection policy can require Face ID to open the app",

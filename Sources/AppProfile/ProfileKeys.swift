@@ -5,6 +5,8 @@ public enum ProfileKeys {
     public static let appBoundDomains = "WKAppBoundDomains"
     public static let queriesSchemes = "LSApplicationQueriesSchemes"
     public static let faceIDUsageDescription = "NSFaceIDUsageDescription"
+    /// The app's MSAL client capabilities (`clientApplicationCapabilities`), an array of strings.
+    public static let clientCapabilities = "MSALClientCapabilities"
     public static let bundleIdentifier = "CFBundleIdentifier"
     public static let keychainAccessGroups = "keychain-access-groups"
     public static let applicationGroups = "com.apple.security.application-groups"

@@ -14,16 +14,17 @@ public struct ProfileProblem: Sendable, Hashable, CustomStringConvertible {
         case tooManyAppBoundDomains, querySchemeTwinMissing, requiredQuerySchemesMissing, outlookQuerySchemeMissing
         case bundleIdentifierMissing, keychainGroupMissing, keychainGroupNotFirst, keychainGroupWithoutPrefix
         case appGroupIdentifiersIncomplete, faceIDUsageDescriptionMissing, safariViewControllerBlockedOverride
+        case protectionCapabilityMissing, capabilitiesNotStrings
 
         /// Whether `fixed()` repairs this kind of problem.
         public var isFixable: Bool {
             switch self {
             case .autoEnrollOnLaunchOff, .querySchemeTwinMissing, .requiredQuerySchemesMissing, .outlookQuerySchemeMissing,
                 .keychainGroupMissing, .keychainGroupNotFirst, .keychainGroupWithoutPrefix, .appGroupIdentifiersIncomplete,
-                .faceIDUsageDescriptionMissing:
+                .faceIDUsageDescriptionMissing, .protectionCapabilityMissing:
                 true
             case .clientIdMissing, .redirectMissing, .mamPolicyRequiredBlocksAppStore, .invalidColor, .invalidFileProtectionLevel, .tooManyAppBoundDomains,
-                .bundleIdentifierMissing, .safariViewControllerBlockedOverride:
+                .bundleIdentifierMissing, .safariViewControllerBlockedOverride, .capabilitiesNotStrings:
                 false
             }
         }

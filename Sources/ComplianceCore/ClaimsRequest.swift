@@ -61,9 +61,11 @@ public enum ClaimsRequest: Sendable {
         return result?.encodedString()
     }
 
-    /// True when `claims` declares `capability` under `access_token.xms_cc.values`.
+    /// True when `claims` declares `capability` under `access_token.xms_cc.values`; the value
+    /// is compared ignoring case (``ComplianceCore/declaresProtection(_:)``), the claim names exactly.
     public static func declares(_ capability: String, in claims: JSONValue) -> Bool {
-        claims["access_token"]?["xms_cc"]?["values"]?.arrayValue?.contains(.string(capability)) ?? false
+        let values = claims["access_token"]?["xms_cc"]?["values"]?.arrayValue ?? []
+        return values.contains { $0.stringValue?.lowercased() == capability.lowercased() }
     }
 }
 

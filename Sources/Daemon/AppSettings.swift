@@ -18,7 +18,7 @@ public struct AppSettings: Sendable, Hashable {
     }
 
     /// The key the capabilities are read from.
-    public static let capabilitiesKey = "MSALClientCapabilities"
+    public static let capabilitiesKey = ProfileKeys.clientCapabilities
 
     /// Reads the profile; a missing client id or redirect is an error naming the key.
     public static func load(infoPlist path: String) throws -> AppSettings {

@@ -44,3 +44,17 @@ import Testing
         ])
     }
 }
+
+@Suite struct ProfileFixCapabilityTests {
+    @Test func fixAddsProtappAndKeepsTheDeclaredValues() throws {
+        let base = try AppProfile.load(infoPlist: Fixtures.path("chatr-Info.plist"))
+        let missing = try AppProfile(info: base.info.merging(["MSALClientCapabilities": .strings(["cp1"])]) { $1 })
+        let fixed = missing.fixed()
+        #expect(fixed.info["MSALClientCapabilities"] == .strings(["cp1", "protapp"]))
+        #expect(!fixed.lint().contains { $0.kind == .protectionCapabilityMissing })
+        #expect(fixed.fixed() == fixed)
+        // Any case already declares it: nothing to add.
+        let swiftSample = try AppProfile(info: base.info.merging(["MSALClientCapabilities": .strings(["ProtApp"])]) { $1 })
+        #expect(swiftSample.fixed().info["MSALClientCapabilities"] == .strings(["ProtApp"]))
+    }
+}

@@ -17,7 +17,8 @@ import ComplianceCore
         let profile = try AppProfile.load(infoPlist: Fixtures.path("broken-Info.plist"), entitlements: Fixtures.path("broken.entitlements"))
         let problems = profile.lint()
         let kinds = Set(problems.map(\.kind))
-        #expect(kinds == Set(ProfileProblem.Kind.allCases).subtracting([.bundleIdentifierMissing]))
+        // broken declares MSALClientCapabilities ["cp1"]: no protapp (an array, so not capabilitiesNotStrings).
+        #expect(kinds == Set(ProfileProblem.Kind.allCases).subtracting([.bundleIdentifierMissing, .capabilitiesNotStrings]))
         let lines = problems.map(\.description)
         #expect(lines.contains("error: IntuneMAMSettings.ADALClientId: missing — fix: set it to your app's Entra client id"))
         #expect(lines.contains { $0.hasPrefix("error: IntuneMAMSettings.ADALRedirectUri: neither ADALRedirectUri nor ADALRedirectScheme is set") })
@@ -75,6 +76,17 @@ import ComplianceCore
         #expect(try kinds { _, e in
             e["keychain-access-groups"] = .strings(["ABCDE12345.com.contoso.chatr", "ABCDE12345.com.microsoft.intune.mam", "ABCDE12345.com.microsoft.adalcache"])
         } == [])
+        // MSALClientCapabilities: protapp in any case (the guide's Swift sample says ProtApp); no
+        // protapp is the 53009 error; not strings is an error too; absent is the SDK's default.
+        for values in [["protapp"], ["ProtApp"], ["cp1", "PROTAPP"]] {
+            #expect(try kinds { info, _ in info["MSALClientCapabilities"] = .strings(values) } == [])
+        }
+        #expect(try kinds { info, _ in info["MSALClientCapabilities"] = .strings([]) } == [.protectionCapabilityMissing])
+        #expect(try kinds { info, _ in info["MSALClientCapabilities"] = .strings(["cp1", "prot-app"]) } == [.protectionCapabilityMissing])
+        #expect(try kinds { info, _ in info["MSALClientCapabilities"] = .string("protapp") } == [.capabilitiesNotStrings])
+        #expect(try kinds { info, _ in info["MSALClientCapabilities"] = nil } == [])
+        let missing = try #require(try AppProfile(info: base.info.merging(["MSALClientCapabilities": .strings(["cp1"])]) { $1 }).lint().first)
+        #expect(missing.description.contains("AADSTS53009") && missing.severity == .error && missing.kind.isFixable)
         // Without mailto, Outlook's scheme is not needed.
         #expect(try kinds { info, _ in
             info["LSApplicationQueriesSchemes"] = .strings(ProfileKeys.requiredQuerySchemes)

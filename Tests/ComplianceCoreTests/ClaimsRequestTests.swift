@@ -44,3 +44,17 @@ import Testing
         }
     }
 }
+
+/// `protapp` in any case declares App Protection CA support; claim names stay exact.
+@Suite struct ProtectionCapabilityCaseTests {
+    @Test func theValueIsComparedIgnoringCaseTheNamesExactly() throws {
+        #expect(ComplianceCore.declaresProtection(["ProtApp"]))
+        #expect(ComplianceCore.declaresProtection(["cp1", "PROTAPP"]))
+        #expect(!ComplianceCore.declaresProtection(["cp1"]) && !ComplianceCore.declaresProtection([]))
+        #expect(ClaimsRequest.declares("protapp", in: try JSONValue.parse(#"{"access_token":{"xms_cc":{"values":["ProtApp"]}}}"#)))
+        #expect(!ClaimsRequest.declares("protapp", in: try JSONValue.parse(#"{"access_token":{"XMS_CC":{"values":["protapp"]}}}"#)))
+        // Sent as declared.
+        let sent = try #require(try ClaimsRequest.parameter(capabilities: ["ProtApp"], challenge: nil))
+        #expect(sent.contains(#""ProtApp""#))
+    }
+}

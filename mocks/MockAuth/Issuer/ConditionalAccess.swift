@@ -3,7 +3,8 @@
 /// A user it targets gets no token for any resource but the MAM service until (user, app)
 /// has reported compliance to the MAM service. With `protapp` declared the answer is the
 /// remediable AADSTS53005 (`unauthorized_client` + `protection_policy_required`); without
-/// it, AADSTS53009 (`invalid_grant`), which an app cannot remediate.
+/// it, AADSTS53009 (`invalid_grant`), which an app cannot remediate. `protapp` is matched
+/// ignoring case, as Entra does (the SDK guide's Swift sample declares `ProtApp`).
 enum ConditionalAccess {
     static let message = "Application needs to enforce Intune protection policies."
 
@@ -14,7 +15,7 @@ enum ConditionalAccess {
         guard user.caTargeted, !scopes.isMAMService else { return }
         if state.isCompliant(AccountApp(upn: user.upn, appId: clientId)) { return }
         var error: OAuthError
-        if capabilities.contains("protapp") {
+        if capabilities.contains(where: { $0.lowercased() == "protapp" }) {
             error = .unauthorizedClient(code: 53005, message)
             error.suberror = "protection_policy_required"
             error.extra = ["adi": user.upn.lowercased()]
