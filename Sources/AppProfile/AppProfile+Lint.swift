@@ -20,7 +20,7 @@ extension AppProfile {
         if setting("ADALRedirectUri") == nil, setting("ADALRedirectScheme") == nil {
             problems.append(.init(.redirectMissing, .error, .infoPlist, path + "ADALRedirectUri",
                 "neither ADALRedirectUri nor ADALRedirectScheme is set",
-                fix: "set ADALRedirectUri to your app's redirect URI (msauth.<bundle id>://auth), or ADALRedirectScheme"))
+                fix: "set ADALRedirectUri to your app's redirect URI (msauth.<bundle id>://auth), or ADALRedirectScheme when the redirect is <scheme>://<bundle id>"))
         }
         if flag("MAMPolicyRequired"), !flag("AutoEnrollOnLaunch") {
             problems.append(.init(.autoEnrollOnLaunchOff, .error, .infoPlist, path + "AutoEnrollOnLaunch",

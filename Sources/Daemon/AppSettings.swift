@@ -2,8 +2,10 @@ import AppProfile
 import ComplianceCore
 
 /// What the daemon reads from the app's Info.plist: `IntuneMAMSettings` `ADALClientId`,
-/// `ADALAuthority`, `ADALRedirectUri` (or `ADALRedirectScheme`), and the top-level
-/// `MSALClientCapabilities` (absent: `["protapp"]`, as an app with the Intune SDK declares).
+/// `ADALAuthority` (absent: the common authority, ``DaemonConfiguration/commonAuthority``),
+/// `ADALRedirectUri` (or `ADALRedirectScheme`, meaning the redirect `scheme://bundle_id` with
+/// the app's `CFBundleIdentifier`), and the top-level `MSALClientCapabilities` (absent:
+/// `["protapp"]`, as an app with the Intune SDK declares).
 public struct AppSettings: Sendable, Hashable {
     public var clientID: String
     public var authority: String?
@@ -30,7 +32,11 @@ public struct AppSettings: Sendable, Hashable {
         if let uri = profile.setting("ADALRedirectUri"), !uri.isEmpty {
             redirect = uri
         } else if let scheme = profile.setting("ADALRedirectScheme"), !scheme.isEmpty {
-            redirect = "\(scheme)://auth"
+            // The guide: "if the application's redirect URI is in the format scheme://bundle_id".
+            guard let bundle = profile.bundleIdentifier, !bundle.isEmpty else {
+                throw AppSettingsError("\(path): IntuneMAMSettings.ADALRedirectScheme needs CFBundleIdentifier (the redirect URI is scheme://bundle_id), and CFBundleIdentifier is missing")
+            }
+            redirect = "\(scheme)://\(bundle)"
         } else {
             throw AppSettingsError("\(path): IntuneMAMSettings has neither ADALRedirectUri nor ADALRedirectScheme")
         }

@@ -6,6 +6,11 @@ import Orchestrator
 
 /// Everything `complianced` is started with.
 public struct DaemonConfiguration: Sendable {
+    /// The authority used when neither `--authority`, `--oidc-issuer` nor the profile's
+    /// `ADALAuthority` names one (the SDK guide: the common Microsoft Entra authority, only
+    /// supported for multi-tenant applications).
+    public static let commonAuthority = "https://login.microsoftonline.com/common"
+
     public var stateDirectory: String
     public var app: AppSettings
     /// The issuer: an Entra-shaped authority (`--authority`, or the profile's `ADALAuthority`)
@@ -50,9 +55,9 @@ public struct DaemonConfiguration: Sendable {
             self.issuer = .oidc(oidcIssuer)
             self.mamURL = mamURL
         } else {
-            guard let authority = authority ?? app.authority else {
-                throw AppSettingsError("no issuer: give --authority or --oidc-issuer, or set IntuneMAMSettings.ADALAuthority")
-            }
+            // The guide: "If this value is absent, the common Microsoft Entra authority is used
+            // (which is only supported for multi-tenant applications)."
+            let authority = authority ?? app.authority ?? Self.commonAuthority
             guard let origin = IssuerConfiguration.origin(of: authority) else {
                 throw AppSettingsError("the authority \(authority) is not an http(s) URL")
             }

@@ -38,7 +38,7 @@ struct Complianced: AsyncParsableCommand {
     @Option(name: .customLong("app"), help: ArgumentHelp("The app's Info.plist (IntuneMAMSettings: ADALClientId, ADALAuthority, ADALRedirectUri; MSALClientCapabilities).", valueName: "plist"))
     var appProfile: String
 
-    @Option(name: .long, help: ArgumentHelp("Issuer authority, e.g. http://127.0.0.1:8080/contoso.com (overrides ADALAuthority).", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp("Issuer authority, e.g. http://127.0.0.1:8080/contoso.com (overrides ADALAuthority; with neither, the common authority https://login.microsoftonline.com/common).", valueName: "url"))
     var authority: String?
 
     @Option(name: .customLong("oidc-issuer"), help: ArgumentHelp("Any OpenID Connect issuer instead of an Entra authority (discovery at URL/.well-known/openid-configuration; its issuer must be URL).", valueName: "url"))
