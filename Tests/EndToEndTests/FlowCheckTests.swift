@@ -56,6 +56,7 @@ import LocalServers
         let failures = Self.failures(result.json)
         let expected = [
             "missing-file-contents.json": "notes.txt: expected content \"bob's notes\", but bob@contoso.com has no such file (it has [plan.txt])",
+            "missing-file-encrypted.json": "notes.txt: expected plain, but bob@contoso.com has no such file (it has [plan.txt])",
             "unknown-account-data.json": "account: the daemon has no account nobody@contoso.com",
             "unknown-account-fields.json": "account: the daemon has no account nobody@contoso.com, so signedIn cannot be checked",
             "unknown-account-statuses.json": "account: the daemon has no account nobody@contoso.com",

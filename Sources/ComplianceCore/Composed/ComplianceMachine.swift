@@ -203,6 +203,17 @@ public struct ComplianceMachine: Sendable, Hashable {
         return nil
     }
 
+    /// `isFileEncryptionRequired` for `account`'s data: true only for the managed (enrolled)
+    /// account whose policy sets `fileEncryptionRequired`. Every other account is unmanaged
+    /// with unrestricted policy settings (the SDK guide: "Other users in the app will be
+    /// treated as unmanaged"; "If the user is unmanaged, a header will be added to the data
+    /// that's encoding the identity, but the data won't be encrypted"), so its files are
+    /// stored plain, whatever the managed account's policy says.
+    public func isFileEncryptionRequired(for account: AccountID) -> Bool {
+        guard let state = accounts[account], state.enrollment.isEnrolled, let policy = state.policy else { return false }
+        return policy.document["fileEncryptionRequired"]?.boolValue ?? false
+    }
+
     /// The policy in force for the app: the managed (enrolled) account's, nil when none is.
     public var appPolicy: MAMPolicy? {
         accounts.values.first { $0.enrollment.isEnrolled && $0.policy != nil }?.policy

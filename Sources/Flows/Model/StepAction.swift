@@ -32,7 +32,7 @@ public enum StepAction: Sendable {
 
     // Checks.
     case expectAccount(account: String, fields: JSONObject)
-    case expectData(account: String, present: [String], absent: [String], contents: [(String, String)])
+    case expectData(account: String, present: [String], absent: [String], contents: [(String, String)], encrypted: [String] = [], plain: [String] = [])
     case expectEvents(events: [JSONValue], absent: [JSONValue], counts: [CountedPattern])
     case expectEnrollmentStatuses(account: String, codes: [Int64])
     case expectRequests(requests: [JSONValue], absent: [JSONValue], counts: [CountedPattern])
@@ -55,7 +55,7 @@ public enum StepAction: Sendable {
         case .failStorage(let operation, let count): "failStorage \(operation)\(count > 1 ? " ×\(count)" : "")"
         case .admin(_, _, _, let summary): summary
         case .expectAccount(let account, _): "expectAccount \(account)"
-        case .expectData(let account, _, _, _): "expectData \(account)"
+        case .expectData(let account, _, _, _, _, _): "expectData \(account)"
         case .expectEvents(let events, _, let counts): "expectEvents (\(Self.patternCounts(events, counts)))"
         case .expectEnrollmentStatuses(let account, let codes): "expectEnrollmentStatuses \(account) \(codes)"
         case .expectRequests(let requests, _, let counts): "expectRequests (\(Self.patternCounts(requests, counts)))"

@@ -32,8 +32,12 @@ enum CheckFields {
                 guard let text = text.stringValue else { throw fail("expectData: field 'contents'.\(file) must be a string") }
                 contents.append((file, text))
             }
-            guard !present.isEmpty || !absent.isEmpty || !contents.isEmpty else { throw fail("expectData: give 'present', 'absent' or 'contents'") }
-            return .expectData(account: account, present: present, absent: absent, contents: contents)
+            let encrypted = try fields.strings("encrypted") ?? []
+            let plain = try fields.strings("plain") ?? []
+            guard !present.isEmpty || !absent.isEmpty || !contents.isEmpty || !encrypted.isEmpty || !plain.isEmpty else {
+                throw fail("expectData: give 'present', 'absent', 'contents', 'encrypted' or 'plain'")
+            }
+            return .expectData(account: account, present: present, absent: absent, contents: contents, encrypted: encrypted, plain: plain)
         case "expectEvents":
             let (events, absent, counted) = try patternLists(
                 &fields, step: "expectEvents", list: "events", keys: eventKeys, required: "kind", what: "event", fail: fail)

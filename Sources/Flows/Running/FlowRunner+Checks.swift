@@ -8,8 +8,8 @@ extension FlowRunner {
             switch step.action {
             case .expectAccount(let account, let fields):
                 return try await checkAccount(account, fields, context)
-            case .expectData(let account, let present, let absent, let contents):
-                return try await checkData(account, present: present, absent: absent, contents: contents, context)
+            case .expectData(let account, let present, let absent, let contents, let encrypted, let plain):
+                return try await checkData(account, present: present, absent: absent, contents: contents, encrypted: encrypted, plain: plain, context)
             case .expectEvents(let patterns, let absent, let counts):
                 let events = try await context.events()
                 let seen = Set(events.compactMap { $0["account"]?.stringValue }).union(flow.actedAccounts)
@@ -88,7 +88,9 @@ extension FlowRunner {
         }
     }
 
-    private func checkData(_ account: String, present: [String], absent: [String], contents: [(String, String)], _ context: RunContext) async throws -> StepCheck {
+    private func checkData(
+        _ account: String, present: [String], absent: [String], contents: [(String, String)], encrypted: [String], plain: [String], _ context: RunContext
+    ) async throws -> StepCheck {
         let client = context.stack.client
         guard let listing = try await Self.unlessUnknown({ () async throws(ControlClientError) in try await client.listData(account) }) else {
             return .failed("\(account) is unknown", ["account: the daemon has no account \(account), so none of its files can be checked"])
@@ -97,6 +99,19 @@ extension FlowRunner {
         var mismatches: [String] = []
         for name in present where !names.contains(name) { mismatches.append("\(name): expected present, but \(account) has [\(names.joined(separator: ", "))]") }
         for name in absent where names.contains(name) { mismatches.append("\(name): expected absent, but it is there") }
+        // Encrypted at rest or not, as the vault lists it; a file not there fails either way.
+        let isEncrypted = Dictionary(
+            (listing["files"]?.arrayValue ?? []).compactMap { file in file["name"]?.stringValue.map { ($0, file["encrypted"]?.boolValue == true) } },
+            uniquingKeysWith: { first, _ in first })
+        for (list, wanted) in [(encrypted, true), (plain, false)] {
+            for name in list {
+                guard let actual = isEncrypted[name] else {
+                    mismatches.append("\(name): expected \(wanted ? "encrypted" : "plain"), but \(account) has no such file (it has [\(names.joined(separator: ", "))])")
+                    continue
+                }
+                if actual != wanted { mismatches.append("\(name): expected \(wanted ? "encrypted" : "plain (not encrypted)"), but it is \(actual ? "encrypted" : "plain")") }
+            }
+        }
         for (name, text) in contents {
             guard names.contains(name) else {
                 mismatches.append("\(name): expected content \"\(text)\", but \(account) has no such file (it has [\(names.joined(separator: ", "))])")

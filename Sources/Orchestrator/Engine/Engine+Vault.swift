@@ -9,12 +9,13 @@ extension Engine {
         public var encrypted: Bool
     }
 
-    /// Stores `bytes` as `name` for `upn` (encrypted when the app's policy says
-    /// `fileEncryptionRequired`). The account must be signed in and not being wiped.
+    /// Stores `bytes` as `name` for `upn`: encrypted when `upn` is the managed account and its
+    /// policy says `fileEncryptionRequired`, plain for an unmanaged account (its directory's
+    /// manifest still names it as the owner). The account must be signed in and not being wiped.
     public func putData(_ upn: String, name: String, bytes: [UInt8]) async throws(EngineError) -> DataFile {
         let account = try knownAccount(upn)
         if let refusal = machine.dataRefusal(account) { throw Self.error(refusal) }
-        let encrypt = machine.appPolicy?.document["fileEncryptionRequired"]?.boolValue ?? false
+        let encrypt = machine.isFileEncryptionRequired(for: account)
         do {
             try await vault.put(account, name: name, bytes: bytes, encrypt: encrypt)
         } catch {
