@@ -102,6 +102,17 @@ extension ComplianceMachine {
         }
     }
 
+    /// A 53005 whose answer carried no `client_info` gets the account's known home account id
+    /// (and its tenant), as MSAL fills `MSALHomeAccountIdKey` from the request's account.
+    func withKnownIdentifiers(_ failure: TokenAcquisitionFailure, of account: AccountID) -> TokenAcquisitionFailure {
+        guard case .protectionPolicyRequired(var details) = failure, details.homeAccountID == nil,
+            let home = accounts[account]?.account.homeAccountID ?? account.homeAccountID
+        else { return failure }
+        details.homeAccountID = home
+        details.tenantID = home.tenantID
+        return .protectionPolicyRequired(details)
+    }
+
     /// A token request ended: its result goes to whoever asked. A request its purpose no
     /// longer waits for (`current` false) reaches nobody but its caller. Tokens `fromCache`
     /// note no `tokenAcquired`: a cache hit commits nothing.
@@ -110,6 +121,7 @@ extension ComplianceMachine {
         _ result: Result<TokenSet, TokenAcquisitionFailure>, fromCache: Bool = false, now: Instant
     ) {
         if case .caller = purpose {} else if !current { return }
+        let result = result.mapError { withKnownIdentifiers($0, of: account) }
         switch purpose {
         case .caller(let ticket, let mode, let remediate):
             if !fromCache { noteTokenResult(account, scopes: scopes, result) }

@@ -34,15 +34,26 @@ public enum EngineJSON {
         ]
     }
 
+    /// An enrollment, policy or unenroll event's payload, as the SDK's IntuneMAMEnrollmentStatus
+    /// reports it: `status` (statusCode), `statusName`, `didSucceed`, and `errorString` ("an
+    /// error string with a description of the status code"; the SDK's own texts are not
+    /// public, so these are ours, ``EnrollmentStatus/message``).
+    static func enrollmentPayload(_ status: EnrollmentStatus) -> JSONValue {
+        [
+            "status": .int(Int64(status.rawValue)), "statusName": .string(status.name), "didSucceed": .bool(status.isSuccess),
+            "errorString": .string(status.message),
+        ]
+    }
+
     /// A log entry for an observer event: its kind, account and payload.
     static func event(_ event: ComplianceEvent) -> (kind: String, account: AccountID?, payload: JSONValue) {
         switch event {
         case .enrollment(let report):
-            ("enrollment", report.account, ["status": .int(Int64(report.status.rawValue)), "statusName": .string(report.status.name)])
+            ("enrollment", report.account, enrollmentPayload(report.status))
         case .policy(let report):
-            ("policy", report.account, ["status": .int(Int64(report.status.rawValue)), "statusName": .string(report.status.name)])
+            ("policy", report.account, enrollmentPayload(report.status))
         case .unenroll(let report):
-            ("unenroll", report.account, ["status": .int(Int64(report.status.rawValue)), "statusName": .string(report.status.name)])
+            ("unenroll", report.account, enrollmentPayload(report.status))
         case .compliance(let compliance):
             ("compliance", compliance.account, ["report": Self.report(compliance)])
         case .allowedAccountsChanged(let old, let new, let removed):
@@ -81,8 +92,11 @@ public enum EngineJSON {
 
 extension EngineJSON {
     /// `{"kind", "message", "errorCodes", "suberror"}` for a failed token request, plus the
-    /// server's `correlationId` and `traceId` when it sent them, and `grantedScopes` and
-    /// `declinedScopes` for kind `declinedScopes`.
+    /// server's `correlationId` and `traceId` when it sent them, `grantedScopes` and
+    /// `declinedScopes` for kind `declinedScopes`, and for a 53005 (kind
+    /// `protectionPolicyRequired`) the account identifiers an app remediates with:
+    /// `displayableId` (`adi`), `homeAccountId`, `objectId`, `tenantId`, `authority` (each
+    /// when known).
     public static func failure(_ failure: TokenAcquisitionFailure) -> JSONObject {
         var server: ServerError?
         let kind: String
@@ -109,6 +123,17 @@ extension EngineJSON {
         // The server's identifiers of this answer (Entra's support asks for them), when it sent them.
         if let correlation = server?.correlationID { object["correlationId"] = .string(correlation) }
         if let trace = server?.traceID { object["traceId"] = .string(trace) }
+        if case .protectionPolicyRequired(let details) = failure {
+            // MSAL's MSALDisplayableUserIdKey and MSALHomeAccountIdKey; the current SDK guide has
+            // apps split the home account id at '.' and remediate the object id.
+            if let adi = details.displayableID { object["displayableId"] = .string(adi) }
+            if let home = details.homeAccountID {
+                object["homeAccountId"] = .string(home.description)
+                object["objectId"] = .string(home.objectID)
+            }
+            if let tenant = details.tenantID { object["tenantId"] = .string(tenant) }
+            if let authority = details.authority { object["authority"] = .string(authority) }
+        }
         if case .declinedScopes(let scopes) = failure {
             // MSAL's MSALGrantedScopesKey / MSALDeclinedScopesKey.
             object["grantedScopes"] = .array(scopes.granted.map { .string($0) })
