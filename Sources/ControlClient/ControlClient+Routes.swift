@@ -80,6 +80,19 @@ extension ControlClient {
         try await call(.post, "/v1/deregister", ["account": .string(upn), "wipe": .bool(wipe)])
     }
 
+    /// The data-protection answers of `identity`'s policy object (nil: no identity, unmanaged),
+    /// for a location or item `owner` owns, and `isURLAllowed` for `scheme`.
+    public func dataProtection(
+        _ identity: String?, owner: String? = nil, scheme: String? = nil, knownManagedAppScheme: Bool = false
+    ) async throws(ControlClientError) -> JSONValue {
+        var query: [String] = []
+        if let owner { query.append("owner=" + Self.pathSegment(owner)) }
+        if let scheme { query.append("scheme=" + Self.pathSegment(scheme)) }
+        if knownManagedAppScheme { query.append("knownManagedAppScheme=true") }
+        let path = identity.map { "/v1/accounts/\(Self.pathSegment($0))/data-protection" } ?? "/v1/data-protection"
+        return try await call(.get, path + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
+    }
+
     public func listData(_ upn: String) async throws(ControlClientError) -> JSONValue {
         try await call(.get, "/v1/accounts/\(Self.pathSegment(upn))/data")
     }

@@ -38,6 +38,10 @@ public struct ControlRoutes: Sendable {
         router.put("/v1/accounts/:upn/data/:name") { request, context in try await handle { try await putData(request, context) } }
         router.get("/v1/accounts/:upn/data/:name") { _, context in try await handle { try await getData(context) } }
         router.delete("/v1/accounts/:upn/data/:name") { _, context in try await handle { try await removeData(context) } }
+        router.get("/v1/accounts/:upn/data-protection") { request, context in
+            try await handle { try await dataProtection(request, identity: try parameter("upn", context)) }
+        }
+        router.get("/v1/data-protection") { request, _ in try await handle { try await dataProtection(request, identity: nil) } }
         router.get("/v1/events") { request, _ in try await handle { try await events(request) } }
         router.get("/v1/clock") { _, _ in try await handle { clock() } }
         router.post("/v1/interactions") { request, _ in try await handle { try await openInteraction(request) } }
@@ -188,6 +192,37 @@ public struct ControlRoutes: Sendable {
         let name = try dataName(context)
         let removed = try await engineCall { try await engine.removeData(upn, name: name) }
         return .json(["removed": .bool(removed)])
+    }
+
+    /// `GET /v1/accounts/{upn}/data-protection` (and `/v1/data-protection` for no identity):
+    /// the policy object's answers; query `owner`, `scheme`, `knownManagedAppScheme`.
+    private func dataProtection(_ request: Request, identity: String?) async throws -> Response {
+        let route = identity == nil ? "GET /v1/data-protection" : "GET /v1/accounts/{upn}/data-protection"
+        let query = request.uri.queryParameters
+        let known: Set<String> = ["owner", "scheme", "knownManagedAppScheme"]
+        if let unknown = query.map({ String($0.key) }).sorted().first(where: { !known.contains($0) }) {
+            throw ControlError.badRequest("\(route): unknown query parameter '\(unknown)'; known: owner, scheme, knownManagedAppScheme")
+        }
+        let owner = query["owner"].map(String.init)
+        if let owner, owner.isEmpty { throw ControlError.badRequest("\(route): 'owner' is empty; leave it out for no owner") }
+        let scheme = query["scheme"].map(String.init)
+        if let scheme, !Self.isURLScheme(scheme) {
+            throw ControlError.badRequest("\(route): 'scheme' must be a URL scheme (a letter, then letters, digits, '+', '-', '.'), got '\(scheme)'")
+        }
+        let knownScheme: Bool
+        switch query["knownManagedAppScheme"].map(String.init) {
+        case nil, "false": knownScheme = false
+        case "true": knownScheme = true
+        case let other?: throw ControlError.badRequest("\(route): 'knownManagedAppScheme' must be true or false, got '\(other)'")
+        }
+        let question = Engine.DataProtectionQuestion(identity: identity, owner: owner, scheme: scheme, knownManagedAppScheme: knownScheme)
+        return .json(.object(try await engineCall { try await engine.dataProtection(question) }))
+    }
+
+    /// RFC 3986 scheme syntax.
+    static func isURLScheme(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic, text.utf8.count <= 64 else { return false }
+        return text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
     }
 
     private func events(_ request: Request) async throws -> Response {

@@ -91,6 +91,30 @@ import LocalServers
         }
     }
 
+    /// `compliancectl data-protection`: the managed account's answers, an unmanaged one's, a
+    /// misspelt account (exit 1, named), a flag without its option (64).
+    @Test func dataProtectionShowsWhatThePolicyAllows() async throws {
+        try await Self.withDaemon { directory, _ in
+            let at = ["--state-dir", directory]
+            let signIn = try await CLI.run(["sign-in", "alice@contoso.com", "--password-stdin", "--scope", "api://contoso-chat/Chat.Read"] + at, input: "Passw0rd!\n")
+            #expect(signIn.status == 0, "\(signIn.stderr)")
+            let own = try await CLI.run(["data-protection", "alice@contoso.com", "--owner", "alice@contoso.com", "--scheme", "ms-excel", "--known-managed-app-scheme"] + at)
+            #expect(own.status == 0, "\(own.stderr)")
+            #expect(own.stdout.contains("alice@contoso.com (managed); owner: alice@contoso.com"), "\(own.stdout)")
+            #expect(own.stdout.contains("save to: allowed [oneDriveForBusiness, sharePoint, accountDocument]"), "\(own.stdout)")
+            #expect(own.stdout.contains("isFileEncryptionRequired: true") && own.stdout.contains("isURLAllowed: true"), "\(own.stdout)")
+            let json = try await CLI.run(["data-protection", "alice@contoso.com", "--json"] + at)
+            #expect(json.json["saveTo"]?["oneDriveForBusiness"] == false, "no owner: unmanaged location")
+            #expect(json.json["notificationPolicy"] == "allow")
+            let nobody = try await CLI.run(["data-protection", "--json"] + at)
+            #expect(nobody.status == 0 && nobody.json["managed"] == false && nobody.json["identity"] == .null)
+            let typo = try await CLI.run(["data-protection", "alcie@contoso.com"] + at)
+            #expect(typo.status == 1 && typo.stderr.contains("alcie@contoso.com"), "\(typo.status) \(typo.stderr)")
+            let usage = try await CLI.run(["data-protection", "alice@contoso.com", "--known-managed-app-scheme"] + at)
+            #expect(usage.status == 64 && usage.stderr.contains("--known-managed-app-scheme needs --scheme"), "\(usage.stderr)")
+        }
+    }
+
     @Test func flowsRunAgainstARunningDaemonGivenBySocket() async throws {
         try await Self.withDaemon { directory, mock in
             let socket = ["--socket", directory + "/control.sock", "--authority", mock.authority]

@@ -58,6 +58,7 @@ import LocalServers
             "missing-file-contents.json": "notes.txt: expected content \"bob's notes\", but bob@contoso.com has no such file (it has [plan.txt])",
             "missing-file-encrypted.json": "notes.txt: expected plain, but bob@contoso.com has no such file (it has [plan.txt])",
             "unknown-account-data.json": "account: the daemon has no account nobody@contoso.com",
+            "unknown-account-data-protection.json": "no account alcie@contoso.com has signed in to this app",
             "unknown-account-fields.json": "account: the daemon has no account nobody@contoso.com, so signedIn cannot be checked",
             "unknown-account-statuses.json": "account: the daemon has no account nobody@contoso.com",
             "unseen-account-events.json": "account: bbo@contoso.com has no event since the flow started and no step acts on it",

@@ -65,6 +65,11 @@ import Testing
 
     @Test(arguments: [
         (#"{"steps": [{"do": "signIn", "account": "a@b.c"}, {"do": "signin", "account": "a@b.c"}]}"#, 2, "unknown step 'signin'"),
+        (#"{"steps": [{"do": "expectDataProtection", "account": "a@b.c", "saveTo": {"oneDrive": true}}]}"#, 1, "'saveTo' names an unknown location \"oneDrive\""),
+        (#"{"steps": [{"do": "expectDataProtection", "account": "a@b.c", "openFrom": {"camera": "yes"}}]}"#, 1, "'openFrom'.camera must be true or false"),
+        (#"{"steps": [{"do": "expectDataProtection", "account": "a@b.c", "isURLAllowed": true}]}"#, 1, "'isURLAllowed' needs 'scheme'"),
+        (#"{"steps": [{"do": "expectDataProtection", "account": "a@b.c", "notificationPolicy": "quiet"}]}"#, 1, "'notificationPolicy' must be one of allow, blockOrgData, block"),
+        (#"{"steps": [{"do": "expectDataProtection", "account": "a@b.c"}]}"#, 1, "expectDataProtection: name at least one of"),
         (#"{"steps": [{"do": "signIn", "account": "a@b.c", "pasword": "x"}]}"#, 1, "signIn: unknown field 'pasword' (known: "),
         (#"{"steps": [{"do": "signIn", "account": "a@b.c", "silent": "yes"}]}"#, 1, "field 'silent' must be true or false, found string"),
         (#"{"steps": [{"do": "signIn"}]}"#, 1, "field 'account' is required"),

@@ -210,8 +210,19 @@ public struct ComplianceMachine: Sendable, Hashable {
     /// that's encoding the identity, but the data won't be encrypted"), so its files are
     /// stored plain, whatever the managed account's policy says.
     public func isFileEncryptionRequired(for account: AccountID) -> Bool {
-        guard let state = accounts[account], state.enrollment.isEnrolled, let policy = state.policy else { return false }
-        return policy.document["fileEncryptionRequired"]?.boolValue ?? false
+        dataProtectionPolicy(for: account).isFileEncryptionRequired
+    }
+
+    /// The policy object of `identity` (`policyForIdentity:`): the managed account's live
+    /// policy when `identity` is the managed (enrolled) account, unrestricted for any other
+    /// account and for `nil`. A new policy from a check-in or remediation changes it at once
+    /// (the step's `policyApplied` event).
+    public func dataProtectionPolicy(for identity: AccountID?) -> DataProtectionPolicy {
+        let managed = identity.flatMap { account -> (AccountID, MAMPolicy)? in
+            guard let state = accounts[account], state.enrollment.isEnrolled, let policy = state.policy else { return nil }
+            return (account, policy)
+        }
+        return DataProtectionPolicy(identity: identity, managed: managed?.0, settings: managed?.1.document)
     }
 
     /// The policy in force for the app: the managed (enrolled) account's, nil when none is.

@@ -36,6 +36,9 @@ public enum StepAction: Sendable {
     case expectEvents(events: [JSONValue], absent: [JSONValue], counts: [CountedPattern])
     case expectEnrollmentStatuses(account: String, codes: [Int64])
     case expectRequests(requests: [JSONValue], absent: [JSONValue], counts: [CountedPattern])
+    /// The identity's policy object (nil: no identity) asked about `owner`'s locations and
+    /// items (and `scheme`): the answer must match `expected` partially.
+    case expectDataProtection(identity: String?, owner: String?, scheme: String?, knownManagedAppScheme: Bool, expected: JSONObject)
 
     // Web-content checks, decided locally from the flow's app profile.
     case web(WebCheck)
@@ -59,6 +62,7 @@ public enum StepAction: Sendable {
         case .expectEvents(let events, _, let counts): "expectEvents (\(Self.patternCounts(events, counts)))"
         case .expectEnrollmentStatuses(let account, let codes): "expectEnrollmentStatuses \(account) \(codes)"
         case .expectRequests(let requests, _, let counts): "expectRequests (\(Self.patternCounts(requests, counts)))"
+        case .expectDataProtection(let identity, let owner, _, _, _): "expectDataProtection \(identity ?? "no identity")\(owner.map { ", owner \($0)" } ?? "")"
         case .web(let check): check.summary
         }
     }

@@ -38,6 +38,8 @@ enum CheckFields {
                 throw fail("expectData: give 'present', 'absent', 'contents', 'encrypted' or 'plain'")
             }
             return .expectData(account: account, present: present, absent: absent, contents: contents, encrypted: encrypted, plain: plain)
+        case "expectDataProtection":
+            return try dataProtection(&fields, fail: fail)
         case "expectEvents":
             let (events, absent, counted) = try patternLists(
                 &fields, step: "expectEvents", list: "events", keys: eventKeys, required: "kind", what: "event", fail: fail)

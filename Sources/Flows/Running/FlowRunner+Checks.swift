@@ -28,6 +28,13 @@ extension FlowRunner {
                     return .failed("enrollment statuses of \(account)", ["expected [\(describe(codes))], got [\(describe(seen))]"])
                 }
                 return .passed("[\(describe(seen))]")
+            case .expectDataProtection(let identity, let owner, let scheme, let known, let expected):
+                // An unknown identity is the daemon's unknown_account: the check fails, naming it.
+                let answer = try await context.stack.client.dataProtection(identity, owner: owner, scheme: scheme, knownManagedAppScheme: known)
+                if let miss = JSONPattern.mismatch(.object(expected), answer) {
+                    return .failed("data protection of \(identity ?? "no identity")", ["\(miss)"])
+                }
+                return .passed("\(identity ?? "no identity")\(answer["managed"] == true ? " (managed)" : " (unmanaged)")")
             case .expectRequests(let patterns, let absent, let counts):
                 guard let admin = context.stack.admin else {
                     return .failed("the issuer at \(context.stack.authority) has no admin API (step \(step.index)): expectRequests reads mockauth's request log")

@@ -82,6 +82,8 @@ struct AdminRoutes: Sendable {
             let body = try await Self.object(&request)
             guard !body.isEmpty else { throw AdminError.badRequest("send at least one policy setting to change.") }
             for (name, value) in body {
+                // JSON merge patch (RFC 7396): null removes a known setting.
+                if value == .null, MAMPolicy.settingKinds.contains(where: { $0.name == name }) { continue }
                 if let problem = MAMPolicy.problem(setting: name, value: value) { throw AdminError.badRequest(problem) }
             }
             return Response.json(self.state.updatePolicySettings(body).json)

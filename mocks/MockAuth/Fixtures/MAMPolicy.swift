@@ -37,6 +37,18 @@ public struct MAMPolicy: Sendable, Hashable {
         ("saveToLocations", "array"),
         ("openFromLocations", "array"),
         ("pinRequired", "boolean"),
+        ("notificationRestriction", "string"),
+        ("inboundDataTransfer", "string"),
+    ]
+
+    /// The values a setting may take, for the settings with a fixed set (Intune's app
+    /// protection settings, with Microsoft Graph's names).
+    public static let settingValues: [String: [String]] = [
+        "dataTransferRestriction": ["allApps", "managedApps", "none"],
+        "inboundDataTransfer": ["allApps", "managedApps", "none"],
+        "notificationRestriction": ["allow", "blockOrganizationalData", "block"],
+        "saveToLocations": ["oneDriveForBusiness", "sharePoint", "box", "localStorage", "photoLibrary"],
+        "openFromLocations": ["oneDriveForBusiness", "sharePoint", "camera", "photoLibrary", "localStorage"],
     ]
 
     /// Checks one setting's name and kind; returns a message when it is not acceptable.
@@ -49,6 +61,12 @@ public struct MAMPolicy: Sendable, Hashable {
         }
         if known.kind == "array", value.arrayValue?.allSatisfy({ $0.stringValue != nil }) != true {
             return "policy setting '\(name)' must be an array of strings"
+        }
+        if let allowed = settingValues[name] {
+            let given = value.arrayValue?.compactMap(\.stringValue) ?? value.stringValue.map { [$0] } ?? []
+            if let wrong = given.first(where: { !allowed.contains($0) }) {
+                return "policy setting '\(name)' cannot be \"\(wrong)\"; known: \(allowed.joined(separator: ", "))"
+            }
         }
         return nil
     }

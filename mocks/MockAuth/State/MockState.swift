@@ -148,10 +148,17 @@ public final class MockState: Sendable {
         }
     }
 
-    /// Merges settings into the policy and bumps its version; settings must be validated first.
+    /// Merges settings into the policy (a null removes the setting, as in a JSON merge patch)
+    /// and bumps its version; settings must be validated first.
     public func updatePolicySettings(_ settings: JSONObject) -> MAMPolicy {
         locked { state in
-            for (name, value) in settings { state.directory.mamPolicy.settings[name] = value }
+            for (name, value) in settings {
+                if value == .null {
+                    state.directory.mamPolicy.settings[name] = Optional<JSONValue>.none  // not JSONValue's nil literal, .null
+                } else {
+                    state.directory.mamPolicy.settings[name] = value
+                }
+            }
             state.directory.mamPolicy.version += 1
             return state.directory.mamPolicy
         }
