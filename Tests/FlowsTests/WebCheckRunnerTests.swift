@@ -6,8 +6,8 @@ import Testing
 /// readable differences, and flows of web checks that start no server.
 @Suite struct WebCheckRunnerTests {
     /// The checks of a one-app flow, each decided.
-    static func checks(_ steps: String, app: String) throws -> [StepCheck] {
-        let flow = try WebStepParserTests.flow(steps, app: app)
+    static func checks(_ steps: String, app: String, extra: String = "") throws -> [StepCheck] {
+        let flow = try WebStepParserTests.flow(steps, app: app, extra: extra)
         let profile = try #require(flow.webApp)
         return flow.steps.map { step -> StepCheck in
             guard case .web(let check) = step.action else { return .failed("not a web check") }
@@ -66,6 +66,23 @@ import Testing
             app: "appbound-eleven-domains-Info.plist")
         #expect(refused[0].passed && refused[0].detail == "the profile is refused: tooManyAppBoundDomains (11 domains listed, at most 10 allowed)")
         #expect(refused[1].mismatches == ["error: expected none, got tooManyAppBoundDomains (11 domains listed, at most 10 allowed)"])
+    }
+
+    @Test func anUnrestrictedViewReportsItsLastTopFrameLoad() throws {
+        let steps = """
+            {"do": "expectAppBound",
+             "events": [{"navigate": "https://news.example/", "expect": "load"}, {"navigate": "https://tracker.example/", "expect": "load"},
+                        {"navigate": "https://ads.example/", "frame": "iframe", "expect": "load"}],
+             "expect": {"topFrame": "https://tracker.example/"}},
+            {"do": "expectAppBound", "events": [{"navigate": "https://news.example/", "expect": "load"}], "expect": {"topFrame": ""}},
+            {"do": "expectAppBound", "events": [{"call": "setCookie", "expect": "allow"}], "expect": {"topFrame": ""}}
+            """
+        for (app, extra) in [("appbound-unchanged-Info.plist", ""), ("appbound-browser-Info.plist", #", "entitlements": "../mocks/fixtures/apps/appbound-browser.entitlements""#)] {
+            let results = try Self.checks(steps, app: app, extra: extra)
+            #expect(results[0].passed, "\(app): \(results[0].mismatches)")
+            #expect(results[1].mismatches == ["topFrame: expected nothing loaded, got https://news.example/"], "\(app)")
+            #expect(results[2].passed, "\(app): \(results[2].mismatches)")
+        }
     }
 
     @Test func authBrowserDecisionsAndIntuneFindings() throws {

@@ -2,7 +2,8 @@
 ///
 /// Rules (WebKit's App-Bound Domains article):
 /// - Without `WKAppBoundDomains`, or with the `com.apple.developer.web-browser` entitlement,
-///   nothing is restricted.
+///   nothing is restricted (pre-iOS 14 behaviour): every navigation loads, every API call runs,
+///   and the top frame shows the last top-frame load.
 /// - With the key, restricted APIs (``RestrictedWebAPI``) are denied unless the view has
 ///   `limitsNavigationsToAppBoundDomains` and its top frame shows app-bound content.
 /// - A view with that flag fails any top-frame navigation to other content with
@@ -34,8 +35,9 @@ public struct AppBoundWebViewSession: Sendable {
     public static let appBoundDomainFailure = "App-bound domain failure"
 
     private enum State: Sendable {
-        /// No `WKAppBoundDomains`, or the web-browser entitlement. Every event leaves it here.
-        case unrestricted
+        /// No `WKAppBoundDomains`, or the web-browser entitlement (pre-iOS 14 behaviour).
+        /// Every event leaves it here; a top-frame load replaces `topFrame` (nil: nothing loaded yet).
+        case unrestricted(topFrame: WebContent?)
         /// Nothing loaded in the top frame yet.
         /// → `.appBound` on an app-bound top-frame load; → `.foreign` on another top-frame load
         /// when navigations are not limited; stays on a restricted API call (which limits them).
@@ -62,16 +64,18 @@ public struct AppBoundWebViewSession: Sendable {
             self.state = .blank
             self.domains = domains
         } else {
-            self.state = .unrestricted
+            self.state = .unrestricted(topFrame: nil)
             self.domains = nil
         }
         self.navigationsLimited = limitsNavigationsToAppBoundDomains
     }
 
-    /// The content the top frame shows, `nil` before the first load (or when unrestricted).
+    /// The content the top frame shows: the last top-frame load that was not refused, `nil`
+    /// before the first one.
     public var topFrame: WebContent? {
         switch state {
-        case .unrestricted, .blank: nil
+        case .unrestricted(let content): content
+        case .blank: nil
         case .appBound(let content), .foreign(let content): content
         }
     }
@@ -81,6 +85,7 @@ public struct AppBoundWebViewSession: Sendable {
         guard case .top = frame else { return .load }
         switch state {
         case .unrestricted:
+            state = .unrestricted(topFrame: content)
             return .load
         case .blank, .appBound, .foreign:
             if domains?.isAppBound(content) ?? true {

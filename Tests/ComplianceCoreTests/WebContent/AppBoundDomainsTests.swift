@@ -66,6 +66,59 @@ import Testing
         }
     }
 
+    @Test func unrestrictedViewsShowTheirLastTopFrameLoad() throws {
+        // UnchangedApp ("pre-iOS 14.0 WKWebView behavior") and BrowserApp (with or without a
+        // needless key): every navigation loads, so the top frame is the last one loaded.
+        let unrestricted = [
+            AppBoundSettings.notOptedIn,
+            AppBoundSettings(appBoundDomains: nil, hasWebBrowserEntitlement: true),
+            AppBoundSettings(appBoundDomains: try AppBoundDomains(["browser.example"]), hasWebBrowserEntitlement: true),
+        ]
+        for settings in unrestricted {
+            for limits in [false, true] {
+                var view = AppBoundWebViewSession(settings: settings, limitsNavigationsToAppBoundDomains: limits)
+                #expect(view.topFrame == nil, "nothing loaded yet")
+                #expect(view.restrictedAPICalled(.evaluateJavaScript) == .allow)
+                #expect(view.topFrame == nil, "an API call loads nothing")
+                #expect(try view.navigationRequested(content("https://news.example/a")) == .load)
+                #expect(try view.topFrame == content("https://news.example/a"))
+                #expect(try view.navigationRequested(content("https://tracker.example/b")) == .load)
+                #expect(try view.topFrame == content("https://tracker.example/b"))
+                #expect(try view.navigationRequested(content("https://ads.example/frame"), frame: .iframe) == .load)
+                #expect(try view.topFrame == content("https://tracker.example/b"), "an iframe leaves the top frame as it was")
+                #expect(view.restrictedAPICalled(.getAllCookies) == .allow)
+                #expect(view.navigationRequested(.htmlString) == .load)
+                #expect(view.topFrame == .htmlString)
+            }
+        }
+    }
+
+    @Test func appBoundViewsShowTheirLastAcceptedTopFrameLoad() throws {
+        let settings = AppBoundSettings(appBoundDomains: try AppBoundDomains(["hybrid.example"]))
+        // Not limited: blank → foreign → app-bound; iframes change nothing.
+        var browsing = AppBoundWebViewSession(settings: settings, limitsNavigationsToAppBoundDomains: false)
+        #expect(browsing.topFrame == nil)
+        #expect(try browsing.navigationRequested(content("https://shop.example/")) == .load)
+        #expect(try browsing.topFrame == content("https://shop.example/"))
+        #expect(try browsing.navigationRequested(content("https://hybrid.example/")) == .load)
+        #expect(try browsing.navigationRequested(content("https://ads.example/"), frame: .iframe) == .load)
+        #expect(try browsing.topFrame == content("https://hybrid.example/"))
+
+        // Limited: a refused navigation keeps what the frame showed.
+        var limited = AppBoundWebViewSession(settings: settings, limitsNavigationsToAppBoundDomains: true)
+        #expect(try limited.navigationRequested(content("https://hybrid.example/")) == .load)
+        #expect(try limited.navigationRequested(content("https://shop.example/")) == .failAppBoundDomain)
+        #expect(try limited.topFrame == content("https://hybrid.example/"))
+
+        // Bound by an early API call: blank until an app-bound load.
+        var early = AppBoundWebViewSession(settings: settings, limitsNavigationsToAppBoundDomains: false)
+        #expect(early.restrictedAPICalled(.addUserScript) == .allow)
+        #expect(try early.navigationRequested(content("https://shop.example/")) == .failAppBoundDomain)
+        #expect(early.topFrame == nil)
+        #expect(try early.navigationRequested(content("https://www.hybrid.example/")) == .load)
+        #expect(try early.topFrame == content("https://www.hybrid.example/"))
+    }
+
     @Test func hybridAppInjectsOnItsDomainAndBrowsesInASecondView() throws {
         let settings = AppBoundSettings(appBoundDomains: try AppBoundDomains(["hybrid.example"]))
         var own = AppBoundWebViewSession(settings: settings, limitsNavigationsToAppBoundDomains: true)
