@@ -78,6 +78,44 @@ import LocalServers
         }
     }
 
+    /// A new directory outside the repository (no mocks/fixtures above it), removed after `body`.
+    static func withDirectoryOutsideTheRepository(_ body: (String) async throws -> Void) async throws {
+        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("compliancectl-run-" + UUID().uuidString)
+        #expect(!directory.hasPrefix(CLI.root + "/"), "the temporary directory must be outside the repository")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await body(directory)
+    }
+
+    @Test func aWebOnlyFlowRunsWithoutAFixtureAndWithoutServers() async throws {
+        try await Self.withDirectoryOutsideTheRepository { directory in
+            // The shop flow and its app's Info.plist, beside it: no fixture anywhere above.
+            let flow = try String(contentsOfFile: CLI.root + "/flows/web-appbound-shop-app.json", encoding: .utf8)
+            let app = "../mocks/fixtures/apps/appbound-shop-Info.plist"
+            #expect(flow.contains("\"\(app)\""))
+            try flow.replacingOccurrences(of: "\"\(app)\"", with: "\"appbound-shop-Info.plist\"")
+                .write(toFile: directory + "/web-appbound-shop-app.json", atomically: true, encoding: .utf8)
+            try FileManager.default.copyItem(atPath: CLI.root + "/mocks/fixtures/apps/appbound-shop-Info.plist", toPath: directory + "/appbound-shop-Info.plist")
+            // Executables that do not exist: looking for or starting either would fail the run.
+            let result = try await CLI.run(["run", directory, "--mockauth", "/nonexistent/mockauth", "--complianced", "/nonexistent/complianced"])
+            #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+            #expect(result.stdout.contains("1 of 1 flows passed"), "\(result.stdout)")
+        }
+    }
+
+    @Test func aFlowThatNeedsTheMockWithoutAFixtureIsRefusedNamingWhatIsMissing() async throws {
+        try await Self.withDirectoryOutsideTheRepository { directory in
+            let file = directory + "/seed-mam-ca-always-applied.json"
+            try FileManager.default.copyItem(atPath: CLI.root + "/flows/seed-mam-ca-always-applied.json", toPath: file)
+            let result = try await CLI.run(["run", directory])
+            #expect(result.status == 65)
+            #expect(result.stderr.contains(
+                "\(file): field 'fixture': not given, and no mocks/fixtures/contoso.json above \(directory); "
+                    + "step 1 (signIn alice@contoso.com) runs against mockauth, which serves a tenant fixture"), "\(result.stderr)")
+            #expect(!result.stdout.contains("▶"), "nothing ran")
+        }
+    }
+
     @Test func usageErrorsAndAMissingServerHaveTheirOwnExitStatus() async throws {
         let noFlows = try await CLI.run(["run"])
         #expect(noFlows.status == 64)

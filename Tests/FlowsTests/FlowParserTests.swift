@@ -118,6 +118,29 @@ import Testing
         #expect(error.reason.contains(reason), "\(error)")
     }
 
+    @Test func aFlowOfWebChecksAloneNeedsNoFixture() throws {
+        // Outside any folder with mocks/fixtures (never written to disk).
+        let directory = "/nonexistent-\(UUID().uuidString)"
+        let file = directory + "/web-only.json"
+        let app = Self.root + "/mocks/fixtures/apps/appbound-shop-Info.plist"
+        let web = #"{"do": "expectAppBound", "events": [{"navigate": "https://shop.example/", "expect": "load"}]}"#
+        func parse(_ text: String) throws(FlowError) -> Flow { try FlowParser.parse(Array(text.utf8), file: file) }
+
+        let flow = try parse(#"{"app": "\#(app)", "steps": [\#(web)]}"#)
+        #expect(flow.fixture == nil)
+        #expect(!flow.needsServers)
+
+        // A fixture the flow names is still checked.
+        #expect(throws: FlowError(file: file, step: nil, reason: "field 'fixture': \(directory)/nowhere.json does not exist")) {
+            try parse(#"{"app": "\#(app)", "fixture": "nowhere.json", "steps": [\#(web)]}"#)
+        }
+        // A step that needs mockauth: the file, the field, what is missing and the step that needs it.
+        #expect(throws: FlowError(file: file, step: nil, reason: "field 'fixture': not given, and no mocks/fixtures/contoso.json above \(directory); "
+            + "step 2 (signIn alice@contoso.com) runs against mockauth, which serves a tenant fixture; give \"fixture\" (a path relative to the flow file)")) {
+            try parse(#"{"app": "\#(app)", "steps": [\#(web), {"do": "signIn", "account": "alice@contoso.com", "password": "p"}]}"#)
+        }
+    }
+
     @Test func everyFlowInTheRepositoryParses() throws {
         let files = try FlowSuite.files([Self.root + "/flows"])
         #expect(files.count >= 20)

@@ -7,8 +7,9 @@ public struct Flow: Sendable {
     public var description: String
     /// The file it came from.
     public var file: String
-    /// The mock's fixture file (absolute or relative to the working directory).
-    public var fixture: String
+    /// The mock's fixture file (absolute or relative to the working directory); nil for a flow
+    /// of web checks alone that names none (it starts no mock).
+    public var fixture: String?
     /// The app's Info.plist.
     public var app: String
     /// Whether the daemon can reach the issuer (`"issuer": "unreachable"` points it at a
@@ -23,7 +24,7 @@ public struct Flow: Sendable {
     public var steps: [FlowStep]
 
     public init(
-        name: String, description: String, file: String, fixture: String, app: String, issuerReachable: Bool = true,
+        name: String, description: String, file: String, fixture: String?, app: String, issuerReachable: Bool = true,
         entitlements: String? = nil, webApp: AppProfile? = nil, steps: [FlowStep]
     ) {
         self.name = name

@@ -34,10 +34,8 @@ public enum FlowParser {
         let name = try top.optionalString("name") ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         let description = try top.optionalString("description") ?? ""
         let directory = (file as NSString).deletingLastPathComponent
-        let fixture = try FixturePaths.resolve(try top.optionalString("fixture"), default: "contoso.json", under: "mocks/fixtures", from: directory)
-            .get(orThrow: topFail("field 'fixture'"))
-        let app = try FixturePaths.resolve(try top.optionalString("app"), default: "chatr-Info.plist", under: "mocks/fixtures/apps", from: directory)
-            .get(orThrow: topFail("field 'app'"))
+        let fixtureValue = try top.optionalString("fixture")
+        let appValue = try top.optionalString("app")
         var entitlements: String?
         if let value = try top.optionalString("entitlements") {
             entitlements = try FixturePaths.resolve(value, default: "", under: "", from: directory).get(orThrow: topFail("field 'entitlements'"))
@@ -66,12 +64,30 @@ public enum FlowParser {
             }
             steps.append(try StepParser.parse(filled, index: offset + 1, file: file))
         }
+        let fixture = try fixture(fixtureValue, for: steps, from: directory, file: file)
+        let app = try FixturePaths.resolve(appValue, default: "chatr-Info.plist", under: "mocks/fixtures/apps", from: directory)
+            .get(orThrow: topFail("field 'app'"))
         var flow = Flow(
             name: name, description: description, file: file, fixture: fixture, app: app, issuerReachable: issuer == "mock",
             entitlements: entitlements, webApp: try WebFields.appProfile(for: steps, app: app, entitlements: entitlements, file: file),
             steps: steps)
         flow.wipeHook = wipeHook
         return flow
+    }
+
+    /// The mock's fixture: the given file, which must exist; else, when a step needs mockauth
+    /// (any step but a web check), `contoso.json` in the nearest mocks/fixtures above the flow,
+    /// and an error naming that step when there is none; else (web checks only) none.
+    private static func fixture(_ value: String?, for steps: [FlowStep], from directory: String, file: String) throws(FlowError) -> String? {
+        let field = FlowError(file: file, step: nil, reason: "field 'fixture'")
+        if value != nil {
+            return try FixturePaths.resolve(value, default: "contoso.json", under: "mocks/fixtures", from: directory).get(orThrow: field)
+        }
+        guard let needing = steps.first(where: { !$0.isWebCheck }) else { return nil }
+        let why = "step \(needing.index) (\(needing.action.summary)) runs against mockauth, which serves a tenant fixture; "
+            + "give \"fixture\" (a path relative to the flow file)"
+        return try FixturePaths.resolve(nil, default: "contoso.json", under: "mocks/fixtures", from: directory)
+            .get(orThrow: field, then: why)
     }
 }
 
@@ -104,10 +120,12 @@ enum FixturePaths {
 }
 
 extension Result where Failure == FixturePaths.ResolveError {
-    func get(orThrow error: FlowError) throws(FlowError) -> Success {
+    /// The path, or `error` with the failure's reason (and `advice`, when given) appended.
+    func get(orThrow error: FlowError, then advice: String? = nil) throws(FlowError) -> Success {
         switch self {
         case .success(let value): return value
-        case .failure(let failure): throw FlowError(file: error.file, step: error.step, reason: "\(error.reason): \(failure.reason)")
+        case .failure(let failure):
+            throw FlowError(file: error.file, step: error.step, reason: "\(error.reason): \(failure.reason)" + (advice.map { "; \($0)" } ?? ""))
         }
     }
 }

@@ -31,9 +31,10 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
         } else if let given = options.authority {
             authority = given
         } else {
-            let (mock, line) = try await launch(options.mockauthPath, ["serve", "--fixtures", flow.fixture, "--port", "0", "--log-level", "warning"], what: "mockauth")
+            guard let fixture = flow.fixture else { throw FlowSetupError("\(flow.file): mockauth needs a tenant fixture, and the flow names none") }
+            let (mock, line) = try await launch(options.mockauthPath, ["serve", "--fixtures", fixture, "--port", "0", "--log-level", "warning"], what: "mockauth")
             self.mock = mock
-            authority = line.replacingOccurrences(of: "listening on ", with: "") + "/" + (try Self.tenant(of: flow.fixture))
+            authority = line.replacingOccurrences(of: "listening on ", with: "") + "/" + (try Self.tenant(of: fixture))
         }
         if options.oidcIssuer == nil, let origin = MockAdmin.origin(ofAuthority: authority) { admin = MockAdmin(origin: origin, caFile: options.caFile) }
         if options.authority != nil, let admin {
