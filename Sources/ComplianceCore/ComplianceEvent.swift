@@ -41,6 +41,9 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
     case policyApplied(AccountID, version: String)
     /// The app restarted after its first policy.
     case appRestarted(AccountID)
+    /// The account's MAM app configuration changed with a policy it received
+    /// (`IntuneMAMAppConfigDidChangeNotification`, with the account).
+    case appConfigChanged(AccountID)
 
     public var description: String {
         switch self {
@@ -62,6 +65,7 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
         case .tokenFailed(let account, let scopes, let failure): "tokenFailed \(account.upn) \(scopes.joined(separator: " ")): \(failure)"
         case .policyApplied(let account, let version): "policyApplied \(account.upn) \(version)"
         case .appRestarted(let account): "appRestarted \(account.upn)"
+        case .appConfigChanged(let account): "appConfigChanged \(account.upn)"
         }
     }
 }

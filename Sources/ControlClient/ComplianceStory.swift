@@ -130,6 +130,8 @@ public struct ComplianceStory: Sendable {
             return text
         case "policyApplied":
             return "policy \(payload["policyVersion"]?.stringValue ?? "?") applied"
+        case "appConfigChanged":
+            return "app configuration changed"
         case "signInRefused":
             return "sign-in refused (\(payload["code"]?.stringValue ?? "?")): \(payload["message"]?.stringValue ?? "")"
         case "signedOut", "wipeStarted":

@@ -93,6 +93,15 @@ extension ControlClient {
         return try await call(.get, path + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
     }
 
+    /// `upn`'s MAM app configuration; with `key`, its values (`query`: any, min, max, or, and).
+    public func appConfig(_ upn: String, key: String? = nil, query: String? = nil) async throws(ControlClientError) -> JSONValue {
+        var parameters: [String] = []
+        if let key { parameters.append("key=" + Self.pathSegment(key)) }
+        if let query { parameters.append("query=" + Self.pathSegment(query)) }
+        let path = "/v1/accounts/\(Self.pathSegment(upn))/app-config"
+        return try await call(.get, path + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&")))
+    }
+
     public func listData(_ upn: String) async throws(ControlClientError) -> JSONValue {
         try await call(.get, "/v1/accounts/\(Self.pathSegment(upn))/data")
     }

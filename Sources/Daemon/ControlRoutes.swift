@@ -41,6 +41,9 @@ public struct ControlRoutes: Sendable {
         router.get("/v1/accounts/:upn/data-protection") { request, context in
             try await handle { try await dataProtection(request, identity: try parameter("upn", context)) }
         }
+        router.get("/v1/accounts/:upn/app-config") { request, context in
+            try await handle { try await appConfig(request, upn: try parameter("upn", context)) }
+        }
         router.get("/v1/data-protection") { request, _ in try await handle { try await dataProtection(request, identity: nil) } }
         router.get("/v1/events") { request, _ in try await handle { try await events(request) } }
         router.get("/v1/clock") { _, _ in try await handle { clock() } }
@@ -217,6 +220,20 @@ public struct ControlRoutes: Sendable {
         }
         let question = Engine.DataProtectionQuestion(identity: identity, owner: owner, scheme: scheme, knownManagedAppScheme: knownScheme)
         return .json(.object(try await engineCall { try await engine.dataProtection(question) }))
+    }
+
+    /// `GET /v1/accounts/{upn}/app-config`: the account's MAM app configuration; query `key`
+    /// and `query` (`any`, `min`, `max`, `or`, `and`).
+    private func appConfig(_ request: Request, upn: String) async throws -> Response {
+        let query = request.uri.queryParameters
+        if let unknown = query.map({ String($0.key) }).sorted().first(where: { !["key", "query"].contains($0) }) {
+            throw ControlError.badRequest("GET /v1/accounts/{upn}/app-config: unknown query parameter '\(unknown)'; known: key, query")
+        }
+        let key = query["key"].map(String.init)
+        if let key, key.isEmpty { throw ControlError.badRequest("GET /v1/accounts/{upn}/app-config: 'key' is empty") }
+        let kind = query["query"].map(String.init)
+        if kind != nil, key == nil { throw ControlError.badRequest("GET /v1/accounts/{upn}/app-config: 'query' needs 'key'") }
+        return .json(.object(try await engineCall { try await engine.appConfig(upn, key: key, query: kind) }))
     }
 
     /// RFC 3986 scheme syntax.

@@ -1,4 +1,5 @@
 import ChildProcess
+import HTTPClient
 import Foundation
 import JSON
 import Testing
@@ -112,6 +113,34 @@ import LocalServers
             #expect(typo.status == 1 && typo.stderr.contains("alcie@contoso.com"), "\(typo.status) \(typo.stderr)")
             let usage = try await CLI.run(["data-protection", "alice@contoso.com", "--known-managed-app-scheme"] + at)
             #expect(usage.status == 64 && usage.stderr.contains("--known-managed-app-scheme needs --scheme"), "\(usage.stderr)")
+        }
+    }
+
+    /// `compliancectl config`: the configuration the policy brought, one key, a query, errors.
+    @Test func configShowsTheAppConfigurationAndOneKey() async throws {
+        try await Self.withDaemon { directory, mock in
+            let at = ["--state-dir", directory]
+            var request = HTTPClientRequest(
+                method: .put, url: mock.url + "/_admin/app-config",
+                body: Array(#"{"configs": [{"appId": "chatr", "isDefault": true, "settings": {"theme": "light", "size": "3"}}, {"appId": "chatr", "users": ["alice@contoso.com"], "settings": {"size": "10"}}]}"#.utf8))
+            request.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
+            let configured = try await HTTPClient().execute(request)
+            #expect(configured.status == 200, "\(configured.bodyText)")
+            let signIn = try await CLI.run(["sign-in", "alice@contoso.com", "--password-stdin", "--scope", "api://contoso-chat/Chat.Read"] + at, input: "Passw0rd!\n")
+            #expect(signIn.status == 0, "\(signIn.stderr)")
+            let all = try await CLI.run(["config", "alice@contoso.com"] + at)
+            #expect(all.status == 0 && all.stdout.contains("alice@contoso.com: 2 configuration(s)"), "\(all.stdout)")
+            #expect(all.stdout.contains("1. tenant default: theme=light, size=3") && all.stdout.contains("2. targeted: size=10"), "\(all.stdout)")
+            let size = try await CLI.run(["config", "alice@contoso.com", "size", "--query", "max"] + at)
+            #expect(size.stdout.contains("alice@contoso.com: size = 10 (query max)") && size.stdout.contains("as a number: 10"), "\(size.stdout)")
+            let json = try await CLI.run(["config", "alice@contoso.com", "theme", "--json"] + at)
+            #expect(json.json["value"]?["string"] == "light" && json.json["value"]?["hasConflict"] == false)
+            let unset = try await CLI.run(["config", "alice@contoso.com", "nothing"] + at)
+            #expect(unset.status == 0 && unset.stdout.contains("nothing is not set"))
+            let usage = try await CLI.run(["config", "alice@contoso.com", "--query", "max"] + at)
+            #expect(usage.status == 64 && usage.stderr.contains("--query needs a key"), "\(usage.stderr)")
+            let typo = try await CLI.run(["config", "alcie@contoso.com"] + at)
+            #expect(typo.status == 1 && typo.stderr.contains("alcie@contoso.com"))
         }
     }
 

@@ -45,9 +45,11 @@ extension ComplianceMachine {
     mutating func applyPolicy(_ policy: MAMPolicy, to account: AccountID, viaRemediation: Bool, now: Instant) {
         ensureAccount(account)
         let first = accounts[account]?.policy == nil
+        let configBefore = AppConfig(policyDocument: accounts[account]?.policy?.document)
         accounts[account]?.policy = policy
         markDirty(account)
         note(.policyApplied(account, version: policy.version))
+        if AppConfig(policyDocument: policy.document) != configBefore { note(.appConfigChanged(account)) }
         runAllowed(allowedStep { $0.allowedAccountsReceived(policy.allowedAccounts) }, now: now)
         if first, !viaRemediation, restartPending == nil {
             restartPending = account

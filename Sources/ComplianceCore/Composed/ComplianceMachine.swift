@@ -225,6 +225,14 @@ public struct ComplianceMachine: Sendable, Hashable {
         return DataProtectionPolicy(identity: identity, managed: managed?.0, settings: managed?.1.document)
     }
 
+    /// The MAM app configuration of `account` (`appConfigForAccountId:`): from the policy the
+    /// MAM service delivered to it while it is enrolled, empty otherwise (the guide: the app
+    /// must be enrolled before it accesses MAM targeted configuration).
+    public func appConfig(for account: AccountID) -> AppConfig {
+        guard let state = accounts[account], state.enrollment.isEnrolled else { return .empty }
+        return AppConfig(policyDocument: state.policy?.document)
+    }
+
     /// The policy in force for the app: the managed (enrolled) account's, nil when none is.
     public var appPolicy: MAMPolicy? {
         accounts.values.first { $0.enrollment.isEnrolled && $0.policy != nil }?.policy

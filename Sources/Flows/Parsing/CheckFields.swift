@@ -40,6 +40,8 @@ enum CheckFields {
             return .expectData(account: account, present: present, absent: absent, contents: contents, encrypted: encrypted, plain: plain)
         case "expectDataProtection":
             return try dataProtection(&fields, fail: fail)
+        case "expectAppConfig":
+            return try appConfig(&fields, fail: fail)
         case "expectEvents":
             let (events, absent, counted) = try patternLists(
                 &fields, step: "expectEvents", list: "events", keys: eventKeys, required: "kind", what: "event", fail: fail)

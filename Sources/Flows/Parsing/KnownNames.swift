@@ -7,7 +7,7 @@ enum KnownNames {
     static let eventKinds: Set<String> = [
         "daemonStarted", "signInRefused", "signedIn", "signedOut", "tokenAcquired", "tokenFailed", "remediationStarted", "enrollment",
         "policy", "policyApplied", "unenroll", "allowedAccountsChanged", "restartRequired", "appRestarted", "compliance", "wipeStarted",
-        "wipeFinished", "wipeHook", "timerFired", "clockAdvanced",
+        "wipeFinished", "wipeHook", "timerFired", "clockAdvanced", "appConfigChanged",
     ]
 
     /// The route names of mockauth's request log (mocks/README.md; a test keeps them equal to

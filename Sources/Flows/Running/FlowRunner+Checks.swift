@@ -35,6 +35,12 @@ extension FlowRunner {
                     return .failed("data protection of \(identity ?? "no identity")", ["\(miss)"])
                 }
                 return .passed("\(identity ?? "no identity")\(answer["managed"] == true ? " (managed)" : " (unmanaged)")")
+            case .expectAppConfig(let account, let key, let query, let expected):
+                let answer = try await context.stack.client.appConfig(account, key: key, query: query)
+                if let miss = JSONPattern.mismatch(.object(expected), answer) {
+                    return .failed("app configuration of \(account)\(key.map { " (\($0))" } ?? "")", ["\(miss)"])
+                }
+                return .passed("\(account): \(answer["fullData"]?.arrayValue?.count ?? 0) configuration(s)")
             case .expectRequests(let patterns, let absent, let counts):
                 guard let admin = context.stack.admin else {
                     return .failed("the issuer at \(context.stack.authority) has no admin API (step \(step.index)): expectRequests reads mockauth's request log")

@@ -86,6 +86,8 @@ public enum EngineJSON {
             ("policyApplied", account, ["policyVersion": .string(version)])
         case .appRestarted(let account):
             ("appRestarted", account, [:])
+        case .appConfigChanged(let account):
+            ("appConfigChanged", account, [:])
         }
     }
 }

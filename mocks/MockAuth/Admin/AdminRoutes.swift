@@ -88,6 +88,19 @@ struct AdminRoutes: Sendable {
             }
             return Response.json(self.state.updatePolicySettings(body).json)
         }
+        admin.get("app-config") { _, _ in
+            Response.json(["configs": .array(self.state.directory.mamPolicy.appConfigs.map(\.json))])
+        }
+        admin.put("app-config") { request, _ in
+            var request = request
+            let body = try await Self.object(&request)
+            guard let list = body["configs"]?.arrayValue, body.count == 1 else {
+                throw AdminError.badRequest("send {\"configs\": [...]} (each {appId, users?, isDefault?, settings}); [] removes every configuration.")
+            }
+            var entries: [AppConfigEntry] = []
+            for (index, item) in list.enumerated() { entries.append(try AppConfigEntry(json: item, path: "configs[\(index)]")) }
+            return Response.json(["configs": .array(self.state.setAppConfigs(entries).map(\.json))])
+        }
         admin.put("ca-error-status") { request, _ in
             var request = request
             let body = try await Self.object(&request)

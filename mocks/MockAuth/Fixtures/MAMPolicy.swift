@@ -14,6 +14,14 @@ public struct MAMPolicy: Sendable, Hashable {
     private var allowedIndex: Set<String>?
     /// The settings object (see ``MAMPolicy/settingKinds``), in fixture order.
     public var settings: JSONObject
+    /// The MAM app configurations (admin API only; none in a fixture file).
+    public var appConfigs: [AppConfigEntry] = []
+
+    /// The `appConfig` (`fullData`) the service hands `upn` using `appId`: the configurations
+    /// that apply, in the order the admin gave them.
+    public func appConfig(upn: String, appId: String) -> JSONValue {
+        .array(appConfigs.filter { $0.applies(to: upn, appId: appId) }.map(\.fullDataEntry))
+    }
 
     public init(id: String, appIds: [String], version: Int, allowedAccounts: [String]?, settings: JSONObject) {
         self.id = id

@@ -83,8 +83,11 @@ struct MAMService: Sendable {
         return user.mamPolicyAssigned && directory.mamPolicy.appIds.contains(account.appId)
     }
 
+    /// The policy, with the user's MAM app configuration in it (`appConfig`, the SDK's `fullData`).
     private func policyDetails(_ account: AccountApp, _ directory: Fixtures) -> [(String, JSONValue)] {
-        [("accountAllowed", .bool(directory.mamPolicy.allows(upn: account.upn))), ("policy", directory.mamPolicy.json)]
+        var policy = directory.mamPolicy.json.objectValue ?? JSONObject()
+        policy["appConfig"] = directory.mamPolicy.appConfig(upn: account.upn, appId: account.appId)
+        return [("accountAllowed", .bool(directory.mamPolicy.allows(upn: account.upn))), ("policy", .object(policy))]
     }
 
     /// `POST /mam/v1/enroll` `{"appId"?}` → 100, 208, 200 or 225.

@@ -148,6 +148,16 @@ public final class MockState: Sendable {
         }
     }
 
+    /// Replaces the MAM app configurations and bumps the policy's version (the next check-in
+    /// of every enrolled user delivers the policy, with their configuration, again).
+    public func setAppConfigs(_ entries: [AppConfigEntry]) -> [AppConfigEntry] {
+        locked { state in
+            state.directory.mamPolicy.appConfigs = entries
+            state.directory.mamPolicy.version += 1
+            return entries
+        }
+    }
+
     /// Merges settings into the policy (a null removes the setting, as in a JSON merge patch)
     /// and bumps its version; settings must be validated first.
     public func updatePolicySettings(_ settings: JSONObject) -> MAMPolicy {
