@@ -55,7 +55,7 @@ let package = Package(
             providers: [.apt(["libjansson-dev"])]
         ),
         .target(name: "JSON", dependencies: ["CJansson"], swiftSettings: swiftSettings),
-        .target(name: "ComplianceCore", dependencies: ["JSON"], exclude: ["README.md"], swiftSettings: swiftSettings),
+        .target(name: "ComplianceCore", dependencies: ["JSON"], exclude: ["README.md", "AppConfig/README.md", "DataProtection/README.md"], swiftSettings: swiftSettings),
         // The composed machine's world model and breadth-first explorer (pure), and its executable.
         .target(name: "Explorer", dependencies: ["ComplianceCore", "JSON"], swiftSettings: swiftSettings),
         .executableTarget(

@@ -44,6 +44,9 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
     /// The account's MAM app configuration changed with a policy it received
     /// (`IntuneMAMAppConfigDidChangeNotification`, with the account).
     case appConfigChanged(AccountID)
+    /// The app finished launching without an app protection policy (`MAMPolicyWarnAbsent`:
+    /// the user is warned; `MAMPolicyRequired`, `required`: the app is blocked until one arrives).
+    case policyAbsent(required: Bool)
 
     public var description: String {
         switch self {
@@ -66,6 +69,7 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
         case .policyApplied(let account, let version): "policyApplied \(account.upn) \(version)"
         case .appRestarted(let account): "appRestarted \(account.upn)"
         case .appConfigChanged(let account): "appConfigChanged \(account.upn)"
+        case .policyAbsent(let required): "policyAbsent\(required ? " (required: the app is blocked)" : " (warning)")"
         }
     }
 }

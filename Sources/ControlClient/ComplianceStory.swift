@@ -132,6 +132,8 @@ public struct ComplianceStory: Sendable {
             return "policy \(payload["policyVersion"]?.stringValue ?? "?") applied"
         case "appConfigChanged":
             return "app configuration changed"
+        case "policyAbsent":
+            return payload["required"] == true ? "launched without the required app protection policy: blocked" : "launched without an app protection policy: warned"
         case "signInRefused":
             return "sign-in refused (\(payload["code"]?.stringValue ?? "?")): \(payload["message"]?.stringValue ?? "")"
         case "signedOut", "wipeStarted":

@@ -11,12 +11,15 @@ public struct AppSettings: Sendable, Hashable {
     public var authority: String?
     public var redirectURI: String
     public var capabilities: [String]
+    /// `AutoEnrollOnLaunch`, `MAMPolicyRequired`, `MAMPolicyWarnAbsent` (all NO by default).
+    public var launch: LaunchSettings
 
-    public init(clientID: String, authority: String?, redirectURI: String, capabilities: [String]) {
+    public init(clientID: String, authority: String?, redirectURI: String, capabilities: [String], launch: LaunchSettings = LaunchSettings()) {
         self.clientID = clientID
         self.authority = authority
         self.redirectURI = redirectURI
         self.capabilities = capabilities
+        self.launch = launch
     }
 
     /// The key the capabilities are read from.
@@ -47,7 +50,11 @@ public struct AppSettings: Sendable, Hashable {
             }
             capabilities = list
         }
-        return AppSettings(clientID: clientID, authority: profile.setting("ADALAuthority"), redirectURI: redirect, capabilities: capabilities)
+        let launch = LaunchSettings(
+            autoEnrollOnLaunch: profile.flag("AutoEnrollOnLaunch"), policyRequired: profile.flag("MAMPolicyRequired"),
+            warnAbsent: profile.flag("MAMPolicyWarnAbsent"))
+        return AppSettings(
+            clientID: clientID, authority: profile.setting("ADALAuthority"), redirectURI: redirect, capabilities: capabilities, launch: launch)
     }
 }
 

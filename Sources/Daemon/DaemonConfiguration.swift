@@ -115,7 +115,7 @@ public struct DaemonParts: Sendable {
         let engine = Engine(
             configuration: EngineConfiguration(
                 clientID: configuration.clientID, capabilities: configuration.app.capabilities,
-                defaultSignInScopes: configuration.signInScopes, wipeHook: configuration.wipeHook),
+                defaultSignInScopes: configuration.signInScopes, wipeHook: configuration.wipeHook, launch: configuration.app.launch),
             store: store, vault: vault, issuer: issuer, mam: mam, browserHTTP: client, clock: clock, logger: logger,
             metrics: metrics)
         self.store = store

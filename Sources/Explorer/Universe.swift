@@ -39,6 +39,8 @@ public struct Universe: Sendable, Hashable {
     public var hasWipeHook: Bool
     /// Whether a MAM service is configured (``ComplianceMachine/Configuration/mamService``).
     public var mamService = true
+    /// The profile's launch settings (``LaunchSettings``).
+    public var launch = LaunchSettings()
 
     /// How many events of each kind one path may use.
     public struct Budget: Sendable, Hashable {
@@ -143,8 +145,24 @@ public struct Universe: Sendable, Hashable {
 
     /// The machine's configuration in this universe.
     public var configuration: ComplianceMachine.Configuration {
-        .init(signInScopes: [apiScope], hasWipeHook: hasWipeHook, mamService: mamService)
+        .init(signInScopes: [apiScope], hasWipeHook: hasWipeHook, mamService: mamService, launch: launch)
     }
+
+    /// The standard people with an app whose profile sets `MAMPolicyRequired`: tokens are
+    /// asked for before any policy, while one is in force, and after it left.
+    public static let withPolicyRequired: Universe = {
+        var universe = Universe.standard
+        universe.launch = LaunchSettings(autoEnrollOnLaunch: true, policyRequired: true)
+        universe.scripts = [
+            Script("MAMPolicyRequired: josé asks a token before any policy, signs in (his enrollment brings one), asks again", [
+                .command(.token("josé-nfc")), .command(.signIn("josé-nfc")), .command(.token("josé-nfd")),
+            ]),
+            Script("MAMPolicyRequired: alice remediates through a token request, then leaves with wipe", [
+                .command(.token("alice")), .command(.deregister("alice", wipe: true)), .command(.token("alice")),
+            ]),
+        ]
+        return universe
+    }()
 
     /// The standard universe with no MAM service: an OpenID Connect issuer without a MAM URL.
     public static let withoutMAMService: Universe = {

@@ -37,12 +37,16 @@ struct ComplianceExplore: ParsableCommand {
     @Flag(name: .customLong("no-mam-service"), help: "Explore the app without a MAM service (an OpenID Connect issuer without --mam-url).")
     var noMAMService = false
 
+    @Flag(name: .customLong("policy-required"), help: "Explore an app whose profile sets MAMPolicyRequired (and AutoEnrollOnLaunch), with its own scripts.")
+    var policyRequired = false
+
     func validate() throws {
         guard (1...1000).contains(depth) else { throw ValidationError("--depth must be 1 to 1000, got \(depth).") }
+        if noMAMService, policyRequired { throw ValidationError("give --no-mam-service or --policy-required, not both.") }
     }
 
     func run() throws {
-        let universe = noMAMService ? Universe.withoutMAMService : Universe.standard
+        let universe = noMAMService ? Universe.withoutMAMService : policyRequired ? Universe.withPolicyRequired : Universe.standard
         if list {
             for (index, script) in universe.scripts.enumerated() {
                 print("\(index + 1). \(script.name): \(script.steps.map(\.description).joined(separator: ", "))")

@@ -19,6 +19,7 @@ public enum ComplianceInvariants {
         case onlyGrantedScopes = 11
         case noMAMWithoutService = 12
         case tokensOfTheAccountsPerson = 13
+        case noTokenWithoutRequiredPolicy = 14
 
         public var description: String {
             switch self {
@@ -35,6 +36,7 @@ public enum ComplianceInvariants {
             case .onlyGrantedScopes: "a token is returned or cached only for scopes the issuer granted"
             case .noMAMWithoutService: "without a MAM service nothing calls one, no remediation starts and nobody is reported Compliant"
             case .tokensOfTheAccountsPerson: "a token is returned or cached for an account only when its id_token names the account and the person who signed in under it"
+            case .noTokenWithoutRequiredPolicy: "with MAMPolicyRequired, the app's token requests get no token while no app protection policy is in force"
             }
         }
     }
@@ -155,6 +157,7 @@ public enum ComplianceInvariants {
         found += onlyGrantedScopes(transition)
         found += noMAMWithoutService(transition)
         found += tokensOfTheAccountsPerson(transition)
+        found += noTokenWithoutRequiredPolicy(transition)
         return found
     }
 
@@ -481,6 +484,23 @@ public enum ComplianceInvariants {
             default:
                 break
             }
+        }
+        return found
+    }
+
+    // MARK: - 14
+
+    /// 14. With `MAMPolicyRequired` (LaunchSettings), a token request of the app (`.token`)
+    /// gets no token unless an app protection policy is in force when the step ends (one its
+    /// own remediation brought counts). Sign-in and remediation, which bring the policy, are
+    /// not token requests of the app.
+    public static func noTokenWithoutRequiredPolicy(_ transition: Transition) -> [Violation] {
+        let machine = transition.after
+        guard machine.configuration.launch.policyRequired, machine.appPolicy == nil else { return [] }
+        var found: [Violation] = []
+        for action in transition.takenActions {
+            guard case .reply(_, .token(let answer)) = action, answer.tokens != nil else { continue }
+            found.append(Violation(.noTokenWithoutRequiredPolicy, "a token was returned to \(answer.account.upn) while no policy is in force"))
         }
         return found
     }

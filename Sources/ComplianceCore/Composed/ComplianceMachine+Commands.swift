@@ -29,6 +29,10 @@ extension ComplianceMachine {
     public mutating func acquireToken(_ account: AccountID, scopes: [String], interactive: Bool, remediate: Bool, ticket: Ticket, now: Instant) {
         beginStep()
         defer { endStep(now: now) }
+        if let refusal = policyRequiredRefusal(account) {
+            reply(ticket, .refused(refusal))
+            return
+        }
         startTokenRequest(account, scopes: scopes, interaction: interactive ? ticket : nil, purpose: .caller(ticket, .token, remediate: remediate), now: now)
     }
 
@@ -99,6 +103,17 @@ extension ComplianceMachine {
         }
     }
 
+    /// The start-up work (``resumed(now:)`` and its I/O) is done: a launch without policy notes
+    /// `policyAbsent` when `MAMPolicyRequired` or `MAMPolicyWarnAbsent` is set (LaunchSettings).
+    public mutating func launchFinished(now: Instant) {
+        beginStep()
+        defer { endStep(now: now) }
+        let launch = configuration.launch
+        if launch.policyRequired || launch.warnAbsent, appPolicy == nil {
+            note(.policyAbsent(required: launch.policyRequired))
+        }
+    }
+
     /// After ``init(restoring:configuration:)``: finishes journaled wipes, resumes interrupted
     /// enrollment, deregistration, allowed-account removal and remediation steps; a restart
     /// that was pending has happened (the process started again). Nothing stored `done` runs again.
@@ -118,5 +133,28 @@ extension ComplianceMachine {
             note(.appRestarted(account))
         }
         runRemediation(remediationStep { $0.resumed() }, now: now)
+        if configuration.launch.autoEnrollOnLaunch { autoEnrollOnLaunch(now: now) }
+    }
+
+    /// `AutoEnrollOnLaunch`: every signed-in account holding tokens that is not enrolled (nor
+    /// enrolling, nor leaving, and allowed) registers and enrolls, silently, as a sign-in does.
+    mutating func autoEnrollOnLaunch(now: Instant) {
+        guard configuration.mamService else { return }
+        for account in accounts.keys.sorted() {
+            guard let state = accounts[account], state.signedIn, state.holdsTokens, !isLeaving(account), allowed.allowed.allows(account),
+                state.enrollment.phase == .unregistered || state.enrollment.phase == .removed
+            else { continue }
+            let holder = slotHolder(besides: account)
+            runEnrollment(account, enrollmentStep(account) { $0.register(now: now, slotHeldElsewhere: holder != nil) }, now: now)
+        }
+    }
+
+    /// `MAMPolicyRequired` and no policy in force: the refusal of a token or of managed data
+    /// (stored or read).
+    public func policyRequiredRefusal(_ account: AccountID) -> Refusal? {
+        guard configuration.launch.policyRequired, appPolicy == nil else { return nil }
+        return Refusal(
+            .policyRequired, account,
+            "this app requires an app protection policy (MAMPolicyRequired) and none is in force yet: sign in with, or remediate, an account your organization manages first")
     }
 }

@@ -31,15 +31,18 @@ extension ComplianceMachine {
         /// MAM URL) sign-ins are not registered and a 53005 answer is not remediated: the token
         /// request fails with it, and a remediation asked for reports NotCompliant saying why.
         public var mamService: Bool
+        /// The profile's launch settings (`AutoEnrollOnLaunch`, `MAMPolicyRequired`, `MAMPolicyWarnAbsent`).
+        public var launch: LaunchSettings
 
         public init(
             capabilities: [String] = [ComplianceCore.protectionCapability], signInScopes: [String] = ["openid", "profile", "offline_access"],
-            hasWipeHook: Bool = false, mamService: Bool = true
+            hasWipeHook: Bool = false, mamService: Bool = true, launch: LaunchSettings = LaunchSettings()
         ) {
             self.capabilities = capabilities
             self.signInScopes = signInScopes
             self.hasWipeHook = hasWipeHook
             self.mamService = mamService
+            self.launch = launch
         }
     }
 
@@ -267,6 +270,9 @@ extension ComplianceMachine {
             case unknownAccount = "unknown_account"
             /// The store or the vault refused a write; nothing the call asked for is committed.
             case storageUnavailable = "storage_unavailable"
+            /// `MAMPolicyRequired`: no app protection policy is in force yet, so the app gets no
+            /// token and no managed data (sign-in and remediation, which bring one, still run).
+            case policyRequired = "policy_required"
         }
 
         public var code: Code

@@ -194,6 +194,7 @@ public struct ComplianceMachine: Sendable, Hashable {
             return Refusal(.unknownAccount, account, "no account \(account.upn) has signed in to this app")
         }
         if isLeaving(account) { return Refusal(.conflict, account, "\(account.upn) is being wiped") }
+        if let refusal = policyRequiredRefusal(account) { return refusal }
         guard state.signedIn else {
             return Refusal(.conflict, account, "\(account.upn) is not signed in; only a signed-in account stores managed data")
         }

@@ -7,7 +7,7 @@ enum KnownNames {
     static let eventKinds: Set<String> = [
         "daemonStarted", "signInRefused", "signedIn", "signedOut", "tokenAcquired", "tokenFailed", "remediationStarted", "enrollment",
         "policy", "policyApplied", "unenroll", "allowedAccountsChanged", "restartRequired", "appRestarted", "compliance", "wipeStarted",
-        "wipeFinished", "wipeHook", "timerFired", "clockAdvanced", "appConfigChanged",
+        "wipeFinished", "wipeHook", "timerFired", "clockAdvanced", "appConfigChanged", "policyAbsent",
     ]
 
     /// The route names of mockauth's request log (mocks/README.md; a test keeps them equal to

@@ -27,6 +27,7 @@ extension Engine {
         case .conflict: EngineError(.conflict, refusal.message)
         case .unknownAccount: EngineError(.unknownAccount, refusal.message)
         case .storageUnavailable: EngineError(.storageUnavailable, refusal.message)
+        case .policyRequired: EngineError(.policyRequired, refusal.message)
         }
     }
 

@@ -32,6 +32,7 @@ extension Engine {
     /// The content of `name` for `upn`.
     public func getData(_ upn: String, name: String) async throws(EngineError) -> [UInt8] {
         let account = try knownAccount(upn)
+        if let refusal = machine.policyRequiredRefusal(account) { throw Self.error(refusal) }
         do {
             return try await vault.get(account, name: name)
         } catch {

@@ -83,7 +83,7 @@ public actor Engine: Service {
     static func machineConfiguration(_ configuration: EngineConfiguration, mamService: Bool) -> ComplianceMachine.Configuration {
         .init(
             capabilities: configuration.capabilities, signInScopes: configuration.defaultSignInScopes, hasWipeHook: configuration.wipeHook != nil,
-            mamService: mamService)
+            mamService: mamService, launch: configuration.launch)
     }
 
     /// The app's client id.
@@ -133,6 +133,10 @@ public actor Engine: Service {
         }
         startupJobs = nil
         record("daemonStarted", account: nil, ["resumed": .int(Int64(resumed)), "clock": .string(clock.mode.rawValue)])
+        // The launch settings' warning, once the resumed work (an AutoEnrollOnLaunch enrollment
+        // among it) is done.
+        machine.launchFinished(now: clock.now)
+        drain()
         rearmWake()
         return resumed
     }

@@ -12,12 +12,15 @@ public struct EngineConfiguration: Sendable {
     public var reservedScopes: [String]
     /// Runs on every selective wipe, when configured.
     public var wipeHook: WipeHook?
+    /// The profile's launch settings (`AutoEnrollOnLaunch`, `MAMPolicyRequired`, `MAMPolicyWarnAbsent`).
+    public var launch: LaunchSettings
 
     public init(
         clientID: String, capabilities: [String] = [ComplianceCore.protectionCapability],
         defaultSignInScopes: [String] = ["openid", "profile", "offline_access"],
-        reservedScopes: [String] = ["openid", "profile", "offline_access"], wipeHook: WipeHook? = nil
+        reservedScopes: [String] = ["openid", "profile", "offline_access"], wipeHook: WipeHook? = nil, launch: LaunchSettings = LaunchSettings()
     ) {
+        self.launch = launch
         self.clientID = clientID
         self.capabilities = capabilities
         self.defaultSignInScopes = defaultSignInScopes

@@ -6,6 +6,7 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
             case invalidAccount = "invalid_account", unknownAccount = "unknown_account", signInRefused = "sign_in_refused"
             case conflict, notFound = "not_found", badRequest = "bad_request", clockNotVirtual = "clock_not_virtual"
             case storageUnavailable = "storage_unavailable"
+            case policyRequired = "policy_required"
             case internalError = "internal"
         }
         private let base: Base
@@ -27,6 +28,8 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let clockNotVirtual = Code(.clockNotVirtual)
         /// The store or the vault refused a write (a full disk): nothing of the call was committed.
         public static let storageUnavailable = Code(.storageUnavailable)
+        /// `MAMPolicyRequired` and no app protection policy in force yet.
+        public static let policyRequired = Code(.policyRequired)
         /// The store or the vault failed.
         public static let internalError = Code(.internalError)
 

@@ -88,6 +88,13 @@ public enum EngineJSON {
             ("appRestarted", account, [:])
         case .appConfigChanged(let account):
             ("appConfigChanged", account, [:])
+        case .policyAbsent(let required):
+            ("policyAbsent", nil, [
+                "required": .bool(required),
+                "message": .string(required
+                    ? "This app requires your organization's app protection policy, and it has none yet: sign in with your work account to get it."
+                    : "This app has no app protection policy from your organization; your work data is not protected here."),
+            ])
         }
     }
 }

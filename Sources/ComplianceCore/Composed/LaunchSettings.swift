@@ -1,0 +1,25 @@
+/// The SDK guide's launch settings (`IntuneMAMSettings` in the Info.plist), as the composed
+/// machine keeps them:
+/// - `AutoEnrollOnLaunch`: at start, every signed-in account that holds tokens and is not
+///   enrolled (nor enrolling) is registered and enrolled, silently ("the enrollment attempt will
+///   silently fail without prompting for credentials").
+/// - `MAMPolicyRequired`: "the app will be blocked from starting if the app doesn't have an
+///   Intune app protection policy": while no policy is in force, the app's token requests and
+///   its managed data are refused (`policy_required`); sign-in and remediation, which bring a
+///   policy, still run.
+/// - `MAMPolicyWarnAbsent`: "warn the user during launch if the app doesn't have an Intune app
+///   protection policy"; the app is used normally after the warning.
+/// A launch without policy notes `policyAbsent` (``ComplianceEvent/policyAbsent(required:)``)
+/// once the start-up work is done (``ComplianceMachine/launchFinished(now:)``), when either
+/// `MAMPolicyRequired` or `MAMPolicyWarnAbsent` is set.
+public struct LaunchSettings: Sendable, Hashable {
+    public var autoEnrollOnLaunch: Bool
+    public var policyRequired: Bool
+    public var warnAbsent: Bool
+
+    public init(autoEnrollOnLaunch: Bool = false, policyRequired: Bool = false, warnAbsent: Bool = false) {
+        self.autoEnrollOnLaunch = autoEnrollOnLaunch
+        self.policyRequired = policyRequired
+        self.warnAbsent = warnAbsent
+    }
+}
