@@ -17,7 +17,9 @@ import LocalServers
         let directory = NSTemporaryDirectory() + "interrupt-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let signIn = #"{"do": "signIn", "account": "bob@contoso.com", "password": "Passw0rd!"}"#
+        // Each sign-in follows a deregistration with wipe, so its token comes from the issuer
+        // (a delayed request), never from the cache: ten of them keep the run going 90 s.
+        let signIn = #"{"do": "signIn", "account": "bob@contoso.com", "password": "Passw0rd!"}, {"do": "deregister", "account": "bob@contoso.com", "wipe": true}"#
         let flow = """
             {"name": "a slow issuer", "description": "every token request waits 9 s",
              "fixture": "\(CLI.root)/mocks/fixtures/contoso.json", "app": "\(CLI.root)/mocks/fixtures/apps/chatr-Info.plist",
@@ -26,27 +28,45 @@ import LocalServers
         #expect(FileManager.default.createFile(atPath: directory + "/slow.json", contents: Data(flow.utf8)))
         let run = try ChildProcess(
             executable: ChildServer.executable("compliancectl"), arguments: ["run", directory], environment: environment)
-        // Wait until it has servers running.
+        // Wait until it has servers running: its children (found by parent pid, which does not
+        // depend on reading other processes' environments), or processes carrying the marker.
         let deadline = ContinuousClock.now + .seconds(120)
         var servers: [pid_t] = []
         while servers.count < 2, run.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
-            servers = Self.processes(with: marker, besides: run.pid)
+            servers = Array(Set(Self.children(of: run.pid) + Self.processes(with: marker, besides: run.pid)))
         }
         try #require(servers.count >= 2, "no servers seen; stdout: \(run.standardOutput.suffix(500))")
         run.send(signal)
         #expect(await run.waitForExit(timeout: .seconds(30)))
         #expect(run.exitStatus == .signalled(signal))
         // Everything it started is gone (stopped, and reaped by it).
-        var left = Self.processes(with: marker, besides: run.pid)
+        let alive = { Array(Set(servers.filter(Self.isLive) + Self.processes(with: marker, besides: run.pid))) }
+        var left = alive()
         let gone = ContinuousClock.now + .seconds(10)
         while !left.isEmpty, ContinuousClock.now < gone {
             try await Task.sleep(for: .milliseconds(50))
-            left = Self.processes(with: marker, besides: run.pid)
+            left = alive()
         }
         #expect(left.isEmpty, "still running: \(left.map { Self.commandLine($0) })")
         for pid in left { kill(pid, SIGKILL) }  // never leave them behind, even when the test fails
         await run.stop()
+    }
+
+    /// The live children of `parent` (field 4 of /proc/PID/stat).
+    static func children(of parent: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { Int32($0) }.filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && fields[0] != "Z" && Int32(fields[1]) == parent
+        }
+    }
+
+    /// True while `pid` runs (exists and is not a zombie).
+    static func isLive(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
     }
 
     /// Live processes (not zombies) whose environment holds `marker`, other than `excluded`.

@@ -237,18 +237,18 @@ expect("5 compliant again", mam("report-compliance", mam_token, {"enrollmentId":
        complianceStatusName="Compliant")
 accepted("5 token again", silent(new_app()))
 
-# 6. A fault: the token endpoint answers 503 with Retry-After: 1, once. MSAL Python raises
+# 6. A fault: the token endpoint answers 503 with Retry-After: 5, once. MSAL Python raises
 #    MsalServiceError on a 5xx token answer, and answers the same request from its cache (no
 #    request reaches mockauth) until Retry-After has passed; then the retry gets a token.
-rule = admin("POST", "faults", {"route": "token", "status": 503, "retryAfter": 1}, status=201)
-expect("6 fault armed", rule, route="token", status=503, retryAfter=1, remaining=1)
+rule = admin("POST", "faults", {"route": "token", "status": 503, "retryAfter": 5}, status=201)
+expect("6 fault armed", rule, route="token", status=503, retryAfter=5, remaining=1)
 app = new_app()
 admin("DELETE", "requests")
 expect("6 MSAL raises on the 503", raised(lambda: silent(app)), raised="MsalServiceError: HTTP Error: 503")
 expect("6 the request log names the fault", last_request(), route="token", status=503, fault=f"#{rule['id']} none 503")
 expect("6 within Retry-After: MSAL's cached 503", raised(lambda: silent(app)), raised="MsalServiceError: HTTP Error: 503")
 expect("6 ...which never reached mockauth", {"requests": len(admin("GET", "requests"))}, requests=1)
-time.sleep(1.5)  # Retry-After
+time.sleep(5.5)  # Retry-After (5 s: long enough that a busy machine stays inside it above)
 accepted("6 token after Retry-After", silent(app))
 
 # 7. Selective wipe: queued by the admin, delivered at the next check-in (102, once). The app
