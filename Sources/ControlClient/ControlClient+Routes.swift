@@ -102,6 +102,11 @@ extension ControlClient {
         return try await call(.get, path + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&")))
     }
 
+    /// The app's registered accounts, allowed accounts and managed account.
+    public func app() async throws(ControlClientError) -> JSONValue {
+        try await call(.get, "/v1/app")
+    }
+
     public func listData(_ upn: String) async throws(ControlClientError) -> JSONValue {
         try await call(.get, "/v1/accounts/\(Self.pathSegment(upn))/data")
     }

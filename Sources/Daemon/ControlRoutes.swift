@@ -29,6 +29,7 @@ public struct ControlRoutes: Sendable {
         router.add(middleware: BrowserGuardMiddleware())
         router.get("/v1/health") { _, _ in try await handle { try await health() } }
         router.get("/v1/accounts") { _, _ in try await handle { try await accounts() } }
+        router.get("/v1/app") { _, _ in try await handle { .json(.object(await engine.appView())) } }
         router.get("/v1/accounts/:upn") { _, context in try await handle { try await account(context) } }
         router.post("/v1/sign-in") { request, _ in try await handle { try await signIn(request) } }
         router.post("/v1/token") { request, _ in try await handle { try await token(request) } }

@@ -65,6 +65,10 @@ import LocalServers
 
             let status = try await CLI.run(["status", "--json"] + at)
             #expect(status.json["health"]?["clock"] == "virtual")
+            #expect(status.json["app"]?["managedAccount"] == "alice@contoso.com" && status.json["app"]?["registeredAccounts"] == ["alice@contoso.com"])
+            let text = try await CLI.run(["status"] + at)
+            #expect(text.stdout.contains("registered accounts: [alice@contoso.com]") && text.stdout.contains("managed account: alice@contoso.com (policy version"), "\(text.stdout)")
+            #expect(text.stdout.contains("allowed accounts: [alice@contoso.com, bob@contoso.com, carol@contoso.com]"), "\(text.stdout)")
 
             let deregister = try await CLI.run(["deregister", "alice@contoso.com", "--wipe"] + at)
             #expect(deregister.status == 0 && deregister.stdout.contains("UnenrollmentSuccess (104), wiped"), "\(deregister.stdout)")

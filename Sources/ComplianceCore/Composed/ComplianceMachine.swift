@@ -234,6 +234,22 @@ public struct ComplianceMachine: Sendable, Hashable {
         return AppConfig(policyDocument: state.policy?.document)
     }
 
+    /// `registeredAccounts`: the accounts registered with the MAM service (a sign-in or a
+    /// remediation registers them) and not deregistered or removed since: enrolling, waiting
+    /// for a retry or for the managed slot, or enrolled.
+    public var registeredAccounts: [AccountID] {
+        let registered: Set<EnrollmentStateMachine.Phase> = [.enrolling, .awaitingRetry, .waitingForSlot, .enrolled, .checkingIn, .applyingPolicy]
+        return knownAccounts.filter { accounts[$0].map { registered.contains($0.enrollment.phase) } ?? false }
+    }
+
+    /// `allowedAccounts`: the policy's list, or ``AllowedAccounts/anyone`` when none is set.
+    public var allowedAccounts: AllowedAccounts { allowed.allowed }
+
+    /// The managed account: the enrolled account whose policy is in force, if any.
+    public var managedAccount: AccountID? {
+        knownAccounts.first { accounts[$0].map { $0.enrollment.isEnrolled && $0.policy != nil } ?? false }
+    }
+
     /// The policy in force for the app: the managed (enrolled) account's, nil when none is.
     public var appPolicy: MAMPolicy? {
         accounts.values.first { $0.enrollment.isEnrolled && $0.policy != nil }?.policy

@@ -41,6 +41,8 @@ public enum StepAction: Sendable {
     case expectDataProtection(identity: String?, owner: String?, scheme: String?, knownManagedAppScheme: Bool, expected: JSONObject)
     /// The account's MAM app configuration (one key's values with `key`), matched partially.
     case expectAppConfig(account: String, key: String?, query: String?, expected: JSONObject)
+    /// The app's registered, allowed and managed accounts (`GET /v1/app`), matched partially.
+    case expectApp(expected: JSONObject)
 
     // Web-content checks, decided locally from the flow's app profile.
     case web(WebCheck)
@@ -64,6 +66,7 @@ public enum StepAction: Sendable {
         case .expectEvents(let events, _, let counts): "expectEvents (\(Self.patternCounts(events, counts)))"
         case .expectEnrollmentStatuses(let account, let codes): "expectEnrollmentStatuses \(account) \(codes)"
         case .expectRequests(let requests, _, let counts): "expectRequests (\(Self.patternCounts(requests, counts)))"
+        case .expectApp: "expectApp"
         case .expectAppConfig(let account, let key, _, _): "expectAppConfig \(account)\(key.map { " \($0)" } ?? "")"
         case .expectDataProtection(let identity, let owner, _, _, _): "expectDataProtection \(identity ?? "no identity")\(owner.map { ", owner \($0)" } ?? "")"
         case .web(let check): check.summary

@@ -42,6 +42,23 @@ enum CheckFields {
             return try dataProtection(&fields, fail: fail)
         case "expectAppConfig":
             return try appConfig(&fields, fail: fail)
+        case "expectApp":
+            var expected = JSONObject()
+            for key in ["registeredAccounts", "allowedAccounts"] {
+                guard let value = fields.value(key) else { continue }
+                guard let list = value.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+                    if key == "allowedAccounts", value == .null { expected[key] = .null; continue }
+                    throw fail("expectApp: '\(key)' must be an array of UPNs\(key == "allowedAccounts" ? " or null (anyone)" : "")")
+                }
+                // Compared as the daemon lists them: lowercased keys, sorted.
+                expected[key] = .array(Set(list.compactMap { $0.stringValue?.lowercased() }).sorted().map { .string($0) })
+            }
+            if let managed = fields.value("managedAccount") {
+                guard managed == .null || managed.stringValue != nil else { throw fail("expectApp: 'managedAccount' must be a UPN or null") }
+                expected["managedAccount"] = managed.stringValue.map { .string($0.lowercased()) } ?? .null
+            }
+            guard !expected.isEmpty else { throw fail("expectApp: name at least one of registeredAccounts, allowedAccounts, managedAccount") }
+            return .expectApp(expected: expected)
         case "expectEvents":
             let (events, absent, counted) = try patternLists(
                 &fields, step: "expectEvents", list: "events", keys: eventKeys, required: "kind", what: "event", fail: fail)

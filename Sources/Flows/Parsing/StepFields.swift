@@ -42,7 +42,7 @@ enum StepFields {
                 throw fail("failStorage: field 'operation' must be \"commit\", \"tokens\" or \"vault\", found \"\(operation)\"")
             }
             return .failStorage(operation: operation, count: Int(try fields.int("count", default: 1, range: 1...1000)))
-        case "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests", "expectDataProtection", "expectAppConfig":
+        case "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests", "expectDataProtection", "expectAppConfig", "expectApp":
             return try CheckFields.action(name, &fields, fail: fail)
         case _ where WebFields.names.contains(name):
             return try WebFields.action(name, &fields)

@@ -7,7 +7,7 @@ enum StepParser {
         "signIn", "token", "remediate", "deregister", "putData", "removeData", "advanceClock", "restartDaemon", "crashAfter", "failStorage",
         "targetCA", "assignPolicy", "setAllowedAccounts", "changePolicy", "queueWipe", "resetCompliance", "revokeRefreshTokens",
         "injectFault", "clearFaults", "admin",
-        "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests", "expectDataProtection", "expectAppConfig",
+        "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests", "expectDataProtection", "expectAppConfig", "expectApp",
     ] + WebFields.names
 
     /// Steps whose answer an `expect` object may check.

@@ -35,6 +35,10 @@ extension FlowRunner {
                     return .failed("data protection of \(identity ?? "no identity")", ["\(miss)"])
                 }
                 return .passed("\(identity ?? "no identity")\(answer["managed"] == true ? " (managed)" : " (unmanaged)")")
+            case .expectApp(let expected):
+                let answer = try await context.stack.client.app()
+                if let miss = JSONPattern.mismatch(.object(expected), answer) { return .failed("the app's accounts", ["\(miss)"]) }
+                return .passed("registered \(answer["registeredAccounts"]?.encodedString() ?? "[]"), managed \(answer["managedAccount"]?.stringValue ?? "none")")
             case .expectAppConfig(let account, let key, let query, let expected):
                 let answer = try await context.stack.client.appConfig(account, key: key, query: query)
                 if let miss = JSONPattern.mismatch(.object(expected), answer) {

@@ -85,7 +85,7 @@ public struct FlowRunner: Sendable {
             } catch {
                 return .failed(error.message)
             }
-        case .expectAccount, .expectData, .expectEvents, .expectEnrollmentStatuses, .expectRequests, .expectDataProtection, .expectAppConfig:
+        case .expectAccount, .expectData, .expectEvents, .expectEnrollmentStatuses, .expectRequests, .expectDataProtection, .expectAppConfig, .expectApp:
             return await runCheck(step, context)
         case .web(let check):
             guard let app = flow.webApp else { return .failed("web checks need the flow's app profile, which was not read") }

@@ -6,7 +6,7 @@ import JSON
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show whether the daemon runs, its app, its clock and its accounts.",
+        abstract: "Show whether the daemon runs, its app (registered, allowed and managed accounts), its clock and its accounts.",
         discussion: "Example:\n  compliancectl --state-dir /tmp/cd status")
 
     @OptionGroup var daemon: DaemonOptions
@@ -15,15 +15,20 @@ struct StatusCommand: AsyncParsableCommand {
         try await DaemonCall.run(daemon) { client throws(ControlClientError) in
             let health = try await client.health()
             let accounts = try await client.accounts()["accounts"]?.arrayValue ?? []
+            let app = try await client.app()
+            let list = { (value: JSONValue?) in (value?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ") }
             var lines = [
                 "complianced pid \(health["pid"]?.intValue ?? 0): \(health["status"]?.stringValue ?? "?")",
                 "app: \(health["app"]?.stringValue ?? "?")",
                 "issuer: \(health["issuer"]?.stringValue ?? "?") (\(health["issuerKind"]?.stringValue == "oidc" ? "OpenID Connect" : "Entra-shaped"))",
                 "clock: \(health["clock"]?.stringValue ?? "?"), now \(Describe.time(health["now"]))",
                 "last event: #\(health["lastEventSeq"]?.intValue ?? 0)",
+                "registered accounts: [\(list(app["registeredAccounts"]))]",
+                "allowed accounts: \(app["allowedAccounts"] == .null ? "anyone (the policy names none)" : "[\(list(app["allowedAccounts"]))]")",
+                "managed account: \(app["managedAccount"]?.stringValue ?? "none")\(app["policyVersion"]?.stringValue.map { " (policy version \($0))" } ?? "")",
             ]
             lines.append(accounts.isEmpty ? "no accounts" : "\n" + Describe.accounts(accounts))
-            return CommandResult(json: ["health": health, "accounts": .array(accounts)], lines: lines)
+            return CommandResult(json: ["health": health, "app": app, "accounts": .array(accounts)], lines: lines)
         }
     }
 }

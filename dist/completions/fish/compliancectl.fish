@@ -137,7 +137,7 @@ end
 complete -c 'compliancectl' -f
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl" version' -l 'version' -d 'Show the version.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_positional "compliancectl" -eq 1' -fa 'status' -d 'Show whether the daemon runs, its app, its clock and its accounts.'
+complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_positional "compliancectl" -eq 1' -fa 'status' -d 'Show whether the daemon runs, its app (registered, allowed and managed accounts), its clock and its accounts.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_positional "compliancectl" -eq 1' -fa 'accounts' -d 'List the accounts the daemon knows (sign-in, management, compliance, enrollment, wipe, files).'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_positional "compliancectl" -eq 1' -fa 'sign-in' -d 'Sign an account in: allowed-accounts check, a token (remediating on 53005), then MAM registration.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_positional "compliancectl" -eq 1' -fa 'token' -d 'Acquire an access token for an account; a 53005 answer starts remediation unless --no-remediate.'
