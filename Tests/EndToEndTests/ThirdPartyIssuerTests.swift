@@ -226,7 +226,9 @@ enum ThirdPartyIssuer {
                         return try await CLI.run(["sign-in", "erin@example.org", "--silent", "--json", "--state-dir", directory])
                     }
                     let (first, browser) = try await ThirdPartyIssuer.browserSignIn(directory, "erin@example.org", as: "erin@example.org")
-                    #expect(browser.status == 0 && first.exitStatus == .exited(0), "\(first.standardOutput) \(first.standardError)")
+                    #expect(
+                        browser.status == 0 && first.exitStatus == .exited(0),
+                        "browser: \(browser.standardOutput) \(browser.standardError); sign-in: \(first.standardOutput) \(first.standardError)")
 
                     let refreshed = try await silent()
                     #expect(refreshed.status == 0 && refreshed.json["signedIn"] == true, "a silent refresh: \(refreshed.stdout)")

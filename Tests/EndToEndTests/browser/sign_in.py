@@ -17,7 +17,7 @@ import time
 import urllib.parse
 
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -25,6 +25,30 @@ from selenium.webdriver.common.by import By
 
 def visible(driver, selector):
     return [e for e in driver.find_elements(By.CSS_SELECTOR, selector) if e.is_displayed() and e.is_enabled()]
+
+
+def fill_and_submit(driver, args, state):
+    """Fills the username and password fields that are visible, and submits."""
+    users = visible(driver, "input[name=login], input[name=username], input[type=email], input[name=email]")
+    passwords = visible(driver, "input[type=password]")
+    if users and not state["user"]:
+        users[0].clear()
+        users[0].send_keys(args.username)
+        state["user"] = True
+    if passwords and not state["password"]:
+        passwords[0].clear()
+        passwords[0].send_keys(args.password)
+        state["password"] = True
+    if users or passwords:
+        buttons = visible(driver, "button[type=submit], input[type=submit]")
+        before = driver.current_url
+        (buttons[0].click() if buttons else (passwords or users)[0].submit())
+        for _ in range(100):
+            if driver.current_url != before or not visible(driver, "input[type=password]"):
+                break
+            time.sleep(0.1)
+        state["user"] = state["user"] and bool(users) and not passwords
+        state["password"] = False
 
 
 def main():
@@ -53,30 +77,14 @@ def main():
         driver.set_page_load_timeout(args.timeout)
         driver.get(args.url)
         deadline = time.time() + args.timeout
-        filled_user = filled_password = False
+        state = {"user": False, "password": False}
         while time.time() < deadline:
             if driver.current_url.startswith(args.expect_redirect_to):
                 break
-            users = visible(driver, "input[name=login], input[name=username], input[type=email], input[name=email]")
-            passwords = visible(driver, "input[type=password]")
-            if users and not filled_user:
-                users[0].clear()
-                users[0].send_keys(args.username)
-                filled_user = True
-            if passwords and not filled_password:
-                passwords[0].clear()
-                passwords[0].send_keys(args.password)
-                filled_password = True
-            if users or passwords:
-                buttons = visible(driver, "button[type=submit], input[type=submit]")
-                before = driver.current_url
-                (buttons[0].click() if buttons else (passwords or users)[0].submit())
-                for _ in range(100):
-                    if driver.current_url != before or not visible(driver, "input[type=password]"):
-                        break
-                    time.sleep(0.1)
-                filled_user = filled_user and bool(users) and not passwords
-                filled_password = False
+            try:
+                fill_and_submit(driver, args, state)
+            except StaleElementReferenceException:
+                pass  # the page navigated while we looked at it (a busy machine): look again
             time.sleep(0.2)
         text = driver.find_element(By.TAG_NAME, "body").text if driver.find_elements(By.TAG_NAME, "body") else ""
         if args.screenshot:
@@ -87,8 +95,12 @@ def main():
             return 1
         return 0
     except WebDriverException as error:
-        print(f"browser error: {error.msg}", file=sys.stderr)
-        return 1
+        try:
+            arrived = driver.current_url.startswith(args.expect_redirect_to)
+        except WebDriverException:
+            arrived = False
+        print(f"browser error: {error.msg}{' (after the redirect arrived)' if arrived else ''}", file=sys.stderr)
+        return 0 if arrived else 1
     finally:
         driver.quit()
 
