@@ -85,21 +85,19 @@ extension ControlClient {
     public func dataProtection(
         _ identity: String?, owner: String? = nil, scheme: String? = nil, knownManagedAppScheme: Bool = false
     ) async throws(ControlClientError) -> JSONValue {
-        var query: [String] = []
-        if let owner { query.append("owner=" + Self.pathSegment(owner)) }
-        if let scheme { query.append("scheme=" + Self.pathSegment(scheme)) }
-        if knownManagedAppScheme { query.append("knownManagedAppScheme=true") }
         let path = identity.map { "/v1/accounts/\(Self.pathSegment($0))/data-protection" } ?? "/v1/data-protection"
-        return try await call(.get, path + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
+        return try await call(.get, path + Self.query([("owner", owner), ("scheme", scheme), ("knownManagedAppScheme", knownManagedAppScheme ? "true" : nil)]))
     }
 
     /// `upn`'s MAM app configuration; with `key`, its values (`query`: any, min, max, or, and).
     public func appConfig(_ upn: String, key: String? = nil, query: String? = nil) async throws(ControlClientError) -> JSONValue {
-        var parameters: [String] = []
-        if let key { parameters.append("key=" + Self.pathSegment(key)) }
-        if let query { parameters.append("query=" + Self.pathSegment(query)) }
-        let path = "/v1/accounts/\(Self.pathSegment(upn))/app-config"
-        return try await call(.get, path + (parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&")))
+        try await call(.get, "/v1/accounts/\(Self.pathSegment(upn))/app-config" + Self.query([("key", key), ("query", query)]))
+    }
+
+    /// `?name=value&…` of the parameters given (percent-encoded), or "" when none is.
+    static func query(_ parameters: [(String, String?)]) -> String {
+        let given = parameters.compactMap { name, value in value.map { "\(name)=\(pathSegment($0))" } }
+        return given.isEmpty ? "" : "?" + given.joined(separator: "&")
     }
 
     /// The app's registered accounts, allowed accounts and managed account.

@@ -202,19 +202,15 @@ public struct ControlRoutes: Sendable {
     /// the policy object's answers; query `owner`, `scheme`, `knownManagedAppScheme`.
     private func dataProtection(_ request: Request, identity: String?) async throws -> Response {
         let route = identity == nil ? "GET /v1/data-protection" : "GET /v1/accounts/{upn}/data-protection"
-        let query = request.uri.queryParameters
-        let known: Set<String> = ["owner", "scheme", "knownManagedAppScheme"]
-        if let unknown = query.map({ String($0.key) }).sorted().first(where: { !known.contains($0) }) {
-            throw ControlError.badRequest("\(route): unknown query parameter '\(unknown)'; known: owner, scheme, knownManagedAppScheme")
-        }
-        let owner = query["owner"].map(String.init)
+        let query = try Self.query(request, route: route, known: ["owner", "scheme", "knownManagedAppScheme"])
+        let owner = query["owner"]
         if let owner, owner.isEmpty { throw ControlError.badRequest("\(route): 'owner' is empty; leave it out for no owner") }
-        let scheme = query["scheme"].map(String.init)
+        let scheme = query["scheme"]
         if let scheme, !Self.isURLScheme(scheme) {
             throw ControlError.badRequest("\(route): 'scheme' must be a URL scheme (a letter, then letters, digits, '+', '-', '.'), got '\(scheme)'")
         }
         let knownScheme: Bool
-        switch query["knownManagedAppScheme"].map(String.init) {
+        switch query["knownManagedAppScheme"] {
         case nil, "false": knownScheme = false
         case "true": knownScheme = true
         case let other?: throw ControlError.badRequest("\(route): 'knownManagedAppScheme' must be true or false, got '\(other)'")
@@ -226,15 +222,24 @@ public struct ControlRoutes: Sendable {
     /// `GET /v1/accounts/{upn}/app-config`: the account's MAM app configuration; query `key`
     /// and `query` (`any`, `min`, `max`, `or`, `and`).
     private func appConfig(_ request: Request, upn: String) async throws -> Response {
-        let query = request.uri.queryParameters
-        if let unknown = query.map({ String($0.key) }).sorted().first(where: { !["key", "query"].contains($0) }) {
-            throw ControlError.badRequest("GET /v1/accounts/{upn}/app-config: unknown query parameter '\(unknown)'; known: key, query")
-        }
-        let key = query["key"].map(String.init)
+        let query = try Self.query(request, route: "GET /v1/accounts/{upn}/app-config", known: ["key", "query"])
+        let key = query["key"]
         if let key, key.isEmpty { throw ControlError.badRequest("GET /v1/accounts/{upn}/app-config: 'key' is empty") }
-        let kind = query["query"].map(String.init)
+        let kind = query["query"]
         if kind != nil, key == nil { throw ControlError.badRequest("GET /v1/accounts/{upn}/app-config: 'query' needs 'key'") }
         return .json(.object(try await engineCall { try await engine.appConfig(upn, key: key, query: kind) }))
+    }
+
+    /// The request's query parameters; one not in `known` is a 400 naming it and the known ones.
+    static func query(_ request: Request, route: String, known: [String]) throws(ControlError) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters {
+            guard known.contains(String(name)) else {
+                throw .badRequest("\(route): unknown query parameter '\(name)'; known: \(known.joined(separator: ", "))")
+            }
+            parameters[String(name)] = String(value)
+        }
+        return parameters
     }
 
     /// RFC 3986 scheme syntax.

@@ -48,6 +48,10 @@ public struct AppConfig: Sendable, Hashable {
         case and
     }
 
+    /// Every query's name (``Query`` and ``BoolQuery``), as the control API, the CLI and flows
+    /// write them: `any`, `min`, `max`, `or`, `and`.
+    public static let queryNames: [String] = Query.allCases.map(\.rawValue) + BoolQuery.allCases.filter { $0 != .any }.map(\.rawValue)
+
     /// Every key any configuration sets, sorted.
     public var keys: [String] {
         Set(fullData.flatMap { $0.map(\.0) }).subtracting([Self.defaultMarker]).sorted()

@@ -139,13 +139,9 @@ extension ComplianceMachine {
     /// `AutoEnrollOnLaunch`: every signed-in account holding tokens that is not enrolled (nor
     /// enrolling, nor leaving, and allowed) registers and enrolls, silently, as a sign-in does.
     mutating func autoEnrollOnLaunch(now: Instant) {
-        guard configuration.mamService else { return }
         for account in accounts.keys.sorted() {
-            guard let state = accounts[account], state.signedIn, state.holdsTokens, !isLeaving(account), allowed.allowed.allows(account),
-                state.enrollment.phase == .unregistered || state.enrollment.phase == .removed
-            else { continue }
-            let holder = slotHolder(besides: account)
-            runEnrollment(account, enrollmentStep(account) { $0.register(now: now, slotHeldElsewhere: holder != nil) }, now: now)
+            guard let state = accounts[account], state.signedIn, state.holdsTokens, allowed.allowed.allows(account) else { continue }
+            registerIfUnregistered(account, now: now)
         }
     }
 

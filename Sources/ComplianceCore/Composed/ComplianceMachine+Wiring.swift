@@ -14,11 +14,19 @@ extension ComplianceMachine {
             note(.signedIn(account))
         }
         runAllowed(allowedStep { $0.signedIn(account) }, now: now)
-        if configuration.mamService, let phase = accounts[account]?.enrollment.phase, phase == .unregistered || phase == .removed, !isLeaving(account) {
-            let holder = slotHolder(besides: account)
-            runEnrollment(account, enrollmentStep(account) { $0.register(now: now, slotHeldElsewhere: holder != nil) }, now: now)
-        }
+        registerIfUnregistered(account, now: now)
         volatile.waiters.append(.signIn(ticket, answer))
+    }
+
+    /// Registers `account` with the MAM service and enrolls it (227 and a paused registration
+    /// when another account holds the managed slot), unless it is registered already or
+    /// leaving, or the app has no MAM service.
+    mutating func registerIfUnregistered(_ account: AccountID, now: Instant) {
+        guard configuration.mamService, let phase = accounts[account]?.enrollment.phase, phase == .unregistered || phase == .removed,
+            !isLeaving(account)
+        else { return }
+        let holder = slotHolder(besides: account)
+        runEnrollment(account, enrollmentStep(account) { $0.register(now: now, slotHeldElsewhere: holder != nil) }, now: now)
     }
 
     /// Starts (or joins, or queues) the account's remediation; `waiter` hears its report.

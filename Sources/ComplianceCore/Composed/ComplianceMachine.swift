@@ -219,11 +219,8 @@ public struct ComplianceMachine: Sendable, Hashable {
     /// account and for `nil`. A new policy from a check-in or remediation changes it at once
     /// (the step's `policyApplied` event).
     public func dataProtectionPolicy(for identity: AccountID?) -> DataProtectionPolicy {
-        let managed = identity.flatMap { account -> (AccountID, MAMPolicy)? in
-            guard let state = accounts[account], state.enrollment.isEnrolled, let policy = state.policy else { return nil }
-            return (account, policy)
-        }
-        return DataProtectionPolicy(identity: identity, managed: managed?.0, settings: managed?.1.document)
+        let managed = managedAccount
+        return DataProtectionPolicy(identity: identity, managed: managed, settings: managed.flatMap { accounts[$0]?.policy?.document })
     }
 
     /// The MAM app configuration of `account` (`appConfigForAccountId:`): from the policy the
@@ -246,13 +243,14 @@ public struct ComplianceMachine: Sendable, Hashable {
     public var allowedAccounts: AllowedAccounts { allowed.allowed }
 
     /// The managed account: the enrolled account whose policy is in force, if any.
+    /// (At most one account is enrolled at a time, invariant 3, so the first found is the one.)
     public var managedAccount: AccountID? {
-        knownAccounts.first { accounts[$0].map { $0.enrollment.isEnrolled && $0.policy != nil } ?? false }
+        accounts.first { $0.value.enrollment.isEnrolled && $0.value.policy != nil }?.key
     }
 
     /// The policy in force for the app: the managed (enrolled) account's, nil when none is.
     public var appPolicy: MAMPolicy? {
-        accounts.values.first { $0.enrollment.isEnrolled && $0.policy != nil }?.policy
+        managedAccount.flatMap { accounts[$0]?.policy }
     }
 
     /// The earliest timer an account waits for (ties: the first account in key order). Read

@@ -1,3 +1,4 @@
+import ComplianceCore
 import JSON
 
 /// `expectAppConfig`: `account`, `key`, `query` (`any`, `min`, `max`, `or`, `and`), and what
@@ -10,7 +11,7 @@ extension CheckFields {
         let account = try fields.string("account")
         let key = try fields.optionalString("key")
         let query = try fields.optionalString("query")
-        if let query, !["any", "min", "max", "or", "and"].contains(query) {
+        if let query, !AppConfig.queryNames.contains(query) {
             throw fail("\(step): 'query' must be any, min, max, or or and, found \"\(query)\"")
         }
         var expected = JSONObject()

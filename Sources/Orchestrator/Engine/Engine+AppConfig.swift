@@ -9,9 +9,8 @@ extension Engine {
     /// when it is `any`, `or` or `and` (else `any`). The account must be known.
     public func appConfig(_ upn: String, key: String?, query: String?) throws(EngineError) -> JSONObject {
         let account = try knownAccount(upn)
-        let queries = AppConfig.Query.allCases.map(\.rawValue) + AppConfig.BoolQuery.allCases.map(\.rawValue)
-        if let query, !queries.contains(query) {
-            throw EngineError(.badRequest, "'query' must be one of \(Set(queries).sorted().joined(separator: ", ")), got '\(query)'")
+        if let query, !AppConfig.queryNames.contains(query) {
+            throw EngineError(.badRequest, "'query' must be one of \(AppConfig.queryNames.joined(separator: ", ")), got '\(query)'")
         }
         let config = machine.appConfig(for: account)
         var answer: JSONObject = [

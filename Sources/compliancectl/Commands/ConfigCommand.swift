@@ -1,4 +1,5 @@
 import ArgumentParser
+import ComplianceCore
 import ControlClient
 import JSON
 
@@ -28,7 +29,7 @@ struct ConfigCommand: AsyncParsableCommand {
     func validate() throws {
         try Arguments.account(account)
         if query != nil, key == nil { throw ValidationError("--query needs a key.") }
-        if let query, !["any", "min", "max", "or", "and"].contains(query) {
+        if let query, !AppConfig.queryNames.contains(query) {
             throw ValidationError("--query must be any, min, max, or or and, not '\(query)'.")
         }
     }
