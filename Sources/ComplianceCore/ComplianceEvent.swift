@@ -47,6 +47,11 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
     /// The app finished launching without an app protection policy (`MAMPolicyWarnAbsent`:
     /// the user is warned; `MAMPolicyRequired`, `required`: the app is blocked until one arrives).
     case policyAbsent(required: Bool)
+    /// A `setUIPolicyIdentity` ended (its completion handler's result).
+    case identitySwitched(IdentitySwitch)
+    /// The SDK asks the app to switch to this identity (nil: the empty string, no user)
+    /// (`IntuneMAMPolicyDelegate identitySwitchRequired…:reason:`); the daemon, as the app, does.
+    case identitySwitchRequired(AccountID?, IdentitySwitchReason)
 
     public var description: String {
         switch self {
@@ -70,6 +75,8 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
         case .appRestarted(let account): "appRestarted \(account.upn)"
         case .appConfigChanged(let account): "appConfigChanged \(account.upn)"
         case .policyAbsent(let required): "policyAbsent\(required ? " (required: the app is blocked)" : " (warning)")"
+        case .identitySwitched(let outcome): "identitySwitched \(outcome.identity?.upn ?? "no user"): \(outcome.result.rawValue)"
+        case .identitySwitchRequired(let account, let reason): "identitySwitchRequired \(account?.upn ?? "no user") (\(reason.rawValue))"
         }
     }
 }

@@ -132,6 +132,15 @@ public struct ComplianceStory: Sendable {
             return "policy \(payload["policyVersion"]?.stringValue ?? "?") applied"
         case "appConfigChanged":
             return "app configuration changed"
+        case "identitySwitched":
+            let identity = payload["identity"]?.stringValue ?? ""
+            var text = "UI identity switch to \(identity.isEmpty ? "no user" : identity): \(payload["result"]?.stringValue ?? "?")"
+            if payload["conditionalLaunch"]?.stringValue == "pin" { text += " (PIN asked)" }
+            if let detail = payload["detail"]?.stringValue { text += ": \(detail)" }
+            return text
+        case "identitySwitchRequired":
+            let identity = payload["identity"]?.stringValue ?? ""
+            return "the SDK asks the app to switch to \(identity.isEmpty ? "no user" : identity) (\(payload["reason"]?.stringValue ?? "?"))"
         case "policyAbsent":
             return payload["required"] == true ? "launched without the required app protection policy: blocked" : "launched without an app protection policy: warned"
         case "signInRefused":

@@ -55,8 +55,9 @@ extension ControlClient {
         try await call(.get, "/v1/accounts/" + Self.pathSegment(upn))
     }
 
-    public func signIn(_ upn: String, silent: Bool = false, scopes: [String]? = nil, user: User? = nil) async throws(ControlClientError) -> JSONValue {
-        var body: JSONObject = ["account": .string(upn), "silent": .bool(silent)]
+    /// Signs `upn` in; nil signs in the app's managed user (`loginAndEnrollAccount(nil)`).
+    public func signIn(_ upn: String?, silent: Bool = false, scopes: [String]? = nil, user: User? = nil) async throws(ControlClientError) -> JSONValue {
+        var body: JSONObject = ["account": upn.map { .string($0) } ?? .null, "silent": .bool(silent)]
         if let scopes { body["scopes"] = .array(scopes.map { .string($0) }) }
         if let user { body["user"] = user.json }
         return try await call(.post, "/v1/sign-in", .object(body))
@@ -98,6 +99,22 @@ extension ControlClient {
     static func query(_ parameters: [(String, String?)]) -> String {
         let given = parameters.compactMap { name, value in value.map { "\(name)=\(pathSegment($0))" } }
         return given.isEmpty ? "" : "?" + given.joined(separator: "&")
+    }
+
+    /// The app's process, UI and effective UI identities.
+    public func identity() async throws(ControlClientError) -> JSONValue {
+        try await call(.get, "/v1/identity")
+    }
+
+    /// `setUIPolicyIdentity` (`identity` "" is no user); the user cancels a conditional launch
+    /// when `cancelConditionalLaunch`. The answer's `result` is Success, Canceled, NotAllowed or Failed.
+    public func switchUIIdentity(_ identity: String, cancelConditionalLaunch: Bool = false) async throws(ControlClientError) -> JSONValue {
+        try await call(.post, "/v1/identity/ui", ["identity": .string(identity), "conditionalLaunch": .string(cancelConditionalLaunch ? "cancel" : "complete")])
+    }
+
+    /// `setProcessIdentity` (`identity` "" is no user).
+    public func setProcessIdentity(_ identity: String) async throws(ControlClientError) -> JSONValue {
+        try await call(.put, "/v1/identity/process", ["identity": .string(identity)])
     }
 
     /// The app's registered accounts, allowed accounts and managed account.

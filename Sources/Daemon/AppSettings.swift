@@ -13,13 +13,19 @@ public struct AppSettings: Sendable, Hashable {
     public var capabilities: [String]
     /// `AutoEnrollOnLaunch`, `MAMPolicyRequired`, `MAMPolicyWarnAbsent` (all NO by default).
     public var launch: LaunchSettings
+    /// `MultiIdentity` (NO by default): the app sets its process and UI identities itself.
+    public var multiIdentity: Bool
 
-    public init(clientID: String, authority: String?, redirectURI: String, capabilities: [String], launch: LaunchSettings = LaunchSettings()) {
+    public init(
+        clientID: String, authority: String?, redirectURI: String, capabilities: [String], launch: LaunchSettings = LaunchSettings(),
+        multiIdentity: Bool = false
+    ) {
         self.clientID = clientID
         self.authority = authority
         self.redirectURI = redirectURI
         self.capabilities = capabilities
         self.launch = launch
+        self.multiIdentity = multiIdentity
     }
 
     /// The key the capabilities are read from.
@@ -54,7 +60,8 @@ public struct AppSettings: Sendable, Hashable {
             autoEnrollOnLaunch: profile.flag("AutoEnrollOnLaunch"), policyRequired: profile.flag("MAMPolicyRequired"),
             warnAbsent: profile.flag("MAMPolicyWarnAbsent"))
         return AppSettings(
-            clientID: clientID, authority: profile.setting("ADALAuthority"), redirectURI: redirect, capabilities: capabilities, launch: launch)
+            clientID: clientID, authority: profile.setting("ADALAuthority"), redirectURI: redirect, capabilities: capabilities, launch: launch,
+            multiIdentity: profile.flag("MultiIdentity"))
     }
 }
 

@@ -36,6 +36,21 @@ struct ControlBody {
         return text
     }
 
+    /// The string field, or nil when it is absent or null.
+    func optionalString(_ name: String) throws(ControlError) -> String? {
+        guard let value = object[name], value != .null else { return nil }
+        return try string(name)
+    }
+
+    /// One of `choices` (absent or null: `fallback`); anything else is an error listing them.
+    func choice(_ name: String, _ choices: [String], default fallback: String) throws(ControlError) -> String {
+        guard let given = try optionalString(name) else { return fallback }
+        guard choices.contains(given) else {
+            throw .badRequest("\(route): field '\(name)' must be \(choices.map { "\"\($0)\"" }.joined(separator: " or ")), got '\(given)'")
+        }
+        return given
+    }
+
     func bool(_ name: String, default fallback: Bool) throws(ControlError) -> Bool {
         guard let value = object[name], value != .null else { return fallback }
         guard let flag = value.boolValue else { throw .badRequest("\(route): field '\(name)' must be true or false, got \(value.kindName)") }

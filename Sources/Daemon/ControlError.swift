@@ -22,7 +22,8 @@ public struct ControlError: Error, Sendable, CustomStringConvertible {
         let status: HTTPResponse.Status = switch error.code {
         case .invalidAccount, .badRequest: .badRequest
         case .unknownAccount, .notFound: .notFound
-        case .signInRefused, .policyRequired: .forbidden
+        case .signInRefused, .policyRequired, .identityNotAllowed, .identityMismatch: .forbidden
+        case .accountRequired: .unprocessableContent
         case .conflict, .clockNotVirtual: .conflict
         // The store or the vault refused a write (a full disk): the documented 503, which tells
         // the caller nothing was committed and the call may be made again.

@@ -46,6 +46,9 @@ public struct ControlRoutes: Sendable {
             try await handle { try await appConfig(request, upn: try parameter("upn", context)) }
         }
         router.get("/v1/data-protection") { request, _ in try await handle { try await dataProtection(request, identity: nil) } }
+        router.get("/v1/identity") { _, _ in try await handle { try await identity() } }
+        router.post("/v1/identity/ui") { request, _ in try await handle { try await switchUIIdentity(request) } }
+        router.put("/v1/identity/process") { request, _ in try await handle { try await setProcessIdentity(request) } }
         router.get("/v1/events") { request, _ in try await handle { try await events(request) } }
         router.get("/v1/clock") { _, _ in try await handle { clock() } }
         router.post("/v1/interactions") { request, _ in try await handle { try await openInteraction(request) } }
@@ -92,7 +95,8 @@ public struct ControlRoutes: Sendable {
 
     private func signIn(_ request: Request) async throws -> Response {
         let body = try await jsonBody(request, route: "POST /v1/sign-in", known: ["account", "silent", "scopes", "user"])
-        let upn = try body.string("account")
+        // No account (absent or null) is loginAndEnrollAccount(nil): the app's managed user.
+        let upn = try body.optionalString("account")
         let silent = try body.bool("silent", default: false)
         let scopes = try body.scopes()
         let user = try body.user(engine.interactions)
@@ -313,6 +317,11 @@ public struct ControlRoutes: Sendable {
     func parameter(_ name: String, _ context: ControlRequestContext) throws(ControlError) -> String {
         guard let value = context.parameters.get(name) else { throw .badRequest("missing path parameter \(name)") }
         return value.removingPercentEncoding ?? value
+    }
+
+    /// An engine call, its ``EngineError`` turned into the control API's answer.
+    func call<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try await engineCall(body)
     }
 
     private func engineCall<T: Sendable>(_ body: () async throws -> T) async throws -> T {

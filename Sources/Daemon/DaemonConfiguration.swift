@@ -112,10 +112,12 @@ public struct DaemonParts: Sendable {
                 clientAuthentication: configuration.clientAuthentication),
             http: client, logger: logger)
         let mam = configuration.mamURL.map { MAMClient(baseURL: $0, http: client, logger: logger) }
+        var engineConfiguration = EngineConfiguration(
+            clientID: configuration.clientID, capabilities: configuration.app.capabilities,
+            defaultSignInScopes: configuration.signInScopes, wipeHook: configuration.wipeHook, launch: configuration.app.launch)
+        engineConfiguration.multiIdentity = configuration.app.multiIdentity
         let engine = Engine(
-            configuration: EngineConfiguration(
-                clientID: configuration.clientID, capabilities: configuration.app.capabilities,
-                defaultSignInScopes: configuration.signInScopes, wipeHook: configuration.wipeHook, launch: configuration.app.launch),
+            configuration: engineConfiguration,
             store: store, vault: vault, issuer: issuer, mam: mam, browserHTTP: client, clock: clock, logger: logger,
             metrics: metrics)
         self.store = store

@@ -74,11 +74,15 @@ extension ExploreState {
         var persistFailed = false
         var failedPersistIndex: Int?
         var fed: (account: AccountID, kind: ComplianceInvariants.NotificationKind)?
+        var read: ComplianceInvariants.DataRead?
         let now = world.now
 
         switch event {
         case .choose(let index, _):
             script = index
+        case .command(.readData(let name)):
+            scriptPosition += 1
+            read = readData(name, universe: universe)
         case .command(let command):
             scriptPosition += 1
             issue(command, universe: universe, now: now)
@@ -117,6 +121,7 @@ extension ExploreState {
         facts.wipesCommittedDone = factsBefore.wipesCommittedDone
         facts.tokenKeys = Set(world.tokens.filter { $0.value.refresh || !$0.value.access.isEmpty }.keys)
         facts.dataKeys = world.vault
+        facts.dataRead = read
         let transition = ComplianceInvariants.Transition(
             before: before, after: machine, actions: actions, persistFailed: persistFailed, failedPersistIndex: failedPersistIndex,
             fedMAMAnswer: fed)
@@ -130,7 +135,21 @@ extension ExploreState {
         return ticket
     }
 
+    /// The Orchestrator's read of `name`'s file: it asks the machine, then reads the vault.
+    /// Returns the read when it happened and the file held managed data.
+    private func readData(_ name: String, universe: Universe) -> ComplianceInvariants.DataRead? {
+        guard let owner = universe.spelling(named: name)?.account, world.vault.contains(ComplianceInvariants.storeKey(owner)),
+            machine.dataReadRefusal(owner) == nil, owner == machine.managedAccount
+        else { return nil }
+        return ComplianceInvariants.DataRead(owner: owner, identity: machine.effectiveUIIdentity, identitiesUnset: machine.identitiesUnset)
+    }
+
     private mutating func issue(_ command: Command, universe: Universe, now: Instant) {
+        if case .switchUI(let name) = command {
+            let account = name.flatMap { universe.spelling(named: $0)?.account }
+            machine.setUIPolicyIdentity(account, userCancels: false, ticket: newTicket(command), now: now)
+            return
+        }
         guard let spelling = universe.spelling(named: command.spelling) else { return }
         let account = spelling.account
         switch command {
@@ -145,6 +164,8 @@ extension ExploreState {
         case .putData:
             // The Orchestrator asks the machine, then writes the vault under the account's key.
             if machine.dataRefusal(account) == nil { world.vault.insert(ComplianceInvariants.storeKey(account)) }
+        case .readData, .switchUI:
+            break  // handled above
         }
     }
 

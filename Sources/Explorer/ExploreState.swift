@@ -39,10 +39,16 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case deregister(String, wipe: Bool)
     /// Store a managed file (not a machine call: the Orchestrator asks the machine whether it may).
     case putData(String)
+    /// Read the account's file (not a machine call: the Orchestrator asks the machine whether it may).
+    case readData(String)
+    /// `setUIPolicyIdentity` to the account (nil: no user).
+    case switchUI(String?)
 
+    /// The spelling the command names ("" for a switch to no user).
     public var spelling: String {
         switch self {
-        case .signIn(let name), .token(let name), .remediate(let name), .deregister(let name, _), .putData(let name): name
+        case .signIn(let name), .token(let name), .remediate(let name), .deregister(let name, _), .putData(let name), .readData(let name): name
+        case .switchUI(let name): name ?? ""
         }
     }
 
@@ -53,6 +59,8 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
         case .remediate(let name): "remediate \(name)"
         case .deregister(let name, let wipe): "deregister \(name)\(wipe ? " --wipe" : "")"
         case .putData(let name): "putData \(name)"
+        case .readData(let name): "readData \(name)"
+        case .switchUI(let name): "switchUI \(name ?? "no user")"
         }
     }
 }

@@ -83,6 +83,10 @@ public struct FlowEmitter: Sendable {
             ["do": "deregister", "account": .string(upn(name)), "wipe": .bool(wipe)]
         case .putData(let name):
             ["do": "putData", "account": .string(upn(name)), "name": "notes.txt", "text": .string("\(name)'s notes")]
+        case .readData(let name):
+            ["do": "readData", "account": .string(upn(name)), "name": "notes.txt"]
+        case .switchUI(let name):
+            ["do": "setUIIdentity", "identity": .string(name.map(upn) ?? "")]
         }
     }
 

@@ -41,6 +41,8 @@ public struct Universe: Sendable, Hashable {
     public var mamService = true
     /// The profile's launch settings (``LaunchSettings``).
     public var launch = LaunchSettings()
+    /// The profile's `MultiIdentity` (the app sets its identities).
+    public var multiIdentity = false
 
     /// How many events of each kind one path may use.
     public struct Budget: Sendable, Hashable {
@@ -145,7 +147,7 @@ public struct Universe: Sendable, Hashable {
 
     /// The machine's configuration in this universe.
     public var configuration: ComplianceMachine.Configuration {
-        .init(signInScopes: [apiScope], hasWipeHook: hasWipeHook, mamService: mamService, launch: launch)
+        .init(signInScopes: [apiScope], hasWipeHook: hasWipeHook, mamService: mamService, launch: launch, multiIdentity: multiIdentity)
     }
 
     /// The standard people with an app whose profile sets `MAMPolicyRequired`: tokens are
@@ -159,6 +161,35 @@ public struct Universe: Sendable, Hashable {
             ]),
             Script("MAMPolicyRequired: alice remediates through a token request, then leaves with wipe", [
                 .command(.token("alice")), .command(.deregister("alice", wipe: true)), .command(.token("alice")),
+            ]),
+        ]
+        return universe
+    }()
+
+    /// The standard people in a `MultiIdentity` app that switches its UI identity and reads
+    /// managed data while accounts are wiped, excluded or wait for the managed slot.
+    public static let withMultiIdentity: Universe = {
+        var universe = Universe.standard
+        universe.multiIdentity = true
+        universe.scripts = [
+            Script("the UI switches to no user, then reads alice's data", [
+                .command(.signIn("alice")), .command(.putData("alice")), .command(.switchUI(nil)), .command(.readData("alice")),
+            ]),
+            Script("the UI shows alice and reads her data; an admin wipe arrives at her check-in", [
+                .command(.signIn("alice")), .command(.putData("alice")), .command(.switchUI("alice")), .command(.readData("alice")),
+                .admin(.queueWipe("alice")), .command(.readData("alice")),
+            ]),
+            Script("the UI shows josé; the allowed list excludes him", [
+                .command(.signIn("josé-nfc")), .command(.putData("josé-nfd")), .command(.switchUI("josé-nfd")), .admin(.excludeJose),
+                .command(.readData("josé-nfc")),
+            ]),
+            Script("alice is managed; the UI asks for josé (registered), then dave, then no user, and reads alice's data", [
+                .command(.signIn("alice")), .command(.putData("alice")), .command(.signIn("josé-nfc")), .command(.switchUI("josé-nfc")),
+                .command(.switchUI("dave")), .command(.switchUI(nil)), .command(.readData("alice")),
+            ]),
+            Script("the UI shows alice, she deregisters with wipe, then signs in again", [
+                .command(.signIn("alice")), .command(.putData("alice")), .command(.switchUI("alice")), .command(.deregister("alice", wipe: true)),
+                .command(.readData("alice")), .command(.signIn("alice")), .command(.readData("alice")),
             ]),
         ]
         return universe

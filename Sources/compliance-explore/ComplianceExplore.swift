@@ -40,13 +40,21 @@ struct ComplianceExplore: ParsableCommand {
     @Flag(name: .customLong("policy-required"), help: "Explore an app whose profile sets MAMPolicyRequired (and AutoEnrollOnLaunch), with its own scripts.")
     var policyRequired = false
 
+    @Flag(name: .customLong("multi-identity"), help: "Explore a MultiIdentity app that switches its UI identity and reads managed data, with its own scripts.")
+    var multiIdentity = false
+
     func validate() throws {
         guard (1...1000).contains(depth) else { throw ValidationError("--depth must be 1 to 1000, got \(depth).") }
-        if noMAMService, policyRequired { throw ValidationError("give --no-mam-service or --policy-required, not both.") }
+        if [noMAMService, policyRequired, multiIdentity].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --no-mam-service, --policy-required, --multi-identity.")
+        }
     }
 
     func run() throws {
-        let universe = noMAMService ? Universe.withoutMAMService : policyRequired ? Universe.withPolicyRequired : Universe.standard
+        let universe =
+            noMAMService ? Universe.withoutMAMService
+            : policyRequired ? Universe.withPolicyRequired
+            : multiIdentity ? Universe.withMultiIdentity : Universe.standard
         if list {
             for (index, script) in universe.scripts.enumerated() {
                 print("\(index + 1). \(script.name): \(script.steps.map(\.description).joined(separator: ", "))")

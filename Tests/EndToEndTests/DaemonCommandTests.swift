@@ -148,6 +148,31 @@ import LocalServers
         }
     }
 
+    /// `compliancectl identity` and `sign-in` without an account: the switch results, exit
+    /// statuses, usage errors.
+    @Test func identityShowsAndSwitchesTheAppsIdentities() async throws {
+        try await Self.withDaemon { directory, _ in
+            let at = ["--state-dir", directory]
+            let nobody = try await CLI.run(["sign-in", "--silent"] + at)
+            #expect(nobody.status == 1 && nobody.stderr.contains("name the account"), "\(nobody.status) \(nobody.stderr)")
+            let signIn = try await CLI.run(["sign-in", "alice@contoso.com", "--password-stdin", "--scope", "api://contoso-chat/Chat.Read"] + at, input: "Passw0rd!\n")
+            #expect(signIn.status == 0, "\(signIn.stderr)")
+            let shown = try await CLI.run(["identity"] + at)
+            #expect(shown.status == 0 && shown.stdout.contains("UI identity:           unset"), "\(shown.stdout)")
+            #expect(shown.stdout.contains("effective UI identity: no user  (MultiIdentity)"), "\(shown.stdout)")
+            let toAlice = try await CLI.run(["identity", "ui", "alice@contoso.com"] + at)
+            #expect(toAlice.status == 0 && toAlice.stdout.contains("setUIPolicyIdentity alice@contoso.com: Success"), "\(toAlice.stdout)")
+            let toDave = try await CLI.run(["identity", "ui", "dave@contoso.com", "--json"] + at)
+            #expect(toDave.status == 1 && toDave.json["result"] == "NotAllowed", "\(toDave.stdout)")
+            let process = try await CLI.run(["identity", "process", "dave@contoso.com"] + at)
+            #expect(process.status == 1 && process.stderr.contains("dave@contoso.com is not allowed"), "\(process.stderr)")
+            let usage = try await CLI.run(["identity", "ui", "not-an-account"] + at)
+            #expect(usage.status == 64 && usage.stderr.contains("is not an account"), "\(usage.stderr)")
+            let again = try await CLI.run(["sign-in", "--silent", "--scope", "api://contoso-chat/Chat.Read"] + at)
+            #expect(again.status == 0 && again.stdout.contains("alice@contoso.com"), "\(again.stdout) \(again.stderr)")
+        }
+    }
+
     @Test func flowsRunAgainstARunningDaemonGivenBySocket() async throws {
         try await Self.withDaemon { directory, mock in
             let socket = ["--socket", directory + "/control.sock", "--authority", mock.authority]

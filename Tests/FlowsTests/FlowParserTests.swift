@@ -48,6 +48,27 @@ import Testing
         #expect(fields["compliance"] == 0 && fields["lastEnrollmentStatus"] == 100)
     }
 
+    @Test func identityStepsParse() throws {
+        let flow = try Self.parse("""
+            {"steps": [
+              {"do": "signIn", "account": null, "silent": true},
+              {"do": "setUIIdentity", "identity": "", "conditionalLaunch": "cancel", "expect": {"result": "Canceled"}},
+              {"do": "setProcessIdentity", "identity": "alice@contoso.com", "expect": {"error": "identity_not_allowed"}},
+              {"do": "readData", "account": "alice@contoso.com", "name": "a.txt", "expect": {"text": "hello"}},
+              {"do": "expectIdentity", "processIdentity": "Alice@Contoso.com", "uiIdentity": null, "effectiveUIIdentity": ""}
+            ]}
+            """)
+        guard case .signIn(nil, .none, true, nil) = flow.steps[0].action else { Issue.record("step 1: \(flow.steps[0].action)"); return }
+        guard case .setUIIdentity("", true) = flow.steps[1].action else { Issue.record("step 2"); return }
+        #expect(flow.steps[1].expect.result == "Canceled")
+        guard case .setProcessIdentity("alice@contoso.com") = flow.steps[2].action else { Issue.record("step 3"); return }
+        guard case .readData("alice@contoso.com", "a.txt") = flow.steps[3].action else { Issue.record("step 4"); return }
+        #expect(flow.steps[3].expect.text == "hello")
+        guard case .expectIdentity(let expected) = flow.steps[4].action else { Issue.record("step 5"); return }
+        #expect(expected == ["processIdentity": "alice@contoso.com", "uiIdentity": .null, "effectiveUIIdentity": ""])
+        #expect(flow.actedAccounts == ["alice@contoso.com"])
+    }
+
     @Test func countedPatternsParseWithoutTheirCount() throws {
         let flow = try Self.parse("""
             {"steps": [
@@ -79,7 +100,14 @@ import Testing
         (#"{"steps": [{"do": "expectApp", "managedAccount": 3}]}"#, 1, "expectApp: 'managedAccount' must be a UPN or null"),
         (#"{"steps": [{"do": "signIn", "account": "a@b.c", "pasword": "x"}]}"#, 1, "signIn: unknown field 'pasword' (known: "),
         (#"{"steps": [{"do": "signIn", "account": "a@b.c", "silent": "yes"}]}"#, 1, "field 'silent' must be true or false, found string"),
-        (#"{"steps": [{"do": "signIn"}]}"#, 1, "field 'account' is required"),
+        (#"{"steps": [{"do": "signIn", "account": 5}]}"#, 1, "field 'account' must be a string or null"),
+        (#"{"steps": [{"do": "setUIIdentity"}]}"#, 1, "field 'identity' is required"),
+        (#"{"steps": [{"do": "setUIIdentity", "identity": "a@b.c", "conditionalLaunch": "skip"}]}"#, 1, "'conditionalLaunch' must be \"complete\" or \"cancel\""),
+        (#"{"steps": [{"do": "setUIIdentity", "identity": "a@b.c", "expect": {"result": "Ok"}}]}"#, 1, "'result' must be one of Success, Canceled, NotAllowed, Failed"),
+        (#"{"steps": [{"do": "setProcessIdentity", "identity": null}]}"#, 1, "field 'identity' must be a string"),
+        (#"{"steps": [{"do": "readData", "account": "a@b.c"}]}"#, 1, "field 'name' is required"),
+        (#"{"steps": [{"do": "expectIdentity"}]}"#, 1, "expectIdentity: name at least one of processIdentity, uiIdentity, effectiveUIIdentity"),
+        (#"{"steps": [{"do": "expectIdentity", "effectiveUIIdentity": null}]}"#, 1, "'effectiveUIIdentity' must be a UPN or \"\" (no user)"),
         (#"{"steps": [{"do": "token", "account": "a@b.c", "scopes": []}]}"#, 1, "field 'scopes' is required"),
         (#"{"steps": [{"account": "a@b.c"}]}"#, 1, "field 'do' (the step's name) is required"),
         (#"{"steps": ["signIn"]}"#, 1, "a step must be a JSON object, found string"),

@@ -20,6 +20,7 @@ public enum ComplianceInvariants {
         case noMAMWithoutService = 12
         case tokensOfTheAccountsPerson = 13
         case noTokenWithoutRequiredPolicy = 14
+        case noManagedDataUnderDisallowedIdentity = 15
 
         public var description: String {
             switch self {
@@ -37,6 +38,8 @@ public enum ComplianceInvariants {
             case .noMAMWithoutService: "without a MAM service nothing calls one, no remediation starts and nobody is reported Compliant"
             case .tokensOfTheAccountsPerson: "a token is returned or cached for an account only when its id_token names the account and the person who signed in under it"
             case .noTokenWithoutRequiredPolicy: "with MAMPolicyRequired, the app's token requests get no token while no app protection policy is in force"
+            case .noManagedDataUnderDisallowedIdentity:
+                "no identity the policy does not allow is in force, and managed data is read only under its owner's identity (or before the app set any)"
             }
         }
     }
@@ -73,8 +76,24 @@ public enum ComplianceInvariants {
         public var reportsDelivered: [[UInt8]: Int] = [:]
         /// Tickets answered before this transition.
         public var answeredTickets: Set<ComplianceMachine.Ticket> = []
+        /// The managed data the transition read, if it read some.
+        public var dataRead: DataRead?
 
         public init() {}
+    }
+
+    /// A read of managed data: whose, and under which effective UI identity (nil: no user).
+    public struct DataRead: Sendable, Hashable {
+        public var owner: AccountID
+        public var identity: AccountID?
+        /// The app had set no identity since it started.
+        public var identitiesUnset: Bool
+
+        public init(owner: AccountID, identity: AccountID?, identitiesUnset: Bool) {
+            self.owner = owner
+            self.identity = identity
+            self.identitiesUnset = identitiesUnset
+        }
     }
 
     /// One wipe of one account.
@@ -158,6 +177,7 @@ public enum ComplianceInvariants {
         found += noMAMWithoutService(transition)
         found += tokensOfTheAccountsPerson(transition)
         found += noTokenWithoutRequiredPolicy(transition)
+        found += noManagedDataUnderDisallowedIdentity(transition, facts: facts)
         return found
     }
 
@@ -501,6 +521,32 @@ public enum ComplianceInvariants {
         for action in transition.takenActions {
             guard case .reply(_, .token(let answer)) = action, answer.tokens != nil else { continue }
             found.append(Violation(.noTokenWithoutRequiredPolicy, "a token was returned to \(answer.account.upn) while no policy is in force"))
+        }
+        return found
+    }
+
+    // MARK: - 15
+
+    /// 15. After every step, the process and UI identities the app set are accounts the
+    /// allowed list allows and that are not leaving (a switch refuses any other, and one that
+    /// starts to leave is replaced by no user in the step that starts it); and managed data is
+    /// read only while the effective UI identity is its owner, an owner the policy allows, or
+    /// while the app has set no identity yet.
+    public static func noManagedDataUnderDisallowedIdentity(_ transition: Transition, facts: Facts) -> [Violation] {
+        let machine = transition.after
+        var found: [Violation] = []
+        for (level, setting) in [("process", machine.identities.process), ("UI", machine.identities.ui)] {
+            guard let account = setting.account, !machine.mayBeInForce(account) else { continue }
+            found.append(Violation(.noManagedDataUnderDisallowedIdentity, "the \(level) identity is \(account.upn), whom the policy does not allow now"))
+        }
+        if let read = facts.dataRead {
+            if !read.identitiesUnset, read.identity != read.owner {
+                found.append(Violation(
+                    .noManagedDataUnderDisallowedIdentity, "\(read.owner.upn)'s managed data was read under \(read.identity?.upn ?? "no user")"))
+            }
+            if !machine.mayBeInForce(read.owner) {
+                found.append(Violation(.noManagedDataUnderDisallowedIdentity, "\(read.owner.upn)'s managed data was read while the policy does not allow \(read.owner.upn)"))
+            }
         }
         return found
     }

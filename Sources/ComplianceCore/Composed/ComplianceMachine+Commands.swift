@@ -92,6 +92,7 @@ extension ComplianceMachine {
     public mutating func appRestarted(now: Instant) {
         beginStep()
         defer { endStep(now: now) }
+        identities = AppIdentities()  // the process started again: no identity is set
         if let account = restartPending {
             restartPending = nil
             markAppDirty()

@@ -33,16 +33,20 @@ extension ComplianceMachine {
         public var mamService: Bool
         /// The profile's launch settings (`AutoEnrollOnLaunch`, `MAMPolicyRequired`, `MAMPolicyWarnAbsent`).
         public var launch: LaunchSettings
+        /// The profile's `MultiIdentity`: the app sets its identities itself (unset at launch);
+        /// otherwise the process identity is the enrolled user (``AppIdentities``).
+        public var multiIdentity: Bool
 
         public init(
             capabilities: [String] = [ComplianceCore.protectionCapability], signInScopes: [String] = ["openid", "profile", "offline_access"],
-            hasWipeHook: Bool = false, mamService: Bool = true, launch: LaunchSettings = LaunchSettings()
+            hasWipeHook: Bool = false, mamService: Bool = true, launch: LaunchSettings = LaunchSettings(), multiIdentity: Bool = false
         ) {
             self.capabilities = capabilities
             self.signInScopes = signInScopes
             self.hasWipeHook = hasWipeHook
             self.mamService = mamService
             self.launch = launch
+            self.multiIdentity = multiIdentity
         }
     }
 
@@ -238,6 +242,8 @@ extension ComplianceMachine {
         case deregistered(enrollmentStatus: EnrollmentStatus?, wiped: Bool)
         /// A fired timer's work is done.
         case settled
+        /// A `setUIPolicyIdentity` (or `setProcessIdentity`) answer.
+        case identity(IdentitySwitch)
         /// The call was refused or could not be carried out.
         case refused(Refusal)
 
@@ -248,6 +254,7 @@ extension ComplianceMachine {
             case .remediation(let report, _): "remediation(\(report.account.upn) \(report.status))"
             case .deregistered(let status, let wiped): "deregistered(\(status.map { "\($0.rawValue)" } ?? "none"), wiped \(wiped))"
             case .settled: "settled"
+            case .identity(let outcome): "identity(\(outcome.identity?.upn ?? "no user") \(outcome.result.rawValue))"
             case .refused(let refusal): "refused(\(refusal.code): \(refusal.message))"
             }
         }
@@ -273,6 +280,11 @@ extension ComplianceMachine {
             /// `MAMPolicyRequired`: no app protection policy is in force yet, so the app gets no
             /// token and no managed data (sign-in and remediation, which bring one, still run).
             case policyRequired = "policy_required"
+            /// The identity cannot be put in force: it leaves, the allowed accounts exclude it,
+            /// or another account of the organization is the one managed identity.
+            case identityNotAllowed = "identity_not_allowed"
+            /// Managed data asked for under a UI identity other than its owner.
+            case identityMismatch = "identity_mismatch"
         }
 
         public var code: Code

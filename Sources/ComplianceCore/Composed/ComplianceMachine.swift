@@ -34,6 +34,8 @@ public struct ComplianceMachine: Sendable, Hashable {
     /// The account whose first policy (outside a remediation) waits for the app's restart.
     var restartPending: AccountID?
     var accounts: [AccountID: AccountState] = [:]
+    /// The app's process and UI identities (in memory, like the SDK's: a restart unsets them).
+    public internal(set) var identities = AppIdentities()
     /// What lives only in memory: requests in flight, waiting callers, the step's outbox.
     var volatile = Volatile()
 
@@ -93,6 +95,7 @@ public struct ComplianceMachine: Sendable, Hashable {
     /// can be answered now, then the one persist (if anything changed) ahead of the commands.
     mutating func endStep(now: Instant) {
         reconcile(now: now)
+        enforceIdentities()
         refreshIndexes()
         resolveWaiters(now: now)
         let changes = takeChanges()
@@ -235,8 +238,7 @@ public struct ComplianceMachine: Sendable, Hashable {
     /// remediation registers them) and not deregistered or removed since: enrolling, waiting
     /// for a retry or for the managed slot, or enrolled.
     public var registeredAccounts: [AccountID] {
-        let registered: Set<EnrollmentStateMachine.Phase> = [.enrolling, .awaitingRetry, .waitingForSlot, .enrolled, .checkingIn, .applyingPolicy]
-        return knownAccounts.filter { accounts[$0].map { registered.contains($0.enrollment.phase) } ?? false }
+        knownAccounts.filter { isRegistered($0) }
     }
 
     /// `allowedAccounts`: the policy's list, or ``AllowedAccounts/anyone`` when none is set.

@@ -60,9 +60,11 @@ public struct Flow: Sendable {
         var names: Set<String> = []
         for step in steps {
             switch step.action {
-            case .signIn(let account, _, _, _), .token(let account, _, _, _, _), .remediate(let account, _, _), .deregister(let account, _),
-                 .putData(let account, _, _), .removeData(let account, _):
+            case .signIn(let account?, _, _, _), .token(let account, _, _, _, _), .remediate(let account, _, _), .deregister(let account, _),
+                 .putData(let account, _, _), .removeData(let account, _), .readData(let account, _):
                 names.insert(account.lowercased())
+            case .setUIIdentity(let identity, _), .setProcessIdentity(let identity):
+                if !identity.isEmpty { names.insert(identity.lowercased()) }
             case .admin(_, let path, let body, _):
                 let segments = path.split(separator: "/")
                 if segments.count >= 2, segments[0] == "users" { names.insert(segments[1].lowercased()) }

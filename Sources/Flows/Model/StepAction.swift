@@ -13,12 +13,20 @@ public enum StepAction: Sendable {
     }
 
     // Daemon actions.
-    case signIn(account: String, user: User, silent: Bool, scopes: [String]?)
+    /// `account` nil: the app's managed user (`loginAndEnrollAccount(nil)`).
+    case signIn(account: String?, user: User, silent: Bool, scopes: [String]?)
     case token(account: String, scopes: [String], user: User, interactive: Bool, remediate: Bool)
     case remediate(account: String, user: User, silent: Bool)
     case deregister(account: String, wipe: Bool)
     case putData(account: String, name: String, text: String)
     case removeData(account: String, name: String)
+    /// Reads one file (`GET /v1/accounts/{upn}/data/{name}`): refused for managed data under
+    /// another UI identity.
+    case readData(account: String, name: String)
+    /// `setUIPolicyIdentity` ("" is no user); `cancel`: the user cancels the conditional launch.
+    case setUIIdentity(identity: String, cancel: Bool)
+    /// `setProcessIdentity` ("" is no user).
+    case setProcessIdentity(identity: String)
     case advanceClock(seconds: Int64, text: String)
 
     // The daemon process.
@@ -43,6 +51,8 @@ public enum StepAction: Sendable {
     case expectAppConfig(account: String, key: String?, query: String?, expected: JSONObject)
     /// The app's registered, allowed and managed accounts (`GET /v1/app`), matched partially.
     case expectApp(expected: JSONObject)
+    /// The app's identities (`GET /v1/identity`), matched partially.
+    case expectIdentity(expected: JSONObject)
 
     // Web-content checks, decided locally from the flow's app profile.
     case web(WebCheck)
@@ -50,12 +60,15 @@ public enum StepAction: Sendable {
     /// The step's name as written in flows (`signIn`, `targetCA`, …) with its main argument.
     public var summary: String {
         switch self {
-        case .signIn(let account, _, let silent, _): "signIn \(account)\(silent ? " (silent)" : "")"
+        case .signIn(let account, _, let silent, _): "signIn \(account ?? "(the managed user)")\(silent ? " (silent)" : "")"
         case .token(let account, let scopes, _, _, _): "token \(account) \(scopes.joined(separator: " "))"
         case .remediate(let account, _, let silent): "remediate \(account)\(silent ? " (silent)" : "")"
         case .deregister(let account, let wipe): "deregister \(account)\(wipe ? " with wipe" : "")"
         case .putData(let account, let name, _): "putData \(account) \(name)"
         case .removeData(let account, let name): "removeData \(account) \(name)"
+        case .readData(let account, let name): "readData \(account) \(name)"
+        case .setUIIdentity(let identity, let cancel): "setUIIdentity \(identity.isEmpty ? "(no user)" : identity)\(cancel ? " (the user cancels)" : "")"
+        case .setProcessIdentity(let identity): "setProcessIdentity \(identity.isEmpty ? "(no user)" : identity)"
         case .advanceClock(_, let text): "advanceClock \(text)"
         case .restartDaemon(let kill): kill ? "restartDaemon (kill -9)" : "restartDaemon (SIGTERM)"
         case .crashAfter(let point, let occurrence): "crashAfter \(point)\(occurrence > 1 ? " #\(occurrence)" : "")"
@@ -67,6 +80,7 @@ public enum StepAction: Sendable {
         case .expectEnrollmentStatuses(let account, let codes): "expectEnrollmentStatuses \(account) \(codes)"
         case .expectRequests(let requests, _, let counts): "expectRequests (\(Self.patternCounts(requests, counts)))"
         case .expectApp: "expectApp"
+        case .expectIdentity: "expectIdentity"
         case .expectAppConfig(let account, let key, _, _): "expectAppConfig \(account)\(key.map { " \($0)" } ?? "")"
         case .expectDataProtection(let identity, let owner, _, _, _): "expectDataProtection \(identity ?? "no identity")\(owner.map { ", owner \($0)" } ?? "")"
         case .web(let check): check.summary

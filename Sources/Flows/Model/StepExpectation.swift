@@ -19,11 +19,15 @@ public struct StepExpectation: Sendable {
     public var wiped: Bool?
     /// Timers an advanceClock fired, in order (`checkIn`, `enrollmentRetry`).
     public var fired: [String]?
+    /// A `setUIIdentity`'s result (`Success`, `Canceled`, `NotAllowed`, `Failed`).
+    public var result: String?
+    /// A `readData`'s content (UTF-8 text).
+    public var text: String?
 
     public init() {}
 
     public var isEmpty: Bool {
         status == nil && signedIn == nil && enrollmentStatus == nil && remediated == nil && token == nil && failure == nil
-            && error == nil && messageContains == nil && wiped == nil && fired == nil
+            && error == nil && messageContains == nil && wiped == nil && fired == nil && result == nil && text == nil
     }
 }

@@ -59,6 +59,17 @@ enum CheckFields {
             }
             guard !expected.isEmpty else { throw fail("expectApp: name at least one of registeredAccounts, allowedAccounts, managedAccount") }
             return .expectApp(expected: expected)
+        case "expectIdentity":
+            var expected = JSONObject()
+            for key in ["processIdentity", "uiIdentity", "effectiveUIIdentity"] {
+                guard let value = fields.value(key) else { continue }
+                guard value.stringValue != nil || (value == .null && key != "effectiveUIIdentity") else {
+                    throw fail("expectIdentity: '\(key)' must be a UPN or \"\" (no user)\(key == "effectiveUIIdentity" ? "" : ", or null (unset)")")
+                }
+                expected[key] = value.stringValue.map { .string($0.lowercased()) } ?? .null
+            }
+            guard !expected.isEmpty else { throw fail("expectIdentity: name at least one of processIdentity, uiIdentity, effectiveUIIdentity") }
+            return .expectIdentity(expected: expected)
         case "expectEvents":
             let (events, absent, counted) = try patternLists(
                 &fields, step: "expectEvents", list: "events", keys: eventKeys, required: "kind", what: "event", fail: fail)

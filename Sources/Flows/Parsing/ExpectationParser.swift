@@ -35,6 +35,12 @@ enum ExpectationParser {
         expect.messageContains = try fields.optionalString("messageContains")
         expect.wiped = try fields.optionalBool("wiped")
         expect.fired = try fields.strings("fired")
+        if let result = try fields.optionalString("result") {
+            let names = ["Success", "Canceled", "NotAllowed", "Failed"]
+            guard names.contains(result) else { throw fail("\(step): expect: field 'result' must be one of \(names.joined(separator: ", ")), found \"\(result)\"") }
+            expect.result = result
+        }
+        expect.text = try fields.optionalString("text")
         try fields.finish()
         guard !expect.isEmpty else { throw fail("\(step): expect is empty") }
         return expect

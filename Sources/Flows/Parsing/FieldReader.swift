@@ -36,6 +36,13 @@ struct FieldReader {
         return text
     }
 
+    /// A string, or nil when the field is absent or null.
+    mutating func nullableString(_ key: String) throws(FlowError) -> String? {
+        guard let value = value(key), value != .null else { return nil }
+        guard case .string(let text) = value else { throw mistyped(key, "a string or null", value) }
+        return text
+    }
+
     mutating func bool(_ key: String, default fallback: Bool) throws(FlowError) -> Bool {
         try optionalBool(key) ?? fallback
     }

@@ -6,8 +6,9 @@ enum StepFields {
     static func action(_ name: String, _ fields: inout FieldReader, fail: (String) -> FlowError) throws(FlowError) -> StepAction {
         switch name {
         case "signIn":
+            // No account (absent or null): the app's managed user.
             return .signIn(
-                account: try fields.string("account"), user: try user(&fields, fail: fail), silent: try fields.bool("silent", default: false),
+                account: try fields.nullableString("account"), user: try user(&fields, fail: fail), silent: try fields.bool("silent", default: false),
                 scopes: try fields.strings("scopes"))
         case "token":
             let account = try fields.string("account")
@@ -23,6 +24,17 @@ enum StepFields {
             return .putData(account: try fields.string("account"), name: try fields.string("name"), text: try fields.string("text"))
         case "removeData":
             return .removeData(account: try fields.string("account"), name: try fields.string("name"))
+        case "readData":
+            return .readData(account: try fields.string("account"), name: try fields.string("name"))
+        case "setUIIdentity":
+            let identity = try fields.string("identity")
+            let launch = try fields.optionalString("conditionalLaunch") ?? "complete"
+            guard ["complete", "cancel"].contains(launch) else {
+                throw fail("setUIIdentity: field 'conditionalLaunch' must be \"complete\" or \"cancel\", found \"\(launch)\"")
+            }
+            return .setUIIdentity(identity: identity, cancel: launch == "cancel")
+        case "setProcessIdentity":
+            return .setProcessIdentity(identity: try fields.string("identity"))
         case "advanceClock":
             let text = try fields.string("by")
             do {
@@ -42,7 +54,8 @@ enum StepFields {
                 throw fail("failStorage: field 'operation' must be \"commit\", \"tokens\" or \"vault\", found \"\(operation)\"")
             }
             return .failStorage(operation: operation, count: Int(try fields.int("count", default: 1, range: 1...1000)))
-        case "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests", "expectDataProtection", "expectAppConfig", "expectApp":
+        case "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests", "expectDataProtection", "expectAppConfig", "expectApp",
+             "expectIdentity":
             return try CheckFields.action(name, &fields, fail: fail)
         case _ where WebFields.names.contains(name):
             return try WebFields.action(name, &fields)

@@ -4,14 +4,18 @@ import JSON
 enum StepParser {
     /// Every step name, for the "unknown step" message and flows/README.md.
     static let names = [
-        "signIn", "token", "remediate", "deregister", "putData", "removeData", "advanceClock", "restartDaemon", "crashAfter", "failStorage",
+        "signIn", "token", "remediate", "deregister", "putData", "removeData", "readData", "setUIIdentity", "setProcessIdentity", "advanceClock",
+        "restartDaemon", "crashAfter", "failStorage",
         "targetCA", "assignPolicy", "setAllowedAccounts", "changePolicy", "queueWipe", "resetCompliance", "revokeRefreshTokens",
         "injectFault", "clearFaults", "admin",
         "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests", "expectDataProtection", "expectAppConfig", "expectApp",
+        "expectIdentity",
     ] + WebFields.names
 
     /// Steps whose answer an `expect` object may check.
-    static let expectable: Set<String> = ["signIn", "token", "remediate", "deregister", "putData", "removeData", "advanceClock"]
+    static let expectable: Set<String> = [
+        "signIn", "token", "remediate", "deregister", "putData", "removeData", "readData", "setUIIdentity", "setProcessIdentity", "advanceClock",
+    ]
 
     static func parse(_ value: JSONValue, index: Int, file: String) throws(FlowError) -> FlowStep {
         let fail = { (reason: String) in FlowError(file: file, step: index, reason: reason) }

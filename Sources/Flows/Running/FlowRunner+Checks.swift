@@ -39,6 +39,10 @@ extension FlowRunner {
                 let answer = try await context.stack.client.app()
                 if let miss = JSONPattern.mismatch(.object(expected), answer) { return .failed("the app's accounts", ["\(miss)"]) }
                 return .passed("registered \(answer["registeredAccounts"]?.encodedString() ?? "[]"), managed \(answer["managedAccount"]?.stringValue ?? "none")")
+            case .expectIdentity(let expected):
+                let answer = try await context.stack.client.identity()
+                if let miss = JSONPattern.mismatch(.object(expected), answer) { return .failed("the app's identities", ["\(miss)"]) }
+                return .passed("effective UI identity \(answer["effectiveUIIdentity"]?.stringValue.map { $0.isEmpty ? "no user" : $0 } ?? "?")")
             case .expectAppConfig(let account, let key, let query, let expected):
                 let answer = try await context.stack.client.appConfig(account, key: key, query: query)
                 if let miss = JSONPattern.mismatch(.object(expected), answer) {

@@ -33,6 +33,13 @@ extension FlowRunner {
             return try await client.putData(account, name: name, bytes: Array(text.utf8))
         case .removeData(let account, let name):
             return try await client.removeData(account, name: name)
+        case .readData(let account, let name):
+            let bytes = try await client.getData(account, name: name)
+            return ["account": .string(account), "name": .string(name), "text": .string(String(decoding: bytes, as: UTF8.self))]
+        case .setUIIdentity(let identity, let cancel):
+            return try await client.switchUIIdentity(identity, cancelConditionalLaunch: cancel)
+        case .setProcessIdentity(let identity):
+            return try await client.setProcessIdentity(identity)
         case .advanceClock(let seconds, _):
             return try await client.advanceClock(seconds: seconds)
         default:
@@ -84,8 +91,10 @@ struct AnswerView {
         let value = report?["enrollmentStatus"] ?? answer["enrollmentStatus"]
         return value?["code"] ?? .null
     }
-    /// The report's message, else the failure's.
-    var message: String { report?["message"]?.stringValue ?? answer["failure"]?["message"]?.stringValue ?? "" }
+    /// The report's message, else the failure's, else an identity switch's detail.
+    var message: String {
+        report?["message"]?.stringValue ?? answer["failure"]?["message"]?.stringValue ?? answer["detail"]?.stringValue ?? ""
+    }
     var claims: JSONValue? { answer["token"]?["claims"] }
     var fired: [String] { answer["fired"]?.arrayValue?.compactMap { $0["timer"]?.stringValue } ?? [] }
 
@@ -122,6 +131,13 @@ struct AnswerView {
         if let timers = expect.fired, timers != fired {
             result.append("fired: expected \(timers), got \(fired)")
         }
+        if let wanted = expect.result, answer["result"]?.stringValue != wanted {
+            let detail = answer["detail"]?.stringValue.map { " (\($0))" } ?? ""
+            result.append("result: expected \(wanted), got \(answer["result"]?.stringValue ?? "none")\(detail)")
+        }
+        if let text = expect.text, answer["text"]?.stringValue != text {
+            result.append("text: expected \"\(text)\", got \(answer["text"].map { $0.encodedString() } ?? "nothing")")
+        }
         return result
     }
 
@@ -133,6 +149,7 @@ struct AnswerView {
     var summary: String {
         var parts: [String] = []
         if let statusCode { parts.append(StatusNames.describeCompliance(Int(statusCode))) }
+        if let result = answer["result"]?.stringValue { parts.append(result + (answer["conditionalLaunch"] == "pin" ? " (PIN asked)" : "")) }
         if let signedIn = answer["signedIn"]?.boolValue { parts.append(signedIn ? "signed in" : "not signed in") }
         if answer["remediated"]?.boolValue == true { parts.append("remediated") }
         if let codes = answer["failure"]?["errorCodes"], codes != .array([]), codes != .null { parts.append("server said \(codes)") }

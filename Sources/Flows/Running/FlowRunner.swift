@@ -56,7 +56,7 @@ public struct FlowRunner: Sendable {
 
     private func run(_ step: FlowStep, _ context: RunContext) async -> StepCheck {
         switch step.action {
-        case .signIn, .token, .remediate, .deregister, .putData, .removeData, .advanceClock:
+        case .signIn, .token, .remediate, .deregister, .putData, .removeData, .readData, .setUIIdentity, .setProcessIdentity, .advanceClock:
             return await runDaemonAction(step, context)
         case .restartDaemon(let kill):
             return await restart(step, kill: kill, context)
@@ -85,7 +85,8 @@ public struct FlowRunner: Sendable {
             } catch {
                 return .failed(error.message)
             }
-        case .expectAccount, .expectData, .expectEvents, .expectEnrollmentStatuses, .expectRequests, .expectDataProtection, .expectAppConfig, .expectApp:
+        case .expectAccount, .expectData, .expectEvents, .expectEnrollmentStatuses, .expectRequests, .expectDataProtection, .expectAppConfig, .expectApp,
+             .expectIdentity:
             return await runCheck(step, context)
         case .web(let check):
             guard let app = flow.webApp else { return .failed("web checks need the flow's app profile, which was not read") }

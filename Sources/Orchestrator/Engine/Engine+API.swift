@@ -28,13 +28,18 @@ extension Engine {
         case .unknownAccount: EngineError(.unknownAccount, refusal.message)
         case .storageUnavailable: EngineError(.storageUnavailable, refusal.message)
         case .policyRequired: EngineError(.policyRequired, refusal.message)
+        case .identityNotAllowed: EngineError(.identityNotAllowed, refusal.message)
+        case .identityMismatch: EngineError(.identityMismatch, refusal.message)
         }
     }
 
     /// Signs `upn` in: the allowed-accounts check, a token for `scopes` (remediating on
     /// 53005), then registration with the MAM service (one managed account at a time).
-    public func signIn(_ upn: String, scopes: [String]?, silent: Bool, user: InteractiveUser?) async throws(EngineError) -> SignInOutcome {
-        let account = try parseAccount(upn)
+    /// `upn` nil is `loginAndEnrollAccount(nil)`: the managed user (``accountForAnonymousSignIn()``).
+    public func signIn(_ upn: String?, scopes: [String]?, silent: Bool, user: InteractiveUser?) async throws(EngineError) -> SignInOutcome {
+        let named: String
+        if let upn { named = upn } else { named = try accountForAnonymousSignIn() }
+        let account = try parseAccount(named)
         let interactive = !silent && user != nil
         let reply = await submit(user: interactive ? user : nil) { machine, ticket in
             machine.signIn(account, scopes: scopes, interactive: interactive, ticket: ticket, now: clock.now)

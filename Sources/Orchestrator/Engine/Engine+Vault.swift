@@ -29,10 +29,11 @@ extension Engine {
         vault.directory(for: account)
     }
 
-    /// The content of `name` for `upn`.
+    /// The content of `name` for `upn`. Managed data (the managed account's) only while the
+    /// app's UI identity is `upn` (`identity_mismatch` otherwise: ``ComplianceMachine/dataReadRefusal(_:)``).
     public func getData(_ upn: String, name: String) async throws(EngineError) -> [UInt8] {
         let account = try knownAccount(upn)
-        if let refusal = machine.policyRequiredRefusal(account) { throw Self.error(refusal) }
+        if let refusal = machine.dataReadRefusal(account) { throw Self.error(refusal) }
         do {
             return try await vault.get(account, name: name)
         } catch {

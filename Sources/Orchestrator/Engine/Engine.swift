@@ -83,7 +83,7 @@ public actor Engine: Service {
     static func machineConfiguration(_ configuration: EngineConfiguration, mamService: Bool) -> ComplianceMachine.Configuration {
         .init(
             capabilities: configuration.capabilities, signInScopes: configuration.defaultSignInScopes, hasWipeHook: configuration.wipeHook != nil,
-            mamService: mamService, launch: configuration.launch)
+            mamService: mamService, launch: configuration.launch, multiIdentity: configuration.multiIdentity)
     }
 
     /// The app's client id.

@@ -14,6 +14,8 @@ public struct EngineConfiguration: Sendable {
     public var wipeHook: WipeHook?
     /// The profile's launch settings (`AutoEnrollOnLaunch`, `MAMPolicyRequired`, `MAMPolicyWarnAbsent`).
     public var launch: LaunchSettings
+    /// The profile's `MultiIdentity` (the app sets its own identities; ``AppIdentities``).
+    public var multiIdentity = false
 
     public init(
         clientID: String, capabilities: [String] = [ComplianceCore.protectionCapability],

@@ -7,6 +7,8 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
             case conflict, notFound = "not_found", badRequest = "bad_request", clockNotVirtual = "clock_not_virtual"
             case storageUnavailable = "storage_unavailable"
             case policyRequired = "policy_required"
+            case identityNotAllowed = "identity_not_allowed", identityMismatch = "identity_mismatch"
+            case accountRequired = "account_required"
             case internalError = "internal"
         }
         private let base: Base
@@ -30,6 +32,14 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let storageUnavailable = Code(.storageUnavailable)
         /// `MAMPolicyRequired` and no app protection policy in force yet.
         public static let policyRequired = Code(.policyRequired)
+        /// The identity cannot be put in force (it leaves, the allowed accounts exclude it, or
+        /// another account of the organization is the managed identity).
+        public static let identityNotAllowed = Code(.identityNotAllowed)
+        /// Managed data asked for under a UI identity other than its owner.
+        public static let identityMismatch = Code(.identityMismatch)
+        /// A sign-in without an account when the app has no managed user to use
+        /// (`loginAndEnrollAccount(nil)`: the user must name one).
+        public static let accountRequired = Code(.accountRequired)
         /// The store or the vault failed.
         public static let internalError = Code(.internalError)
 

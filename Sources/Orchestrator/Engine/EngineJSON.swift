@@ -45,6 +45,16 @@ public enum EngineJSON {
         ]
     }
 
+    /// A `setUIPolicyIdentity` answer: `{"identity": upn or "", "result", "conditionalLaunch", "detail"?}`.
+    public static func identitySwitch(_ outcome: IdentitySwitch) -> JSONObject {
+        var object: JSONObject = [
+            "identity": .string(outcome.identity?.key ?? ""), "result": .string(outcome.result.rawValue),
+            "conditionalLaunch": .string(outcome.conditionalLaunch.rawValue),
+        ]
+        if let detail = outcome.detail { object["detail"] = .string(detail) }
+        return object
+    }
+
     /// A log entry for an observer event: its kind, account and payload.
     static func event(_ event: ComplianceEvent) -> (kind: String, account: AccountID?, payload: JSONValue) {
         switch event {
@@ -95,6 +105,10 @@ public enum EngineJSON {
                     ? "This app requires your organization's app protection policy, and it has none yet: sign in with your work account to get it."
                     : "This app has no app protection policy from your organization; your work data is not protected here."),
             ])
+        case .identitySwitched(let outcome):
+            ("identitySwitched", outcome.identity, .object(identitySwitch(outcome)))
+        case .identitySwitchRequired(let account, let reason):
+            ("identitySwitchRequired", account, ["identity": .string(account?.key ?? ""), "reason": .string(reason.rawValue)])
         }
     }
 }

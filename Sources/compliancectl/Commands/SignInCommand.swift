@@ -28,13 +28,17 @@ struct SignInCommand: AsyncParsableCommand {
               compliancectl sign-in bob@contoso.com --silent
               compliancectl sign-in alice@contoso.com --browser
               compliancectl sign-in alice@contoso.com --device-code
+              compliancectl sign-in --silent     (the app's managed user, as loginAndEnrollAccount(nil))
+
+            Without an account the daemon signs in the app's managed user, or the one account \
+            registered with the MAM service; with neither it answers account_required.
             """)
 
     @OptionGroup var daemon: DaemonOptions
     @OptionGroup var userOptions: UserOptions
 
-    @Argument(help: ArgumentHelp("The account (UPN).", valueName: "account"))
-    var account: String
+    @Argument(help: ArgumentHelp("The account (UPN). Left out: the app's managed user (loginAndEnrollAccount(nil)).", valueName: "account"))
+    var account: String?
 
     @Flag(name: .long, help: "Never show the sign-in page (cached or refreshed tokens only).")
     var silent = false
@@ -58,7 +62,7 @@ struct SignInCommand: AsyncParsableCommand {
     var grant: String?
 
     func validate() throws {
-        try Arguments.account(account)
+        if let account { try Arguments.account(account) }
         let methods = [browser, deviceCode, grant != nil, silent, userOptions.cancel].filter { $0 }.count
         if methods > 1 { throw ValidationError("give one of --browser, --device-code, --grant, --silent, --cancel.") }
         if let grant, grant != "password" { throw ValidationError("--grant takes 'password', got '\(grant)'.") }
@@ -78,7 +82,7 @@ struct SignInCommand: AsyncParsableCommand {
                     try await client.signIn(account, silent: false, scopes: scopes, user: user)
                 }
                 interrupted = cancelled
-                return Self.result(answer, account: account, succeedsIf: !cancelled)
+                return Self.result(answer, account: account ?? "the managed user", succeedsIf: !cancelled)
             } onFailure: { interrupted }
             return
         }
@@ -93,7 +97,7 @@ struct SignInCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("compliancectl: warning: the password grant skips the issuer's sign-in page (MFA, Conditional Access prompts, federation); Entra discourages it outside tests. Use --browser or --device-code for real people.\n".utf8))
             }
             let answer = try await client.signIn(account, silent: silent, scopes: scopes, user: user)
-            return Self.result(answer, account: account, succeedsIf: true)
+            return Self.result(answer, account: account ?? "the managed user", succeedsIf: true)
         }
     }
 

@@ -1,0 +1,142 @@
+import JSON
+import Testing
+@testable import ComplianceCore
+@testable import Explorer
+
+/// The app's identities (setUIPolicyIdentity, setProcessIdentity, identitySwitchRequired):
+/// pure decisions, the MultiIdentity universe explored, and invariant 15 broken on purpose.
+@Suite struct MultiIdentityTests {
+    static let universe = Universe.withMultiIdentity
+    static let now = Instant(millisecondsSinceEpoch: 1_000)
+
+    /// The final machine of the MultiIdentity script starting with `prefix`, run normally.
+    static func final(_ prefix: String) -> ComplianceMachine {
+        let index = universe.scripts.firstIndex { $0.name.hasPrefix(prefix) }!
+        return ScriptRun(universe: universe).run(index).final.machine
+    }
+
+    /// Takes a machine's actions until none, committing every persist; returns the replies
+    /// and the committed events.
+    static func drain(_ machine: inout ComplianceMachine) -> (replies: [ComplianceMachine.Reply], events: [ComplianceEvent]) {
+        var replies: [ComplianceMachine.Reply] = []
+        var events: [ComplianceEvent] = []
+        while true {
+            switch machine.nextAction() {
+            case .none: return (replies, events)
+            case .persist(let changes):
+                events += changes.events
+                machine.persisted()
+            case .reply(_, let reply): replies.append(reply)
+            default: continue
+            }
+        }
+    }
+
+    /// alice managed (enrolled under a policy), the UI switched to her: the script's end state.
+    static func aliceManaged() throws -> ComplianceMachine {
+        let machine = final("alice is managed")
+        try #require(machine.managedAccount == alice)
+        return machine
+    }
+
+    static func switchUI(_ machine: inout ComplianceMachine, _ identity: AccountID?, cancels: Bool = false) -> (IdentitySwitch?, [ComplianceEvent]) {
+        machine.setUIPolicyIdentity(identity, userCancels: cancels, ticket: .init(900), now: now)
+        let (replies, events) = drain(&machine)
+        guard case .identity(let outcome)? = replies.first else { return (nil, events) }
+        return (outcome, events)
+    }
+
+    @Test func atLaunchAMultiIdentityAppRunsUnderNoUserAndReadsWhatItHasNotNamed() throws {
+        var machine = try Self.aliceManaged()
+        machine.identities = AppIdentities()
+        #expect(machine.effectiveUIIdentity == nil, "MultiIdentity: identities are nil at launch")
+        #expect(machine.dataReadRefusal(alice) == nil, "no identity set: the SDK enforces none")
+        var single = machine
+        single.configuration.multiIdentity = false
+        #expect(single.effectiveUIIdentity == alice, "not MultiIdentity: the process identity is the enrolled user")
+    }
+
+    @Test func switchesAnswerAsTheHeaderSays() throws {
+        var machine = try Self.aliceManaged()
+        #expect(Self.switchUI(&machine, josé).0?.result == .notAllowed, "josé registered while alice is the managed identity")
+        #expect(Self.switchUI(&machine, dave).0?.result == .notAllowed, "dave is not in the allowed accounts")
+        let carol = try AccountID("carol@fabrikam.com")
+        #expect(Self.switchUI(&machine, carol).0?.result == .notAllowed, "the allowed list names alice and josé only")
+        let (toAlice, _) = Self.switchUI(&machine, alice)
+        #expect(toAlice?.result == .success && toAlice?.conditionalLaunch == ConditionalLaunch.none)
+        #expect(machine.effectiveUIIdentity == alice && machine.dataReadRefusal(alice) == nil)
+        let (noUser, _) = Self.switchUI(&machine, nil)
+        #expect(noUser?.result == .success && machine.effectiveUIIdentity == nil)
+        #expect(machine.dataReadRefusal(alice)?.code == .identityMismatch, "alice's managed data under no user")
+    }
+
+    @Test func aPINTheUserCancelsIsCanceledAndTheSDKAsksForNoUser() throws {
+        var machine = try Self.aliceManaged()
+        machine.accounts[alice]?.policy?.document["pinRequired"] = true
+        let (canceled, events) = Self.switchUI(&machine, alice, cancels: true)
+        #expect(canceled?.result == .canceled && canceled?.conditionalLaunch == .pin)
+        #expect(events.contains(.identitySwitchRequired(nil, .cancelConditionalLaunch)))
+        #expect(machine.identities.ui == .noUser && machine.dataReadRefusal(alice)?.code == .identityMismatch)
+        let (entered, _) = Self.switchUI(&machine, alice)
+        #expect(entered?.result == .success && entered?.conditionalLaunch == .pin)
+        let (again, _) = Self.switchUI(&machine, alice, cancels: true)
+        #expect(again?.result == .success && again?.conditionalLaunch == ConditionalLaunch.none, "the identity already in force asks nothing")
+    }
+
+    @Test func aProcessIdentityThePolicyDoesNotAllowIsRefused() throws {
+        var machine = try Self.aliceManaged()
+        machine.setProcessIdentity(dave, ticket: .init(901), now: Self.now)
+        guard case .refused(let refusal)? = Self.drain(&machine).replies.first else { Issue.record("not refused"); return }
+        #expect(refusal.code == .identityNotAllowed)
+        machine.setProcessIdentity(alice, ticket: .init(902), now: Self.now)
+        #expect(Self.drain(&machine).replies.first?.isSuccess == true)
+        #expect(machine.identities.process == .account(alice) && machine.effectiveUIIdentity == nil, "the UI identity set (no user) wins")
+    }
+
+    @Test func theAppsRestartUnsetsItsIdentities() throws {
+        var machine = try Self.aliceManaged()
+        _ = Self.switchUI(&machine, alice)
+        machine.appRestarted(now: Self.now)
+        _ = Self.drain(&machine)
+        #expect(machine.identities == AppIdentities())
+    }
+
+    @Test func anExcludedIdentityInForceBecomesNoUserAndTheAppIsTold() {
+        let log = ScriptRun(universe: Self.universe).run(Self.universe.scripts.firstIndex { $0.name.hasPrefix("the UI shows josé") }!)
+        #expect(log.violations.isEmpty, "\(log.violations)")
+        let told = log.transitions.flatMap(\.transition.events).contains(.identitySwitchRequired(nil, .accountRemoved))
+        #expect(told, "josé left the allowed list while the UI showed him")
+        #expect(log.final.machine.identities.ui == .noUser)
+    }
+
+    @Test func theMultiIdentitySpaceBreaksNothing() {
+        let report = Explorer(universe: Self.universe, maxDepth: 10).run()
+        #expect(report.violation == nil, "\(report.violation.map { "\($0.violations) after \($0.trace)" } ?? "")")
+        #expect(report.states > 20_000, "\(report.states) states")
+    }
+
+    @Test func fifteen_anIdentityInForceThePolicyDoesNotAllow() throws {
+        let log = ScriptRun(universe: Self.universe).run(Self.universe.scripts.firstIndex { $0.name.hasPrefix("alice is managed") }!)
+        let entry = try firstCleanTransition(in: log) { $0.after.identities.ui == .noUser }
+        var transition = entry.transition
+        transition.after.identities.ui = .account(dave)
+        #expect(broken(transition, entry.facts) == [15])
+        transition.after.identities.ui = .noUser
+        transition.after.identities.process = .account(dave)
+        #expect(broken(transition, entry.facts) == [15])
+    }
+
+    @Test func fifteen_managedDataReadUnderAnotherIdentity() throws {
+        let log = ScriptRun(universe: Self.universe).run(0)
+        let entry = try firstCleanTransition(in: log) { $0.after.managedAccount == alice }
+        var facts = entry.facts
+        facts.dataRead = ComplianceInvariants.DataRead(owner: alice, identity: alice, identitiesUnset: false)
+        #expect(broken(entry.transition, facts).isEmpty)
+        facts.dataRead = ComplianceInvariants.DataRead(owner: alice, identity: nil, identitiesUnset: true)
+        #expect(broken(entry.transition, facts).isEmpty, "before the app named any identity")
+        facts.dataRead = ComplianceInvariants.DataRead(owner: alice, identity: josé, identitiesUnset: false)
+        #expect(broken(entry.transition, facts) == [15])
+        facts.dataRead = ComplianceInvariants.DataRead(owner: alice, identity: nil, identitiesUnset: false)
+        #expect(broken(entry.transition, facts) == [15])
+    }
+}
