@@ -52,6 +52,10 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
     /// The SDK asks the app to switch to this identity (nil: the empty string, no user)
     /// (`IntuneMAMPolicyDelegate identitySwitchRequired…:reason:`); the daemon, as the app, does.
     case identitySwitchRequired(AccountID?, IdentitySwitchReason)
+    /// The app set, changed or cleared runtime overrides of its Entra settings (`IntuneMAMSettings`).
+    case settingsOverridden(SettingsOverrides)
+    /// An unenrollment ended the runtime overrides ("until the user is unenrolled").
+    case settingsOverridesCleared(AccountID)
 
     public var description: String {
         switch self {
@@ -76,6 +80,8 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
         case .appConfigChanged(let account): "appConfigChanged \(account.upn)"
         case .policyAbsent(let required): "policyAbsent\(required ? " (required: the app is blocked)" : " (warning)")"
         case .identitySwitched(let outcome): "identitySwitched \(outcome.identity?.upn ?? "no user"): \(outcome.result.rawValue)"
+        case .settingsOverridden(let overrides): "settingsOverridden\(overrides.isEmpty ? " (cleared)" : "")"
+        case .settingsOverridesCleared(let account): "settingsOverridesCleared (\(account.upn) unenrolled)"
         case .identitySwitchRequired(let account, let reason): "identitySwitchRequired \(account?.upn ?? "no user") (\(reason.rawValue))"
         }
     }

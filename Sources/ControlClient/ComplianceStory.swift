@@ -138,6 +138,11 @@ public struct ComplianceStory: Sendable {
             if payload["conditionalLaunch"]?.stringValue == "pin" { text += " (PIN asked)" }
             if let detail = payload["detail"]?.stringValue { text += ": \(detail)" }
             return text
+        case "settingsOverridden":
+            let names = (payload["overrides"]?.objectValue ?? JSONObject()).filter { $0.1 != .null }.map(\.0)
+            return names.isEmpty ? "runtime settings overrides cleared" : "runtime settings overridden: \(names.joined(separator: ", "))"
+        case "settingsOverridesCleared":
+            return "runtime settings overrides cleared: the user was unenrolled"
         case "identitySwitchRequired":
             let identity = payload["identity"]?.stringValue ?? ""
             return "the SDK asks the app to switch to \(identity.isEmpty ? "no user" : identity) (\(payload["reason"]?.stringValue ?? "?"))"

@@ -101,6 +101,17 @@ extension ControlClient {
         return given.isEmpty ? "" : "?" + given.joined(separator: "&")
     }
 
+    /// The app's Entra settings in force, the profile's, and the runtime overrides.
+    public func settings() async throws(ControlClientError) -> JSONValue {
+        try await call(.get, "/v1/settings")
+    }
+
+    /// Changes the runtime overrides: a string sets one, `.null` clears it, a name left out stays
+    /// (`aadAuthorityUriOverride`, `aadClientIdOverride`, `aadRedirectUriOverride`).
+    public func setSettingsOverrides(_ changes: JSONObject) async throws(ControlClientError) -> JSONValue {
+        try await call(.put, "/v1/settings/overrides", .object(changes))
+    }
+
     /// The app's process, UI and effective UI identities.
     public func identity() async throws(ControlClientError) -> JSONValue {
         try await call(.get, "/v1/identity")

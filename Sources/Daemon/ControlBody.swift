@@ -5,7 +5,7 @@ import Orchestrator
 /// A JSON request body, read field by field: a missing or mistyped field, or a field the
 /// route does not know, is a `bad_request` naming the field.
 struct ControlBody {
-    private let object: JSONObject
+    let object: JSONObject
     private let route: String
 
     /// Parses `bytes` (empty = `{}`) as a JSON object whose members are all in `known`.

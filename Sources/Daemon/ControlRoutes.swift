@@ -46,6 +46,8 @@ public struct ControlRoutes: Sendable {
             try await handle { try await appConfig(request, upn: try parameter("upn", context)) }
         }
         router.get("/v1/data-protection") { request, _ in try await handle { try await dataProtection(request, identity: nil) } }
+        router.get("/v1/settings") { _, _ in try await handle { try await settings() } }
+        router.put("/v1/settings/overrides") { request, _ in try await handle { try await setSettingsOverrides(request) } }
         router.get("/v1/identity") { _, _ in try await handle { try await identity() } }
         router.post("/v1/identity/ui") { request, _ in try await handle { try await switchUIIdentity(request) } }
         router.put("/v1/identity/process") { request, _ in try await handle { try await setProcessIdentity(request) } }

@@ -51,6 +51,6 @@ struct Compliancectl: AsyncParsableCommand {
         subcommands: [
             StatusCommand.self, AccountsCommand.self, SignInCommand.self, TokenCommand.self, RemediateCommand.self,
             DeregisterCommand.self, DataCommand.self, EventsCommand.self, ExplainCommand.self, ClockCommand.self, RunCommand.self,
-            DataProtectionCommand.self, ConfigCommand.self, IdentityCommand.self, ProfileCommand.self, WebViewCommand.self, BrowserCommand.self,
+            DataProtectionCommand.self, ConfigCommand.self, IdentityCommand.self, SettingsCommand.self, ProfileCommand.self, WebViewCommand.self, BrowserCommand.self,
         ])
 }

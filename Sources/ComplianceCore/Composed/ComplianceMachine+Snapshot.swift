@@ -27,6 +27,9 @@ extension ComplianceMachine {
             remediation = RemediationStateMachine(restoring: try .init(json: app["remediation"] ?? .null))
             allowed = AllowedAccountsStateMachine(restoring: try .init(json: app["allowedAccounts"] ?? .null))
             restartPending = try reader.optionalAccount("restartPending")
+            if let overrides = app["settingsOverrides"], !overrides.isNull {
+                settingsOverrides = try SettingsOverrides(stored: overrides, path: "app.settingsOverrides")
+            }
         }
         remediationSnapshot = remediation.snapshot
         allowedSnapshot = allowed.snapshot
@@ -77,11 +80,14 @@ extension ComplianceMachine {
     }
 
     /// `{"machine":"app","version":1,"remediation":…,"allowedAccounts":…,"restartPending":…}`.
+    /// `"settingsOverrides"` too while one is set.
     var appRecord: JSONValue {
-        .object(JSONObject([
+        var record = JSONObject([
             ("machine", "app"), ("version", 1), ("remediation", remediationSnapshot.json), ("allowedAccounts", allowedSnapshot.json),
             ("restartPending", restartPending?.stored ?? .null),
-        ]))
+        ])
+        if !settingsOverrides.isEmpty { record["settingsOverrides"] = settingsOverrides.json }
+        return .object(record)
     }
 
     /// What an account record says, for the columns the store keeps beside it.

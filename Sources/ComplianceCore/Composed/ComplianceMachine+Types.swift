@@ -244,6 +244,8 @@ extension ComplianceMachine {
         case settled
         /// A `setUIPolicyIdentity` (or `setProcessIdentity`) answer.
         case identity(IdentitySwitch)
+        /// The runtime settings overrides now in force.
+        case settings(SettingsOverrides)
         /// The call was refused or could not be carried out.
         case refused(Refusal)
 
@@ -254,6 +256,7 @@ extension ComplianceMachine {
             case .remediation(let report, _): "remediation(\(report.account.upn) \(report.status))"
             case .deregistered(let status, let wiped): "deregistered(\(status.map { "\($0.rawValue)" } ?? "none"), wiped \(wiped))"
             case .settled: "settled"
+            case .settings(let overrides): "settings(\(overrides.isEmpty ? "no overrides" : "overridden"))"
             case .identity(let outcome): "identity(\(outcome.identity?.upn ?? "no user") \(outcome.result.rawValue))"
             case .refused(let refusal): "refused(\(refusal.code): \(refusal.message))"
             }

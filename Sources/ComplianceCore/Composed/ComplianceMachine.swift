@@ -34,6 +34,8 @@ public struct ComplianceMachine: Sendable, Hashable {
     /// The account whose first policy (outside a remediation) waits for the app's restart.
     var restartPending: AccountID?
     var accounts: [AccountID: AccountState] = [:]
+    /// The runtime overrides of the Entra settings (stored in the app record until an unenrollment).
+    public internal(set) var settingsOverrides = SettingsOverrides()
     /// The app's process and UI identities (in memory, like the SDK's: a restart unsets them).
     public internal(set) var identities = AppIdentities()
     /// What lives only in memory: requests in flight, waiting callers, the step's outbox.
@@ -96,6 +98,7 @@ public struct ComplianceMachine: Sendable, Hashable {
     mutating func endStep(now: Instant) {
         reconcile(now: now)
         enforceIdentities()
+        clearOverridesAfterUnenrollment()
         refreshIndexes()
         resolveWaiters(now: now)
         let changes = takeChanges()

@@ -27,6 +27,9 @@ public enum StepAction: Sendable {
     case setUIIdentity(identity: String, cancel: Bool)
     /// `setProcessIdentity` ("" is no user).
     case setProcessIdentity(identity: String)
+    /// `PUT /v1/settings/overrides`: each named override set (a string) or cleared (null); an
+    /// authority starting with "/" is a path on the flow's issuer.
+    case overrideSettings(changes: JSONObject)
     case advanceClock(seconds: Int64, text: String)
 
     // The daemon process.
@@ -51,6 +54,9 @@ public enum StepAction: Sendable {
     case expectAppConfig(account: String, key: String?, query: String?, expected: JSONObject)
     /// The app's registered, allowed and managed accounts (`GET /v1/app`), matched partially.
     case expectApp(expected: JSONObject)
+    /// The Entra settings in force (`GET /v1/settings`): `clientId`, `redirectUri`,
+    /// `authorityPath`, `overrides`, matched partially.
+    case expectSettings(expected: JSONObject)
     /// The app's identities (`GET /v1/identity`), matched partially.
     case expectIdentity(expected: JSONObject)
 
@@ -69,6 +75,7 @@ public enum StepAction: Sendable {
         case .readData(let account, let name): "readData \(account) \(name)"
         case .setUIIdentity(let identity, let cancel): "setUIIdentity \(identity.isEmpty ? "(no user)" : identity)\(cancel ? " (the user cancels)" : "")"
         case .setProcessIdentity(let identity): "setProcessIdentity \(identity.isEmpty ? "(no user)" : identity)"
+        case .overrideSettings(let changes): "overrideSettings \(changes.keys.sorted().joined(separator: ", "))"
         case .advanceClock(_, let text): "advanceClock \(text)"
         case .restartDaemon(let kill): kill ? "restartDaemon (kill -9)" : "restartDaemon (SIGTERM)"
         case .crashAfter(let point, let occurrence): "crashAfter \(point)\(occurrence > 1 ? " #\(occurrence)" : "")"
@@ -81,6 +88,7 @@ public enum StepAction: Sendable {
         case .expectRequests(let requests, _, let counts): "expectRequests (\(Self.patternCounts(requests, counts)))"
         case .expectApp: "expectApp"
         case .expectIdentity: "expectIdentity"
+        case .expectSettings: "expectSettings"
         case .expectAppConfig(let account, let key, _, _): "expectAppConfig \(account)\(key.map { " \($0)" } ?? "")"
         case .expectDataProtection(let identity, let owner, _, _, _): "expectDataProtection \(identity ?? "no identity")\(owner.map { ", owner \($0)" } ?? "")"
         case .web(let check): check.summary

@@ -59,6 +59,23 @@ enum CheckFields {
             }
             guard !expected.isEmpty else { throw fail("expectApp: name at least one of registeredAccounts, allowedAccounts, managedAccount") }
             return .expectApp(expected: expected)
+        case "expectSettings":
+            var expected = JSONObject()
+            for key in ["clientId", "redirectUri", "authorityPath"] {
+                if let value = try fields.optionalString(key) { expected[key] = .string(value) }
+            }
+            if let overrides = fields.value("overrides") {
+                guard let object = overrides.objectValue else { throw fail("expectSettings: 'overrides' must be an object (matched partially)") }
+                for (name, value) in object {
+                    guard ["aadAuthorityUriOverride", "aadClientIdOverride", "aadRedirectUriOverride"].contains(name) else {
+                        throw fail("expectSettings: 'overrides' has no '\(name)' (aadAuthorityUriOverride, aadClientIdOverride, aadRedirectUriOverride)")
+                    }
+                    guard value == .null || value.stringValue != nil else { throw fail("expectSettings: overrides.\(name) must be a string or null") }
+                }
+                expected["overrides"] = overrides
+            }
+            guard !expected.isEmpty else { throw fail("expectSettings: name at least one of clientId, redirectUri, authorityPath, overrides") }
+            return .expectSettings(expected: expected)
         case "expectIdentity":
             var expected = JSONObject()
             for key in ["processIdentity", "uiIdentity", "effectiveUIIdentity"] {

@@ -8,7 +8,7 @@ enum KnownNames {
         "daemonStarted", "signInRefused", "signedIn", "signedOut", "tokenAcquired", "tokenFailed", "remediationStarted", "enrollment",
         "policy", "policyApplied", "unenroll", "allowedAccountsChanged", "restartRequired", "appRestarted", "compliance", "wipeStarted",
         "wipeFinished", "wipeHook", "timerFired", "clockAdvanced", "appConfigChanged", "policyAbsent",
-        "identitySwitched", "identitySwitchRequired",
+        "identitySwitched", "identitySwitchRequired", "settingsOverridden", "settingsOverridesCleared",
     ]
 
     /// The route names of mockauth's request log (mocks/README.md; a test keeps them equal to

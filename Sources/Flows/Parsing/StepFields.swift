@@ -35,6 +35,15 @@ enum StepFields {
             return .setUIIdentity(identity: identity, cancel: launch == "cancel")
         case "setProcessIdentity":
             return .setProcessIdentity(identity: try fields.string("identity"))
+        case "overrideSettings":
+            var changes = JSONObject()
+            for name in ["aadAuthorityUriOverride", "aadClientIdOverride", "aadRedirectUriOverride"] {
+                guard let value = fields.value(name) else { continue }
+                guard value == .null || value.stringValue != nil else { throw fail("overrideSettings: field '\(name)' must be a string (set) or null (clear)") }
+                changes[name] = value
+            }
+            guard !changes.isEmpty else { throw fail("overrideSettings: name at least one of aadAuthorityUriOverride, aadClientIdOverride, aadRedirectUriOverride") }
+            return .overrideSettings(changes: changes)
         case "advanceClock":
             let text = try fields.string("by")
             do {
@@ -55,7 +64,7 @@ enum StepFields {
             }
             return .failStorage(operation: operation, count: Int(try fields.int("count", default: 1, range: 1...1000)))
         case "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests", "expectDataProtection", "expectAppConfig", "expectApp",
-             "expectIdentity":
+             "expectIdentity", "expectSettings":
             return try CheckFields.action(name, &fields, fail: fail)
         case _ where WebFields.names.contains(name):
             return try WebFields.action(name, &fields)

@@ -4,17 +4,18 @@ import JSON
 enum StepParser {
     /// Every step name, for the "unknown step" message and flows/README.md.
     static let names = [
-        "signIn", "token", "remediate", "deregister", "putData", "removeData", "readData", "setUIIdentity", "setProcessIdentity", "advanceClock",
-        "restartDaemon", "crashAfter", "failStorage",
+        "signIn", "token", "remediate", "deregister", "putData", "removeData", "readData", "setUIIdentity", "setProcessIdentity", "overrideSettings",
+        "advanceClock", "restartDaemon", "crashAfter", "failStorage",
         "targetCA", "assignPolicy", "setAllowedAccounts", "changePolicy", "queueWipe", "resetCompliance", "revokeRefreshTokens",
         "injectFault", "clearFaults", "admin",
         "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests", "expectDataProtection", "expectAppConfig", "expectApp",
-        "expectIdentity",
+        "expectIdentity", "expectSettings",
     ] + WebFields.names
 
     /// Steps whose answer an `expect` object may check.
     static let expectable: Set<String> = [
-        "signIn", "token", "remediate", "deregister", "putData", "removeData", "readData", "setUIIdentity", "setProcessIdentity", "advanceClock",
+        "signIn", "token", "remediate", "deregister", "putData", "removeData", "readData", "setUIIdentity", "setProcessIdentity", "overrideSettings",
+        "advanceClock",
     ]
 
     static func parse(_ value: JSONValue, index: Int, file: String) throws(FlowError) -> FlowStep {

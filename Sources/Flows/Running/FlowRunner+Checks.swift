@@ -39,6 +39,14 @@ extension FlowRunner {
                 let answer = try await context.stack.client.app()
                 if let miss = JSONPattern.mismatch(.object(expected), answer) { return .failed("the app's accounts", ["\(miss)"]) }
                 return .passed("registered \(answer["registeredAccounts"]?.encodedString() ?? "[]"), managed \(answer["managedAccount"]?.stringValue ?? "none")")
+            case .expectSettings(let expected):
+                var answer = try await context.stack.client.settings()
+                if case .object(var object) = answer, let authority = object["authority"]?.stringValue {
+                    object["authorityPath"] = .string(String(authority.dropFirst(FlowRunner.origin(of: authority).count)))
+                    answer = .object(object)
+                }
+                if let miss = JSONPattern.mismatch(.object(expected), answer) { return .failed("the app's settings", ["\(miss)"]) }
+                return .passed("client \(answer["clientId"]?.stringValue ?? "?"), authority \(answer["authorityPath"]?.stringValue ?? "?")")
             case .expectIdentity(let expected):
                 let answer = try await context.stack.client.identity()
                 if let miss = JSONPattern.mismatch(.object(expected), answer) { return .failed("the app's identities", ["\(miss)"]) }

@@ -4,10 +4,9 @@ import JSON
 /// Daemon actions: the call, then the step's `expect` against the answer.
 extension FlowRunner {
     func runDaemonAction(_ step: FlowStep, _ context: RunContext) async -> StepCheck {
-        let client = context.stack.client
         let answer: JSONValue
         do {
-            answer = try await call(step.action, client)
+            answer = try await call(step.action, context)
         } catch {
             return await failedCall(error, step, context)
         }
@@ -19,7 +18,8 @@ extension FlowRunner {
         return StepCheck(passed: mismatches.isEmpty, detail: view.summary, mismatches: mismatches)
     }
 
-    private func call(_ action: StepAction, _ client: ControlClient) async throws(ControlClientError) -> JSONValue {
+    private func call(_ action: StepAction, _ context: RunContext) async throws(ControlClientError) -> JSONValue {
+        let client = context.stack.client
         switch action {
         case .signIn(let account, let user, let silent, let scopes):
             return try await client.signIn(account, silent: silent, scopes: scopes, user: user.client)
@@ -40,6 +40,12 @@ extension FlowRunner {
             return try await client.switchUIIdentity(identity, cancelConditionalLaunch: cancel)
         case .setProcessIdentity(let identity):
             return try await client.setProcessIdentity(identity)
+        case .overrideSettings(var changes):
+            // An authority given as a path is on the flow's issuer (its port is known only now).
+            if let path = changes["aadAuthorityUriOverride"]?.stringValue, path.hasPrefix("/") {
+                changes["aadAuthorityUriOverride"] = .string(FlowRunner.origin(of: context.stack.authority) + path)
+            }
+            return try await client.setSettingsOverrides(changes)
         case .advanceClock(let seconds, _):
             return try await client.advanceClock(seconds: seconds)
         default:
@@ -160,5 +166,15 @@ struct AnswerView {
         if let size = answer["size"]?.intValue { parts.append("\(size) bytes\(answer["encrypted"]?.boolValue == true ? ", encrypted" : "")") }
         if let removed = answer["removed"]?.boolValue { parts.append(removed ? "removed" : "was not there") }
         return parts.isEmpty ? "ok" : parts.joined(separator: ", ")
+    }
+}
+
+extension FlowRunner {
+    /// `scheme://host:port` of a URL (the whole text when it has no path).
+    static func origin(of url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return url }
+        return String(url[..<slash])
     }
 }

@@ -56,7 +56,8 @@ public struct FlowRunner: Sendable {
 
     private func run(_ step: FlowStep, _ context: RunContext) async -> StepCheck {
         switch step.action {
-        case .signIn, .token, .remediate, .deregister, .putData, .removeData, .readData, .setUIIdentity, .setProcessIdentity, .advanceClock:
+        case .signIn, .token, .remediate, .deregister, .putData, .removeData, .readData, .setUIIdentity, .setProcessIdentity, .overrideSettings,
+             .advanceClock:
             return await runDaemonAction(step, context)
         case .restartDaemon(let kill):
             return await restart(step, kill: kill, context)
@@ -86,7 +87,7 @@ public struct FlowRunner: Sendable {
                 return .failed(error.message)
             }
         case .expectAccount, .expectData, .expectEvents, .expectEnrollmentStatuses, .expectRequests, .expectDataProtection, .expectAppConfig, .expectApp,
-             .expectIdentity:
+             .expectIdentity, .expectSettings:
             return await runCheck(step, context)
         case .web(let check):
             guard let app = flow.webApp else { return .failed("web checks need the flow's app profile, which was not read") }

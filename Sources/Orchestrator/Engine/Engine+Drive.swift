@@ -74,6 +74,19 @@ extension Engine {
             }
         }
         rearmWake()
+        applySettingsOverrides()
+    }
+
+    /// Rebuilds the issuer client when the machine's runtime overrides changed (the token
+    /// cache is per client id: what is remembered of the old one is dropped).
+    func applySettingsOverrides() {
+        guard issuers.apply(machine.settingsOverrides) else { return }
+        tokenMirror.clear()
+        let configuration = issuer.configuration
+        logger.notice("the issuer settings in force changed", metadata: [
+            "issuer.authority": "\(configuration.authority.url)", "issuer.client_id": "\(configuration.clientID)",
+            "overridden": "\(!machine.settingsOverrides.isEmpty)",
+        ])
     }
 
     /// Hands a job to the service, or, while ``start()`` resumes, to ``start()`` itself.
@@ -103,6 +116,7 @@ extension Engine {
             logger.critical("the store cannot be read back; the engine keeps an empty machine", metadata: ["error.message": "\(error)"])
             machine = ComplianceMachine(configuration: machine.configuration)
         }
+        applySettingsOverrides()
         if let savedClock { clock.restore(to: savedClock) }
         machine.resumed(now: clock.now)
     }
@@ -113,7 +127,7 @@ extension Engine {
     /// notifications, and the virtual clock when it moved.
     func commit(_ changes: ComplianceMachine.Changes) throws {
         try storageFaults.take(.commit)
-        let clientID = configuration.clientID
+        let clientID = issuer.configuration.clientID
         let clockNow = clock.mode == .virtual && clock.milliseconds != savedClock ? clock.milliseconds : nil
         try store.writeSync { transaction in
             if let app = changes.app { try transaction.saveAppState(StateKey.machine, app) }
@@ -189,7 +203,7 @@ extension Engine {
     private func storedCacheEntry(_ account: AccountID, scopes: [String]) -> TokenAcquisitionStateMachine.CacheEntry? {
         let cached: CachedTokens?
         do {
-            let clientID = configuration.clientID
+            let clientID = issuer.configuration.clientID
             cached = try store.readSync { try $0.tokens(for: account, clientID: clientID, scopes: ScopeSet(scopes)) }
         } catch {
             logger.error("cannot read the token cache", metadata: ["account.id": "\(account)", "error.message": "\(error)"])
@@ -207,7 +221,7 @@ extension Engine {
 
     private func removeRefreshToken(_ account: AccountID) -> ComplianceMachine.StepResult {
         do {
-            let clientID = configuration.clientID
+            let clientID = issuer.configuration.clientID
             try store.writeSync { try $0.deleteRefreshToken(for: account, clientID: clientID) }
             tokenMirror.refreshTokenRemoved(account)
             return .done

@@ -53,7 +53,7 @@ extension Engine {
             var nonce: String?
             switch grant {
             case .refreshToken:
-                let clientID = configuration.clientID
+                let clientID = issuer.configuration.clientID
                 let cached = try? await store.tokens(for: account, clientID: clientID, scopes: ScopeSet(scopes))
                 guard let refreshToken = cached?.refreshToken else { return .transportFailed("the refresh token vanished from the cache") }
                 reply = try await issuer.requestToken(.refreshToken(refreshToken), scopes: wireScopes, claims: claims)
@@ -214,7 +214,7 @@ extension Engine {
         do {
             switch request {
             case .enroll(_, let token):
-                reply = try await mam.enroll(appID: configuration.clientID, token: token.reveal())
+                reply = try await mam.enroll(appID: issuer.configuration.clientID, token: token.reveal())
             case .checkIn(_, let id, let version, let token):
                 reply = try await mam.checkIn(enrollmentID: id, policyVersion: version.flatMap { Int64($0) }, token: token.reveal())
             case .unenroll(_, let id, let token):

@@ -21,7 +21,9 @@ import ServiceLifecycle
 public actor Engine: Service {
     let store: OrchestratorStore
     let vault: Vault
-    public nonisolated let issuer: IssuerClient
+    /// The issuer client in force: the profile's, or one built from the runtime overrides.
+    public nonisolated var issuer: IssuerClient { issuers.current }
+    let issuers: IssuerSelection
     /// The MAM service's client; nil when none is configured (``ComplianceMachine/Configuration/mamService``).
     let mam: MAMClient?
     /// Plays the browser for interactive sign-ins; must not follow redirects.
@@ -70,7 +72,7 @@ public actor Engine: Service {
         self.configuration = configuration
         self.store = store
         self.vault = vault
-        self.issuer = issuer
+        self.issuers = IssuerSelection(base: issuer)
         self.mam = mam
         self.browserHTTP = browserHTTP
         self.clock = clock
@@ -112,6 +114,7 @@ public actor Engine: Service {
         } catch {
             throw StoreError(code: .corruptRow, path: store.path, message: "a stored machine cannot be restored: \(error)")
         }
+        applySettingsOverrides()  // overrides "persist even after the app is restarted"
         if clock.mode == .virtual {
             // The virtual time survives restarts: resume it, or store where it starts so a
             // daemon killed before its first advance restarts at the same time.

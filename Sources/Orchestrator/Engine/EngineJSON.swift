@@ -107,6 +107,10 @@ public enum EngineJSON {
             ])
         case .identitySwitched(let outcome):
             ("identitySwitched", outcome.identity, .object(identitySwitch(outcome)))
+        case .settingsOverridden(let overrides):
+            ("settingsOverridden", nil, ["overrides": overrides.json])
+        case .settingsOverridesCleared(let account):
+            ("settingsOverridesCleared", account, ["reason": "unenrolled"])
         case .identitySwitchRequired(let account, let reason):
             ("identitySwitchRequired", account, ["identity": .string(account?.key ?? ""), "reason": .string(reason.rawValue)])
         }

@@ -1,0 +1,67 @@
+import JSON
+
+/// The runtime overrides of the app's Microsoft Entra settings (`IntuneMAMSettings`
+/// `aadAuthorityUriOverride`, `aadClientIdOverride`, `aadRedirectUriOverride`). The guide:
+/// they "take precedence over any corresponding values specified in the Info.plist, and will
+/// persist even after the app is restarted. The SDK will continue to use them for policy
+/// check-ins until the user is unenrolled or the values are cleared or changed." The machine
+/// stores them in its app record and clears them in the step that commits an unenrollment
+/// (``ComplianceMachine/setSettingsOverrides(_:ticket:now:)``).
+public struct SettingsOverrides: Sendable, Hashable {
+    /// `aadAuthorityUriOverride`: the authority's URL.
+    public var authority: String?
+    /// `aadClientIdOverride`.
+    public var clientID: String?
+    /// `aadRedirectUriOverride`.
+    public var redirectURI: String?
+
+    public init(authority: String? = nil, clientID: String? = nil, redirectURI: String? = nil) {
+        self.authority = authority
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+    }
+
+    /// True when no value is overridden.
+    public var isEmpty: Bool { authority == nil && clientID == nil && redirectURI == nil }
+
+    /// The SDK's property names and their values (null: not overridden).
+    public var json: JSONValue {
+        .object(JSONObject([
+            ("aadAuthorityUriOverride", authority.map { .string($0) } ?? .null),
+            ("aadClientIdOverride", clientID.map { .string($0) } ?? .null),
+            ("aadRedirectUriOverride", redirectURI.map { .string($0) } ?? .null),
+        ]))
+    }
+
+    /// Reads ``json`` as stored; throws naming the member that cannot be read.
+    public init(stored value: JSONValue, path: String) throws(StoredValueError) {
+        let reader = try StoredReader(value, path: path)
+        func text(_ key: String) throws(StoredValueError) -> String? { reader.has(key) ? try reader.string(key) : nil }
+        self.init(authority: try text("aadAuthorityUriOverride"), clientID: try text("aadClientIdOverride"), redirectURI: try text("aadRedirectUriOverride"))
+    }
+
+    /// Why a value cannot be an override, or nil: the authority must be an http(s) URL with a
+    /// host, the client id 1 to 256 printable ASCII characters without spaces, the redirect a
+    /// URI with a scheme (`scheme:…`).
+    public static func problem(authority: String?, clientID: String?, redirectURI: String?) -> String? {
+        if let authority {
+            let lower = authority.lowercased()
+            let rest = lower.hasPrefix("https://") ? lower.dropFirst(8) : lower.hasPrefix("http://") ? lower.dropFirst(7) : nil
+            guard let rest, let host = rest.split(separator: "/", omittingEmptySubsequences: false).first, !host.isEmpty,
+                  authority.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+            else { return "aadAuthorityUriOverride must be an http(s) URL with a host, such as https://login.microsoftonline.com/contoso.com, got '\(authority)'" }
+        }
+        if let clientID, clientID.isEmpty || clientID.utf8.count > 256 || !clientID.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) {
+            return "aadClientIdOverride must be 1 to 256 printable ASCII characters without spaces"
+        }
+        if let redirectURI {
+            let scheme = Array(redirectURI.utf8.prefix { $0 != UInt8(ascii: ":") })
+            let isLetter = { (byte: UInt8) in (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+            let isSchemeByte = { (byte: UInt8) in isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || "+-.".utf8.contains(byte) }
+            guard scheme.count < redirectURI.utf8.count, let first = scheme.first, isLetter(first), scheme.allSatisfy(isSchemeByte),
+                  redirectURI.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+            else { return "aadRedirectUriOverride must be a URI with a scheme, such as msauth.com.contoso.app://auth, got '\(redirectURI)'" }
+        }
+        return nil
+    }
+}

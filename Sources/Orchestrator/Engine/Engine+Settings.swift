@@ -1,0 +1,53 @@
+import ComplianceCore
+import JSON
+
+/// The app's Entra settings as the engine uses them: the profile's, and the runtime overrides
+/// (`IntuneMAMSettings` `aadAuthorityUriOverride`, `aadClientIdOverride`, `aadRedirectUriOverride`).
+extension Engine {
+    /// One override in a change: left as it is, cleared, or set.
+    public enum OverrideChange: Sendable, Hashable {
+        case keep, clear
+        case set(String)
+
+        func applied(to current: String?) -> String? {
+            switch self {
+            case .keep: current
+            case .clear: nil
+            case .set(let value): value
+            }
+        }
+    }
+
+    /// `{"authority", "clientId", "redirectUri"}` in force, `"profile"` (the Info.plist's and
+    /// the daemon's), and `"overrides"` (``SettingsOverrides/json``).
+    public func settingsView() -> JSONObject {
+        let inForce = issuer.configuration
+        let profile = issuers.base.configuration
+        return [
+            "authority": .string(inForce.authority.url), "clientId": .string(inForce.clientID), "redirectUri": .string(inForce.redirectURI),
+            "profile": ["authority": .string(profile.authority.url), "clientId": .string(profile.clientID), "redirectUri": .string(profile.redirectURI)],
+            "overrides": machine.settingsOverrides.json,
+        ]
+    }
+
+    /// Changes the runtime overrides (each `keep`, `clear` or `set`), stored until the
+    /// managed user is unenrolled; answers ``settingsView()``. A value that cannot be an
+    /// override is `bad_request` naming it, and nothing changes.
+    public func updateSettingsOverrides(authority: OverrideChange, clientID: OverrideChange, redirectURI: OverrideChange) async throws(EngineError) -> JSONObject {
+        let current = machine.settingsOverrides
+        let next = SettingsOverrides(
+            authority: authority.applied(to: current.authority), clientID: clientID.applied(to: current.clientID),
+            redirectURI: redirectURI.applied(to: current.redirectURI))
+        if let problem = SettingsOverrides.problem(authority: next.authority, clientID: next.clientID, redirectURI: next.redirectURI) {
+            throw EngineError(.badRequest, problem)
+        }
+        let reply = await submit { machine, ticket in
+            machine.setSettingsOverrides(next, ticket: ticket, now: clock.now)
+        }
+        switch reply {
+        case .settings: return settingsView()
+        case .refused(let refusal): throw Self.error(refusal)
+        default: throw EngineError(.internalError, "the machine answered a settings change with \(reply)")
+        }
+    }
+}
