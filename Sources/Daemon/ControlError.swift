@@ -20,7 +20,9 @@ public struct ControlError: Error, Sendable, CustomStringConvertible {
     /// The engine's error with the status its code calls for.
     public init(_ error: EngineError) {
         let status: HTTPResponse.Status = switch error.code {
-        case .invalidAccount, .badRequest: .badRequest
+        case .invalidAccount, .badRequest, .invalidProtectedData: .badRequest
+        case .tampered: .unprocessableContent
+        case .keyGone: .gone
         case .unknownAccount, .notFound: .notFound
         case .signInRefused, .policyRequired, .identityNotAllowed, .identityMismatch: .forbidden
         case .accountRequired: .unprocessableContent

@@ -52,6 +52,6 @@ enum ControlJSON {
     }
 
     static func file(_ file: Engine.DataFile) -> JSONValue {
-        ["name": .string(file.name), "size": .int(Int64(file.size)), "encrypted": .bool(file.encrypted)]
+        ["name": .string(file.name), "size": .int(Int64(file.size)), "encrypted": .bool(file.encrypted), "owner": file.owner.map { .string($0.key) } ?? .null]
     }
 }

@@ -39,6 +39,12 @@ public struct ControlRoutes: Sendable {
         router.put("/v1/accounts/:upn/data/:name") { request, context in try await handle { try await putData(request, context) } }
         router.get("/v1/accounts/:upn/data/:name") { _, context in try await handle { try await getData(context) } }
         router.delete("/v1/accounts/:upn/data/:name") { _, context in try await handle { try await removeData(context) } }
+        router.get("/v1/accounts/:upn/data/:name/protection-info") { _, context in
+            try await handle { try await fileProtectionInfo(context, name: try dataName(context)) }
+        }
+        router.post("/v1/protect") { request, _ in try await handle { try await protect(request) } }
+        router.post("/v1/unprotect") { request, _ in try await handle { try await unprotect(request) } }
+        router.post("/v1/protection-info") { request, _ in try await handle { try await protectionInfo(request) } }
         router.get("/v1/accounts/:upn/data-protection") { request, context in
             try await handle { try await dataProtection(request, identity: try parameter("upn", context)) }
         }
@@ -154,7 +160,7 @@ public struct ControlRoutes: Sendable {
 
     /// The `{name}` of a data route, by the control API's rule: 1 to 128 characters from
     /// `A-Z a-z 0-9 . _ -`, not starting with '.', without '..'. Checked before the body is read.
-    private func dataName(_ context: ControlRequestContext) throws -> String {
+    func dataName(_ context: ControlRequestContext) throws -> String {
         let name = try parameter("name", context)
         let allowed = name.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
@@ -326,7 +332,7 @@ public struct ControlRoutes: Sendable {
         try await engineCall(body)
     }
 
-    private func engineCall<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    func engineCall<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as EngineError {

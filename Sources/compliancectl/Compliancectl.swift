@@ -51,6 +51,7 @@ struct Compliancectl: AsyncParsableCommand {
         subcommands: [
             StatusCommand.self, AccountsCommand.self, SignInCommand.self, TokenCommand.self, RemediateCommand.self,
             DeregisterCommand.self, DataCommand.self, EventsCommand.self, ExplainCommand.self, ClockCommand.self, RunCommand.self,
-            DataProtectionCommand.self, ConfigCommand.self, IdentityCommand.self, SettingsCommand.self, ProfileCommand.self, WebViewCommand.self, BrowserCommand.self,
+            DataProtectionCommand.self, ProtectCommand.self, UnprotectCommand.self, ProtectionInfoCommand.self, ConfigCommand.self, IdentityCommand.self,
+            SettingsCommand.self, ProfileCommand.self, WebViewCommand.self, BrowserCommand.self,
         ])
 }

@@ -120,6 +120,38 @@ import LocalServers
         }
     }
 
+    /// `compliancectl protect`, `protection-info`, `unprotect` and `data info`: a buffer
+    /// round trip through files, a file's owner, and errors named with their exit status.
+    @Test func protectUnprotectAndFileOwners() async throws {
+        try await Self.withDaemon { directory, _ in
+            let at = ["--state-dir", directory]
+            let signIn = try await CLI.run(["sign-in", "alice@contoso.com", "--password-stdin", "--scope", "api://contoso-chat/Chat.Read"] + at, input: "Passw0rd!\n")
+            #expect(signIn.status == 0, "\(signIn.stderr)")
+            let blob = directory + "/plan.protected"
+            let protect = try await CLI.run(["protect", "--identity", "alice@contoso.com", "--text", "the plan", "-o", blob] + at)
+            #expect(protect.status == 0 && protect.stderr.contains("owner: alice@contoso.com; encrypted"), "\(protect.stderr)")
+            let info = try await CLI.run(["protection-info", "--file", blob] + at)
+            #expect(info.status == 0 && info.stdout.contains("owner: alice@contoso.com; encrypted"), "\(info.stdout)")
+            let plain = try await CLI.run(["unprotect", "--file", blob] + at)
+            #expect(plain.status == 0 && plain.stdout == "the plan", "\(plain.stdout) \(plain.stderr)")
+            let nobody = try await CLI.run(["protect", "--text", "x", "--json"] + at)
+            #expect(nobody.json["owner"] == .null && nobody.json["encrypted"] == false)
+            let foreign = try await CLI.run(["protection-info", "--text", "hello"] + at)
+            #expect(foreign.stdout.contains("not protected"), "\(foreign.stdout)")
+            let broken = try await CLI.run(["unprotect", "--text", "CPRT\u{7}x"] + at)
+            #expect(broken.status == 1 && broken.stderr.contains("version 7"), "\(broken.status) \(broken.stderr)")
+
+            let put = try await CLI.run(["data", "put", "alice@contoso.com", "a.txt", "--text", "x"] + at)
+            #expect(put.status == 0, "\(put.stderr)")
+            let owner = try await CLI.run(["data", "info", "alice@contoso.com", "a.txt"] + at)
+            #expect(owner.status == 0 && owner.stdout.contains("a.txt: owner alice@contoso.com, encrypted"), "\(owner.stdout)")
+            let list = try await CLI.run(["data", "list", "alice@contoso.com"] + at)
+            #expect(list.stdout.contains("OWNER") && list.stdout.contains("alice@contoso.com"), "\(list.stdout)")
+            let missing = try await CLI.run(["data", "info", "alice@contoso.com", "b.txt"] + at)
+            #expect(missing.status == 1 && missing.stderr.contains("b.txt"), "\(missing.status) \(missing.stderr)")
+        }
+    }
+
     /// `compliancectl config`: the configuration the policy brought, one key, a query, errors.
     @Test func configShowsTheAppConfigurationAndOneKey() async throws {
         try await Self.withDaemon { directory, mock in

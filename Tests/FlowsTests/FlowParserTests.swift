@@ -133,6 +133,16 @@ import Testing
         (#"{"steps": [{"do": "expectEnrollmentStatuses", "account": "a@b.c", "codes": [999]}]}"#, 1, "999 is not an enrollment status"),
         (#"{"steps": [{"do": "crashAfter", "point": "nowhere"}]}"#, 1, "must be MACHINE:STATE"),
         (#"{"steps": [{"do": "admin", "method": "GET", "path": "../etc"}]}"#, 1, "relative to /_admin/"),
+        (#"{"steps": [{"do": "protect", "identity": "a@b.c", "text": "x", "as": "k"}, {"do": "unprotect", "data": "kk", "text": "x"}]}"#, 2,
+         "field 'data' names \"kk\", which no earlier protect step keeps ('as'); kept so far: k"),
+        (#"{"steps": [{"do": "expectProtectionInfo", "data": "k", "protected": true}, {"do": "protect", "text": "x", "as": "k"}]}"#, 1,
+         "no earlier protect step keeps a result"),
+        (#"{"steps": [{"do": "protect", "text": "x"}]}"#, 1, "field 'as' is required"),
+        (#"{"steps": [{"do": "protect", "identity": 3, "text": "x", "as": "k"}]}"#, 1, "'identity' must be a UPN or null"),
+        (#"{"steps": [{"do": "unprotect", "input": "x"}]}"#, 1, "unprotect: name at least one of text, protected"),
+        (#"{"steps": [{"do": "unprotect", "input": "x", "data": "k", "text": "x"}]}"#, 1, "give 'data' (a name an earlier protect kept) or 'input'"),
+        (#"{"steps": [{"do": "expectProtectionInfo", "input": "x", "error": "tampered", "owner": null}]}"#, 1, "'error' (the call is refused) cannot be given"),
+        (#"{"steps": [{"do": "expectData", "account": "a@b.c", "owners": {"f": 3}}]}"#, 1, "'owners'.f must be a UPN"),
     ])
     func aBadStepNamesItsIndexAndTheReason(text: String, step: Int, reason: String) throws {
         let error = try #require(Self.error(text))

@@ -24,10 +24,15 @@ import Testing
                 #expect(try permissions(directory + "/" + name) == 0o600, "mode of \(name)")
             }
             let onDisk = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/report.pdf")))
-            #expect(Array(onDisk.prefix(6)) == Array("CVLT".utf8) + [1, 1])
-            #expect(onDisk.count == 6 + 12 + secret.count + 16)
-            #expect(!onDisk.dropFirst(6).starts(with: secret.prefix(32)), "stored sealed, not in clear")
-            #expect(Array(try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/notes.txt"))).dropFirst(6)) == plain)
+            // Version 2: magic, version, mode, the owner's length and key, then the payload.
+            let owner = Array("alice@contoso.com".utf8)
+            let header = Array("CVLT".utf8) + [2, 1, 0, UInt8(owner.count)] + owner
+            #expect(Array(onDisk.prefix(header.count)) == header)
+            #expect(onDisk.count == header.count + 12 + secret.count + 16)
+            #expect(!onDisk.dropFirst(header.count).starts(with: secret.prefix(32)), "stored sealed, not in clear")
+            let plainOnDisk = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/notes.txt")))
+            #expect(Array(plainOnDisk.prefix(header.count)) == Array("CVLT".utf8) + [2, 0, 0, UInt8(owner.count)] + owner)
+            #expect(Array(plainOnDisk.dropFirst(header.count)) == plain)
 
             let manifest = try #require(try await vault.manifest(for: alice))
             #expect(manifest.account.upn == "Alice@Contoso.com")

@@ -30,6 +30,12 @@ public enum StepAction: Sendable {
     /// `PUT /v1/settings/overrides`: each named override set (a string) or cleared (null); an
     /// authority starting with "/" is a path on the flow's issuer.
     case overrideSettings(changes: JSONObject)
+    /// `protect`: `text` protected for `identity` (nil: no user), kept under `keep` for later
+    /// steps; `expected` (`owner`, `encrypted`, or `error`, `messageContains`) checks the answer.
+    case protect(identity: String?, text: String, keep: String, expected: JSONObject)
+    /// `unprotect` of `input` (flipped in its last byte with `corrupt`); `expected`: `text`,
+    /// `protected`, `owner`, `encrypted`, or `error`, `messageContains`.
+    case unprotect(input: BufferInput, corrupt: Bool, expected: JSONObject)
     case advanceClock(seconds: Int64, text: String)
 
     // The daemon process.
@@ -43,7 +49,12 @@ public enum StepAction: Sendable {
 
     // Checks.
     case expectAccount(account: String, fields: JSONObject)
-    case expectData(account: String, present: [String], absent: [String], contents: [(String, String)], encrypted: [String] = [], plain: [String] = [])
+    case expectData(
+        account: String, present: [String], absent: [String], contents: [(String, String)], encrypted: [String] = [], plain: [String] = [],
+        owners: [(String, String)] = [])
+    /// `protectionInfo` of `input` (see ``unprotect(input:corrupt:expected:)``); `expected`:
+    /// `protected`, `owner`, `encrypted`, or `error`, `messageContains`.
+    case expectProtectionInfo(input: BufferInput, corrupt: Bool, expected: JSONObject)
     case expectEvents(events: [JSONValue], absent: [JSONValue], counts: [CountedPattern])
     case expectEnrollmentStatuses(account: String, codes: [Int64])
     case expectRequests(requests: [JSONValue], absent: [JSONValue], counts: [CountedPattern])
@@ -76,13 +87,16 @@ public enum StepAction: Sendable {
         case .setUIIdentity(let identity, let cancel): "setUIIdentity \(identity.isEmpty ? "(no user)" : identity)\(cancel ? " (the user cancels)" : "")"
         case .setProcessIdentity(let identity): "setProcessIdentity \(identity.isEmpty ? "(no user)" : identity)"
         case .overrideSettings(let changes): "overrideSettings \(changes.keys.sorted().joined(separator: ", "))"
+        case .protect(let identity, _, let keep, _): "protect for \(identity ?? "no user") as \(keep)"
+        case .unprotect(let input, let corrupt, _): "unprotect \(input)\(corrupt ? " (corrupted)" : "")"
+        case .expectProtectionInfo(let input, let corrupt, _): "expectProtectionInfo \(input)\(corrupt ? " (corrupted)" : "")"
         case .advanceClock(_, let text): "advanceClock \(text)"
         case .restartDaemon(let kill): kill ? "restartDaemon (kill -9)" : "restartDaemon (SIGTERM)"
         case .crashAfter(let point, let occurrence): "crashAfter \(point)\(occurrence > 1 ? " #\(occurrence)" : "")"
         case .failStorage(let operation, let count): "failStorage \(operation)\(count > 1 ? " ×\(count)" : "")"
         case .admin(_, _, _, let summary): summary
         case .expectAccount(let account, _): "expectAccount \(account)"
-        case .expectData(let account, _, _, _, _, _): "expectData \(account)"
+        case .expectData(let account, _, _, _, _, _, _): "expectData \(account)"
         case .expectEvents(let events, _, let counts): "expectEvents (\(Self.patternCounts(events, counts)))"
         case .expectEnrollmentStatuses(let account, let codes): "expectEnrollmentStatuses \(account) \(codes)"
         case .expectRequests(let requests, _, let counts): "expectRequests (\(Self.patternCounts(requests, counts)))"
@@ -112,5 +126,20 @@ public struct CountedPattern: Sendable, Hashable {
     public init(pattern: JSONValue, count: Int) {
         self.pattern = pattern
         self.count = count
+    }
+}
+
+/// The input of `unprotect` and `expectProtectionInfo`: what an earlier `protect` step kept
+/// (`"data": NAME`), or literal text sent as it is (`"input": TEXT`, e.g. data no `protect`
+/// made).
+public enum BufferInput: Sendable, Hashable, CustomStringConvertible {
+    case kept(String)
+    case text(String)
+
+    public var description: String {
+        switch self {
+        case .kept(let name): name
+        case .text(let text): "\"\(text.prefix(40))\""
+        }
     }
 }

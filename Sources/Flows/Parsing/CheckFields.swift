@@ -34,10 +34,11 @@ enum CheckFields {
             }
             let encrypted = try fields.strings("encrypted") ?? []
             let plain = try fields.strings("plain") ?? []
-            guard !present.isEmpty || !absent.isEmpty || !contents.isEmpty || !encrypted.isEmpty || !plain.isEmpty else {
-                throw fail("expectData: give 'present', 'absent', 'contents', 'encrypted' or 'plain'")
+            let owners = try ProtectionFields.owners(&fields, fail: fail)
+            guard !present.isEmpty || !absent.isEmpty || !contents.isEmpty || !encrypted.isEmpty || !plain.isEmpty || !owners.isEmpty else {
+                throw fail("expectData: give 'present', 'absent', 'contents', 'encrypted', 'plain' or 'owners'")
             }
-            return .expectData(account: account, present: present, absent: absent, contents: contents, encrypted: encrypted, plain: plain)
+            return .expectData(account: account, present: present, absent: absent, contents: contents, encrypted: encrypted, plain: plain, owners: owners)
         case "expectDataProtection":
             return try dataProtection(&fields, fail: fail)
         case "expectAppConfig":

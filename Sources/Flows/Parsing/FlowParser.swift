@@ -64,6 +64,7 @@ public enum FlowParser {
             }
             steps.append(try StepParser.parse(filled, index: offset + 1, file: file))
         }
+        if let problem = ProtectionFields.keptNamesProblem(steps) { throw FlowError(file: file, step: problem.step, reason: problem.reason) }
         let fixture = try fixture(fixtureValue, for: steps, from: directory, file: file)
         let app = try FixturePaths.resolve(appValue, default: "chatr-Info.plist", under: "mocks/fixtures/apps", from: directory)
             .get(orThrow: topFail("field 'app'"))

@@ -66,6 +66,8 @@ enum StepFields {
         case "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests", "expectDataProtection", "expectAppConfig", "expectApp",
              "expectIdentity", "expectSettings":
             return try CheckFields.action(name, &fields, fail: fail)
+        case _ where ProtectionFields.names.contains(name):
+            return try ProtectionFields.action(name, &fields, fail: fail)
         case _ where WebFields.names.contains(name):
             return try WebFields.action(name, &fields)
         default:

@@ -8,8 +8,9 @@ extension FlowRunner {
             switch step.action {
             case .expectAccount(let account, let fields):
                 return try await checkAccount(account, fields, context)
-            case .expectData(let account, let present, let absent, let contents, let encrypted, let plain):
-                return try await checkData(account, present: present, absent: absent, contents: contents, encrypted: encrypted, plain: plain, context)
+            case .expectData(let account, let present, let absent, let contents, let encrypted, let plain, let owners):
+                let check = try await checkData(account, present: present, absent: absent, contents: contents, encrypted: encrypted, plain: plain, context)
+                return try await checkOwners(account, owners, check, context)
             case .expectEvents(let patterns, let absent, let counts):
                 let events = try await context.events()
                 let seen = Set(events.compactMap { $0["account"]?.stringValue }).union(flow.actedAccounts)

@@ -86,6 +86,8 @@ public struct FlowRunner: Sendable {
             } catch {
                 return .failed(error.message)
             }
+        case .protect, .unprotect, .expectProtectionInfo:
+            return await runProtection(step, context)
         case .expectAccount, .expectData, .expectEvents, .expectEnrollmentStatuses, .expectRequests, .expectDataProtection, .expectAppConfig, .expectApp,
              .expectIdentity, .expectSettings:
             return await runCheck(step, context)
@@ -149,6 +151,8 @@ final class RunContext: @unchecked Sendable {  // used by one flow's steps, one 
     var armedCrash: (point: String, step: Int)?
     /// The daemon stopped at its armed crash point and has not been restarted yet.
     var crashReached = false
+    /// What `protect` steps kept, by their `as` names.
+    var kept: [String: [UInt8]] = [:]
 
     init(stack: FlowStack) async throws(FlowSetupError) {
         self.stack = stack

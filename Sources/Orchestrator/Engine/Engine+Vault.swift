@@ -7,6 +7,9 @@ extension Engine {
         public var name: String
         public var size: Int
         public var encrypted: Bool
+        /// The owner its header names (the account whose directory holds it, for a file written
+        /// before files carried one); nil when its header cannot be read.
+        public var owner: AccountID? = nil
     }
 
     /// Stores `bytes` as `name` for `upn`: encrypted when `upn` is the managed account and its
@@ -21,7 +24,7 @@ extension Engine {
         } catch {
             throw Self.engineError(error)
         }
-        return DataFile(name: name, size: bytes.count, encrypted: encrypt)
+        return DataFile(name: name, size: bytes.count, encrypted: encrypt, owner: account)
     }
 
     /// The vault directory of `account` (what the wipe hook gets as `COMPLIANCE_WIPE_DIRECTORY`).
@@ -41,15 +44,19 @@ extension Engine {
         }
     }
 
-    /// `upn`'s files, by name.
+    /// `upn`'s files, by name, each with its owner and whether it is encrypted as its header
+    /// says (the manifest's record when the header cannot be read).
     public func listData(_ upn: String) async throws(EngineError) -> [DataFile] {
         let account = try knownAccount(upn)
         do {
             let names = try await vault.list(account)
             let manifest = try await vault.manifest(for: account)
+            let protections = try await vault.fileProtections(account)
             return names.map { name in
                 let entry = manifest?.files[name]
-                return DataFile(name: name, size: entry?.size ?? 0, encrypted: entry?.encrypted ?? false)
+                let protection = protections[name]
+                let encrypted = protection.map { $0.mode == .encrypted } ?? entry?.encrypted ?? false
+                return DataFile(name: name, size: entry?.size ?? 0, encrypted: encrypted, owner: protection?.owner)
             }
         } catch {
             throw Self.engineError(error)

@@ -9,6 +9,7 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
             case policyRequired = "policy_required"
             case identityNotAllowed = "identity_not_allowed", identityMismatch = "identity_mismatch"
             case accountRequired = "account_required"
+            case invalidProtectedData = "invalid_protected_data", tampered, keyGone = "key_gone"
             case internalError = "internal"
         }
         private let base: Base
@@ -40,6 +41,12 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A sign-in without an account when the app has no managed user to use
         /// (`loginAndEnrollAccount(nil)`: the user must name one).
         public static let accountRequired = Code(.accountRequired)
+        /// Protected data whose header is broken (`unprotect`, `protectionInfo`).
+        public static let invalidProtectedData = Code(.invalidProtectedData)
+        /// Encrypted data that fails authentication: modified, truncated, or not ours.
+        public static let tampered = Code(.tampered)
+        /// Data encrypted for an account whose key is gone (its data was wiped).
+        public static let keyGone = Code(.keyGone)
         /// The store or the vault failed.
         public static let internalError = Code(.internalError)
 

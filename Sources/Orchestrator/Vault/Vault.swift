@@ -7,7 +7,8 @@ import Logging
 ///
 /// The directory name is the hex SHA-256 of the lowercased UPN (``directoryName(for:)``):
 /// fixed length, collision-free, never the raw UPN. Directories are 0700, files 0600, every
-/// write is atomic. Each account directory holds a `.manifest` recording its owner and files,
+/// write is atomic. Every file carries a header naming its owner (``VaultFormat``, the SDK's
+/// file owner); each account directory holds a `.manifest` recording its owner and files,
 /// and, once an encrypted file is put, a `.key` with the account's AES-256 key. Names starting
 /// with a dot are reserved and refused from callers, so no name can reach them or leave the
 /// directory. One actor serializes all operations.
@@ -56,8 +57,9 @@ public actor Vault {
     }
 
     /// Stores `bytes` as `name` for the account, replacing any previous content atomically.
-    /// With `encrypt` (policy `fileEncryptionRequired`) the content is sealed with AES-GCM under
-    /// the account's key, created on first use.
+    /// Every file starts with a header naming its owner (``VaultFormat``); with `encrypt`
+    /// (policy `fileEncryptionRequired`) the content is sealed with AES-GCM under the account's
+    /// key, created on first use.
     /// - Throws: ``VaultError`` — `.invalidName` (nothing is written), `.io`.
     public func put(_ account: AccountID, name: String, bytes: [UInt8], encrypt: Bool) throws {
         try VaultName.validate(name, account: account)
@@ -65,7 +67,7 @@ public actor Vault {
         let key = encrypt ? try loadKey(account, directory: directory, create: true) : nil
         let stored: [UInt8]
         do {
-            stored = try VaultFormat.seal(bytes, name: name, key: key)
+            stored = try VaultFormat.seal(bytes, name: name, owner: account, key: key)
         } catch {
             throw VaultError(code: .io, account: account.upn, name: name, message: "encryption failed: \(error)")
         }

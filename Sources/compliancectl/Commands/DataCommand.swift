@@ -14,8 +14,9 @@ struct DataCommand: AsyncParsableCommand {
               compliancectl data put alice@contoso.com report.pdf --file ./report.pdf
               compliancectl data get alice@contoso.com notes.txt
               compliancectl data list alice@contoso.com
+              compliancectl data info alice@contoso.com notes.txt
             """,
-        subcommands: [Put.self, Get.self, List.self, Remove.self])
+        subcommands: [Put.self, Get.self, List.self, Info.self, Remove.self])
 
     struct Put: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -57,16 +58,13 @@ struct DataCommand: AsyncParsableCommand {
             discussion: "Example:\n  compliancectl data get bob@contoso.com hello.txt -o /tmp/hello.txt")
 
         @OptionGroup var daemon: DaemonOptions
-        @Argument(help: ArgumentHelp("The account (UPN).", valueName: "account")) var account: String
-        @Argument(help: ArgumentHelp("File name.", valueName: "name")) var name: String
+        @OptionGroup var file: AccountFile
         @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead.", valueName: "path")) var output: String?
-
-        func validate() throws { try Arguments.account(account) }
 
         func run() async throws {
             let bytes: [UInt8]
             do {
-                bytes = try await daemon.client().getData(account, name: name)
+                bytes = try await daemon.client().getData(file.account, name: file.name)
             } catch {
                 throw DaemonCall.fail(error, json: daemon.json)
             }
@@ -93,9 +91,12 @@ struct DataCommand: AsyncParsableCommand {
             try await DaemonCall.run(daemon) { client throws(ControlClientError) in
                 let answer = try await client.listData(account)
                 let files = answer["files"]?.arrayValue ?? []
-                var table = TextTable(["NAME", "SIZE", "ENCRYPTED"])
+                var table = TextTable(["NAME", "SIZE", "ENCRYPTED", "OWNER"])
                 for file in files {
-                    table.add([file["name"]?.stringValue ?? "?", "\(file["size"]?.intValue ?? 0)", file["encrypted"]?.boolValue == true ? "yes" : "no"])
+                    table.add([
+                        file["name"]?.stringValue ?? "?", "\(file["size"]?.intValue ?? 0)", file["encrypted"]?.boolValue == true ? "yes" : "no",
+                        file["owner"]?.stringValue ?? "?",
+                    ])
                 }
                 return CommandResult(json: answer, lines: [files.isEmpty ? "no files for \(account)" : table.rendered])
             }
@@ -107,17 +108,22 @@ struct DataCommand: AsyncParsableCommand {
             commandName: "rm", abstract: "Remove an account's file.", discussion: "Example:\n  compliancectl data rm alice@contoso.com notes.txt")
 
         @OptionGroup var daemon: DaemonOptions
-        @Argument(help: ArgumentHelp("The account (UPN).", valueName: "account")) var account: String
-        @Argument(help: ArgumentHelp("File name.", valueName: "name")) var name: String
-
-        func validate() throws { try Arguments.account(account) }
+        @OptionGroup var file: AccountFile
 
         func run() async throws {
             try await DaemonCall.run(daemon) { client throws(ControlClientError) in
-                let answer = try await client.removeData(account, name: name)
+                let answer = try await client.removeData(file.account, name: file.name)
                 let removed = answer["removed"]?.boolValue == true
-                return CommandResult(json: answer, lines: [removed ? "removed \(name)" : "\(name) was not there"], succeeded: removed)
+                return CommandResult(json: answer, lines: [removed ? "removed \(file.name)" : "\(file.name) was not there"], succeeded: removed)
             }
         }
     }
+}
+
+/// The `ACCOUNT NAME` arguments of the data commands that name one file.
+struct AccountFile: ParsableArguments {
+    @Argument(help: ArgumentHelp("The account (UPN).", valueName: "account")) var account: String
+    @Argument(help: ArgumentHelp("File name.", valueName: "name")) var name: String
+
+    func validate() throws { try Arguments.account(account) }
 }

@@ -1,0 +1,22 @@
+/// How data of one owner is protected at rest: what `IntuneMAMDataProtectionManager`'s
+/// `protect:identity:` does with a buffer, and how the vault stores a file (DataProtection/README.md).
+/// Both forms carry a header naming the owner; only ``encrypted`` hides the content.
+public enum ProtectionMode: String, Sendable, Hashable, CaseIterable {
+    /// The owner header, then the content encrypted under the owner's key.
+    case encrypted
+    /// The owner header, then the content in the clear (the guide: "a header will be added to
+    /// the data that's encoding the identity, but the data won't be encrypted").
+    case identityHeader
+}
+
+extension DataProtectionPolicy {
+    /// `protect:identity:` for this policy's owner: encrypted when the identity is the managed
+    /// account ("If the user is managed, the data will be encrypted"), whatever
+    /// `fileEncryptionRequired` says; the identity header alone for an unmanaged identity and
+    /// for none (`nil` or empty: no user).
+    public var bufferProtection: ProtectionMode { isManaged ? .encrypted : .identityHeader }
+
+    /// How a file this policy's owner writes now is stored: encrypted when
+    /// ``isFileEncryptionRequired``, with the owner header alone otherwise.
+    public var fileProtection: ProtectionMode { isFileEncryptionRequired ? .encrypted : .identityHeader }
+}

@@ -1,0 +1,76 @@
+import ComplianceCore
+import JSON
+
+/// File owners and protected buffers (`IntuneMAMDataProtectionManager`). ComplianceCore
+/// decides who is managed and what is encrypted (``ProtectionMode``); the vault does the crypto.
+extension Engine {
+    /// A buffer as `protect` returned it.
+    public struct ProtectedBuffer: Sendable, Hashable {
+        public var bytes: [UInt8]
+        /// The owner written in its header; nil: no user.
+        public var owner: AccountID?
+        public var mode: ProtectionMode
+    }
+
+    /// The owner and protection of `upn`'s file `name` (`IntuneMAMFileProtectionManager
+    /// protectionInfo:`, the SDK's file owner), from the file's own header.
+    public func fileProtection(_ upn: String, name: String) async throws(EngineError) -> Vault.FileProtection {
+        let account = try knownAccount(upn)
+        do {
+            return try await vault.fileProtection(account, name: name)
+        } catch {
+            throw Self.protectionError(error, buffer: false)
+        }
+    }
+
+    /// `protect:identity:`: `data` encrypted for the managed account, with the identity header
+    /// alone for any other identity; `identity` nil or empty is no user. Any valid UPN may own
+    /// data (an account the app never signed in is unmanaged); the managed account must be
+    /// able to hold data (not being wiped, not blocked by `MAMPolicyRequired`).
+    public func protect(_ data: [UInt8], identity: String?) async throws(EngineError) -> ProtectedBuffer {
+        let owner = try identity.flatMap { $0.isEmpty ? nil : $0 }.map { upn throws(EngineError) in try parseAccount(upn) }
+        let mode = machine.dataProtectionPolicy(for: owner).bufferProtection
+        if mode == .encrypted, let owner, let refusal = machine.dataRefusal(owner) { throw Self.error(refusal) }
+        do {
+            let bytes = try await vault.protect(data, owner: owner, mode: mode)
+            return ProtectedBuffer(bytes: bytes, owner: owner, mode: mode)
+        } catch {
+            throw Self.protectionError(error, buffer: true)
+        }
+    }
+
+    /// `protectionInfo:`: the owner and mode of protected data; nil when `data` is not
+    /// protected data.
+    public func protectionInfo(_ data: [UInt8]) async throws(EngineError) -> Vault.BufferProtection? {
+        do {
+            return try await vault.protectionInfo(data)
+        } catch {
+            throw Self.protectionError(error, buffer: true)
+        }
+    }
+
+    /// `unprotect:`: the plain content and what protected it (nil: it was not protected data,
+    /// returned unchanged).
+    public func unprotect(_ data: [UInt8]) async throws(EngineError) -> (bytes: [UInt8], protection: Vault.BufferProtection?) {
+        do {
+            let protection = try await vault.protectionInfo(data)
+            return (try await vault.unprotect(data), protection)
+        } catch {
+            throw Self.protectionError(error, buffer: true)
+        }
+    }
+
+    /// The engine error for a vault error of a file (`buffer` false: a broken file is the
+    /// vault's fault) or of a caller's buffer (a broken buffer is the caller's input).
+    static func protectionError(_ error: any Error, buffer: Bool) -> EngineError {
+        guard let error = error as? VaultError else { return EngineError(.internalError, "\(error)") }
+        switch error.code {
+        case .invalidName: return EngineError(.badRequest, error.message)
+        case .notFound: return EngineError(.notFound, error.description)
+        case .badFormat where buffer: return EngineError(.invalidProtectedData, error.message)
+        case .tampered where buffer: return EngineError(.tampered, error.message)
+        case .keyMissing where buffer: return EngineError(.keyGone, error.message)
+        default: return EngineError(.internalError, error.description)
+        }
+    }
+}

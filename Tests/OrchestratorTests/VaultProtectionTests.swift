@@ -1,0 +1,132 @@
+import ComplianceCore
+import Crypto
+import Foundation
+import Testing
+@testable import Orchestrator
+
+/// File owners, files written before owner headers, and protected buffers,
+/// against a real temporary directory.
+@Suite struct VaultProtectionTests {
+    func read(_ path: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
+    func write(_ bytes: [UInt8], _ path: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
+
+    @Test func everyFileNamesItsOwnerEncryptedOrNot() async throws {
+        try await withTemporaryDirectory { root in
+            let vault = try Vault(stateDirectory: root, logger: quietLogger)
+            try await vault.put(alice, name: "secret.txt", bytes: Array("s".utf8), encrypt: true)
+            try await vault.put(bob, name: "notes.txt", bytes: Array("n".utf8), encrypt: false)
+            let sealed = try await vault.fileProtection(try AccountID("ALICE@contoso.com"), name: "secret.txt")
+            #expect(sealed.owner == alice && sealed.mode == .encrypted && sealed.ownerInHeader)
+            let plain = try await vault.fileProtection(bob, name: "notes.txt")
+            #expect(plain.owner == bob && plain.mode == .identityHeader && plain.ownerInHeader)
+            let missing = await #expect(throws: VaultError.self) { try await vault.fileProtection(bob, name: "other.txt") }
+            #expect(missing?.code == .notFound)
+        }
+    }
+
+    @Test func filesWrittenBeforeOwnerHeadersAreStillRead() async throws {
+        try await withTemporaryDirectory { root in
+            let vault = try Vault(stateDirectory: root, logger: quietLogger)
+            // A version-2 file creates the directory, manifest and key; then version-1 files are
+            // laid beside it as the previous release wrote them.
+            try await vault.put(alice, name: "new.txt", bytes: [1], encrypt: true)
+            let directory = vault.directory(for: alice)
+            try write(Array("CVLT".utf8) + [1, 0] + Array("old plain".utf8), directory + "/old.txt")
+            let key = try #require(VaultFormat.key(fromFile: try read(directory + "/.key")))
+            let legacyHeader = Array("CVLT".utf8) + [1, 1]
+            let box = try AES.GCM.seal(Array("old secret".utf8), using: key, authenticating: legacyHeader + Array("old.bin".utf8))
+            try write(legacyHeader + Array(box.combined!), directory + "/old.bin")
+
+            #expect(try await vault.get(alice, name: "old.txt") == Array("old plain".utf8))
+            #expect(try await vault.get(alice, name: "old.bin") == Array("old secret".utf8))
+            let old = try await vault.fileProtection(alice, name: "old.bin")
+            #expect(old.owner == alice && old.mode == .encrypted && !old.ownerInHeader)
+            #expect(try await vault.fileProtection(alice, name: "old.txt").mode == .identityHeader)
+
+            // Rewritten, an old file gets the header, content unchanged.
+            try await vault.put(alice, name: "old.txt", bytes: Array("old plain".utf8), encrypt: true)
+            #expect(try await vault.fileProtection(alice, name: "old.txt") == .init(owner: alice, mode: .encrypted, ownerInHeader: true))
+            #expect(try await vault.get(alice, name: "old.txt") == Array("old plain".utf8))
+        }
+    }
+
+    @Test func aFileNamingAnotherOwnerIsRefused() async throws {
+        try await withTemporaryDirectory { root in
+            let vault = try Vault(stateDirectory: root, logger: quietLogger)
+            try await vault.put(bob, name: "notes.txt", bytes: Array("bob's".utf8), encrypt: false)
+            try await vault.put(alice, name: "mine.txt", bytes: [1], encrypt: false)
+            // bob's plain file copied into alice's directory: its header names bob.
+            try FileManager.default.copyItem(atPath: vault.directory(for: bob) + "/notes.txt", toPath: vault.directory(for: alice) + "/notes.txt")
+            let read = await #expect(throws: VaultError.self) { try await vault.get(alice, name: "notes.txt") }
+            #expect(read?.code == .badFormat)
+            #expect(read?.message.contains("bob@contoso.com") == true)
+            #expect(await #expect(throws: VaultError.self) { try await vault.fileProtection(alice, name: "notes.txt") }?.code == .badFormat)
+            // Listing skips it rather than failing the account's other files.
+            #expect(try await vault.fileProtections(alice).keys.sorted() == ["mine.txt"])
+        }
+    }
+
+    @Test func buffersAreEncryptedOnlyForTheManagedMode() async throws {
+        try await withTemporaryDirectory { root in
+            let vault = try Vault(stateDirectory: root, logger: quietLogger)
+            let text = Array("quarterly numbers".utf8)
+            let sealed = try await vault.protect(text, owner: alice, mode: .encrypted)
+            let headerOnly = try await vault.protect(text, owner: bob, mode: .identityHeader)
+            let nobody = try await vault.protect(text, owner: nil, mode: .identityHeader)
+            #expect(!sealed.contains(subsequence: text))
+            #expect(Array(headerOnly.suffix(text.count)) == text)
+            #expect(Array(nobody) == Array("CPRT".utf8) + [1, 0, 0, 0] + text)
+
+            #expect(try await vault.protectionInfo(sealed) == .init(owner: alice, mode: .encrypted))
+            #expect(try await vault.protectionInfo(headerOnly) == .init(owner: bob, mode: .identityHeader))
+            #expect(try await vault.protectionInfo(nobody) == .init(owner: nil, mode: .identityHeader))
+            for buffer in [sealed, headerOnly, nobody] { #expect(try await vault.unprotect(buffer) == text) }
+
+            // Not protected data: unchanged, and "not protected".
+            #expect(try await vault.unprotect(text) == text)
+            #expect(try await vault.protectionInfo(text) == nil)
+            #expect(try await vault.unprotect([]) == [])
+        }
+    }
+
+    @Test func brokenTamperedAndOrphanedBuffersAreRefusedByName() async throws {
+        try await withTemporaryDirectory { root in
+            let vault = try Vault(stateDirectory: root, logger: quietLogger)
+            let sealed = try await vault.protect(Array("secret".utf8), owner: alice, mode: .encrypted)
+            var flipped = sealed
+            flipped[flipped.count - 1] ^= 1
+            #expect(await #expect(throws: VaultError.self) { try await vault.unprotect(flipped) }?.code == .tampered)
+            // The owner rewritten to bob in the header: bob has no key.
+            let cases: [([UInt8], String)] = [
+                (Array("CPRT".utf8), "cut short"),
+                (Array("CPRT".utf8) + [7, 0, 0, 0], "version 7"),
+                (Array("CPRT".utf8) + [1, 5, 0, 0], "mode 5"),
+                (Array("CPRT".utf8) + [1, 1, 0, 0], "empty"),
+                (Array("CPRT".utf8) + [1, 0, 0, 9] + Array("a@b".utf8), "only 3 follow"),
+                (Array("CPRT".utf8) + [1, 0, 0, 3] + [0xFF, 0xFE, 0x41], "not UTF-8"),
+                (Array("CPRT".utf8) + [1, 0, 0, 5] + Array("Bob@X".utf8), "normalised"),
+                (Array("CPRT".utf8) + [1, 0, 0x10, 0x01], "at most 1024"),
+            ]
+            for (bytes, problem) in cases {
+                let error = await #expect(throws: VaultError.self) { try await vault.unprotect(bytes) }
+                #expect(error?.code == .badFormat, "\(problem)")
+                #expect(error?.message.contains(problem) == true, "\(error?.message ?? "") should say \(problem)")
+                #expect(await #expect(throws: VaultError.self) { try await vault.protectionInfo(bytes) }?.code == .badFormat)
+            }
+            // Wiped: the key is gone with the account's data.
+            try await vault.wipe(alice)
+            let gone = await #expect(throws: VaultError.self) { try await vault.unprotect(sealed) }
+            #expect(gone?.code == .keyMissing)
+            #expect(gone?.message.contains("alice@contoso.com") == true)
+            #expect(try await vault.protectionInfo(sealed) == .init(owner: alice, mode: .encrypted), "the header stays readable")
+            #expect(!FileManager.default.fileExists(atPath: vault.directory(for: alice)), "unprotect creates nothing")
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    func contains(subsequence: [UInt8]) -> Bool {
+        guard subsequence.count <= count else { return false }
+        return (0...(count - subsequence.count)).contains { Array(self[$0..<($0 + subsequence.count)]) == subsequence }
+    }
+}
