@@ -4,7 +4,7 @@ import Foundation
 import Testing
 @testable import Orchestrator
 
-/// File owners, files written before owner headers, and protected buffers,
+/// File owners, files written before owner headers, re-protection, and protected buffers,
 /// against a real temporary directory.
 @Suite struct VaultProtectionTests {
     func read(_ path: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
@@ -43,8 +43,8 @@ import Testing
             #expect(old.owner == alice && old.mode == .encrypted && !old.ownerInHeader)
             #expect(try await vault.fileProtection(alice, name: "old.txt").mode == .identityHeader)
 
-            // Rewritten, an old file gets the header, content unchanged.
-            try await vault.put(alice, name: "old.txt", bytes: Array("old plain".utf8), encrypt: true)
+            // Re-protection rewrites an old plain file in the new format, content unchanged.
+            #expect(try await vault.encryptFiles(alice, names: ["old.txt"]) == ["old.txt"])
             #expect(try await vault.fileProtection(alice, name: "old.txt") == .init(owner: alice, mode: .encrypted, ownerInHeader: true))
             #expect(try await vault.get(alice, name: "old.txt") == Array("old plain".utf8))
         }
@@ -63,6 +63,37 @@ import Testing
             #expect(await #expect(throws: VaultError.self) { try await vault.fileProtection(alice, name: "notes.txt") }?.code == .badFormat)
             // Listing skips it rather than failing the account's other files.
             #expect(try await vault.fileProtections(alice).keys.sorted() == ["mine.txt"])
+        }
+    }
+
+    @Test func encryptFilesIsAtomicPerFileAndFinishesAnInterruptedRun() async throws {
+        try await withTemporaryDirectory { root in
+            let vault = try Vault(stateDirectory: root, logger: quietLogger)
+            for name in ["a.txt", "b.txt", "c.txt"] { try await vault.put(alice, name: name, bytes: Array(name.utf8), encrypt: false) }
+            try await vault.put(bob, name: "b.txt", bytes: Array("bob".utf8), encrypt: false)
+            // An interrupted run: a.txt was rewritten sealed, the manifest not updated yet.
+            let directory = vault.directory(for: alice)
+            let key = try await vault.loadKey(alice, directory: directory, create: true)
+            try VaultFiles.atomicWrite(try VaultFormat.seal(Array("a.txt".utf8), name: "a.txt", owner: alice, key: key), directory: directory, name: "a.txt")
+            #expect(try await vault.manifest(for: alice)?.files["a.txt"]?.encrypted == false)
+
+            let modes = try await vault.fileProtections(alice).mapValues(\.mode)
+            #expect(modes == ["a.txt": .encrypted, "b.txt": .identityHeader, "c.txt": .identityHeader])
+            #expect(try await vault.encryptFiles(alice, names: ["b.txt", "c.txt", "gone.txt"]) == ["b.txt", "c.txt"])
+            let manifest = try #require(try await vault.manifest(for: alice))
+            let plainInManifest = manifest.files.filter { !$0.value.encrypted }.keys.sorted()
+            #expect(plainInManifest.isEmpty, "the manifest follows every file's header")
+            for name in ["a.txt", "b.txt", "c.txt"] { #expect(try await vault.get(alice, name: name) == Array(name.utf8)) }
+            #expect(try await vault.encryptFiles(alice, names: ["a.txt", "b.txt"]).isEmpty, "already encrypted: nothing to do")
+            let bobs = try await vault.fileProtection(bob, name: "b.txt")
+            #expect(bobs.mode == .identityHeader, "another account is not touched")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix(".tmp-") }
+            #expect(leftovers.isEmpty)
+
+            // A wiped account has nothing to encrypt, and no directory is created for it.
+            try await vault.wipe(alice)
+            #expect(try await vault.encryptFiles(alice, names: ["a.txt"]).isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: directory))
         }
     }
 

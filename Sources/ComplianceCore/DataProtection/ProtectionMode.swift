@@ -19,4 +19,14 @@ extension DataProtectionPolicy {
     /// How a file this policy's owner writes now is stored: encrypted when
     /// ``isFileEncryptionRequired``, with the owner header alone otherwise.
     public var fileProtection: ProtectionMode { isFileEncryptionRequired ? .encrypted : .identityHeader }
+
+    /// Re-protection after a policy change: which of the owner's stored files (name → how each
+    /// is stored now) must be rewritten encrypted, sorted by name. When encryption is required,
+    /// every file stored in the clear; when it is not, none: a file already encrypted stays
+    /// encrypted until it is rewritten (the SDK does not decrypt files when the requirement is
+    /// lifted), and a new file is written plain.
+    public func filesToEncrypt(_ files: [String: ProtectionMode]) -> [String] {
+        guard isFileEncryptionRequired else { return [] }
+        return files.filter { $0.value == .identityHeader }.keys.sorted()
+    }
 }

@@ -9,6 +9,7 @@ enum KnownNames {
         "policy", "policyApplied", "unenroll", "allowedAccountsChanged", "restartRequired", "appRestarted", "compliance", "wipeStarted",
         "wipeFinished", "wipeHook", "timerFired", "clockAdvanced", "appConfigChanged", "policyAbsent",
         "identitySwitched", "identitySwitchRequired", "settingsOverridden", "settingsOverridesCleared",
+        "dataReprotected",
     ]
 
     /// The route names of mockauth's request log (mocks/README.md; a test keeps them equal to

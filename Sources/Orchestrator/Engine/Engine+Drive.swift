@@ -11,11 +11,13 @@ extension Engine {
         let ticket = ComplianceMachine.Ticket(nextTicket)
         nextTicket += 1
         if let user { users[ticket] = user }
-        return await withCheckedContinuation { continuation in
+        let reply = await withCheckedContinuation { continuation in
             waiting[ticket] = continuation
             event(&machine, ticket)
             drain()
         }
+        if reprotectDue { await reprotectManagedFiles() }
+        return reply
     }
 
     /// An I/O step's result (from ``run()``'s jobs).
@@ -156,7 +158,10 @@ extension Engine {
                 entry.account, scopes: ScopeSet(entry.scopes), accessToken: entry.scopes.isEmpty ? nil : entry.tokens,
                 refreshToken: entry.tokens.refreshToken != nil)
         }
-        for event in changes.events { metrics.committed(event) }
+        for event in changes.events {
+            metrics.committed(event)
+            if case .policyApplied = event { reprotectDue = true }
+        }
         for point in ComplianceMachine.committedPoints(changes) { commitCounts[point, default: 0] += 1 }
         logger.debug("committed", metadata: ["commit.changes": "\(changes)"])
     }

@@ -1,7 +1,8 @@
 import ComplianceCore
 import JSON
 
-/// File owners and protected buffers (`IntuneMAMDataProtectionManager`). ComplianceCore
+/// File owners, protected buffers (`IntuneMAMDataProtectionManager`) and the re-protection of
+/// the managed account's files when its policy starts requiring encryption. ComplianceCore
 /// decides who is managed and what is encrypted (``ProtectionMode``); the vault does the crypto.
 extension Engine {
     /// A buffer as `protect` returned it.
@@ -57,6 +58,32 @@ extension Engine {
             return (try await vault.unprotect(data), protection)
         } catch {
             throw Self.protectionError(error, buffer: true)
+        }
+    }
+
+    /// Encrypts the managed account's files stored plain when its policy requires encryption
+    /// (``DataProtectionPolicy/filesToEncrypt(_:)``), each rewritten atomically, and records
+    /// `dataReprotected` naming them. Runs after a step that applied a policy and at start (so
+    /// a run a crash interrupted finishes); a failure is logged and tried again after the next
+    /// step. When the requirement is lifted nothing is decrypted.
+    func reprotectManagedFiles() async {
+        reprotectDue = false
+        guard let managed = machine.managedAccount else { return }
+        let policy = machine.dataProtectionPolicy(for: managed)
+        guard policy.isFileEncryptionRequired else { return }
+        do {
+            let names = policy.filesToEncrypt(try await vault.fileProtections(managed).mapValues(\.mode))
+            guard !names.isEmpty else { return }
+            let encrypted = try await vault.encryptFiles(managed, names: names)
+            guard !encrypted.isEmpty else { return }
+            record("dataReprotected", account: managed, [
+                "files": .array(encrypted.map { .string($0) }), "mode": .string(ProtectionMode.encrypted.rawValue),
+                "reason": "fileEncryptionRequired",
+            ])
+        } catch {
+            reprotectDue = true
+            logger.error("cannot encrypt the managed account's files; tried again after the next step",
+                         metadata: ["account.id": "\(managed)", "error.message": "\(error)"])
         }
     }
 

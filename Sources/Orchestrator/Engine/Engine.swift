@@ -58,6 +58,9 @@ public actor Engine: Service {
     /// The real clock's next wake-up (its generation, so an earlier one replaces it).
     var wake: (at: EpochMillis, generation: Int)?
     var wakeGeneration = 0
+    /// A committed step applied a policy: the managed account's files may need encrypting
+    /// (``reprotectManagedFiles()``, after the step's reply).
+    var reprotectDue = false
 
     /// I/O taken while ``start()`` resumes interrupted work (it runs them itself), nil after.
     var startupJobs: [Job]?
@@ -140,6 +143,8 @@ public actor Engine: Service {
         // among it) is done.
         machine.launchFinished(now: clock.now)
         drain()
+        // A re-protection a crash interrupted (or a policy applied while resuming) finishes.
+        await reprotectManagedFiles()
         rearmWake()
         return resumed
     }

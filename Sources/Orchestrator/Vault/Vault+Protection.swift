@@ -1,7 +1,7 @@
 import ComplianceCore
 import Crypto
 
-/// File owners (`IntuneMAMFileProtectionManager`), and protected buffers
+/// File owners and re-protection (`IntuneMAMFileProtectionManager`), and protected buffers
 /// (`IntuneMAMDataProtectionManager`: `protect`, `unprotect`, `protectionInfo`), under the
 /// accounts' vault keys. Which mode to use is decided by ComplianceCore (``ProtectionMode``).
 extension Vault {
@@ -38,6 +38,49 @@ extension Vault {
             }
         }
         return result
+    }
+
+    /// Rewrites each of `names` encrypted under the account's key (created when missing), each
+    /// atomically: a crash leaves every file either as it was or encrypted, never lost. A file
+    /// gone or already encrypted by then is skipped; an account without a directory (wiped) is
+    /// left alone. The manifest is then brought in line with every file's header (also those
+    /// an interrupted earlier run encrypted). Returns the names it encrypted.
+    /// - Throws: ``VaultError`` — `.badFormat`, `.keyMissing`, `.io`.
+    public func encryptFiles(_ account: AccountID, names: [String]) throws -> [String] {
+        let directory = directory(for: account)
+        guard VaultFiles.exists(directory), var manifest = try readManifest(account, directory: directory) else { return [] }
+        var encrypted: [String] = []
+        var key: SymmetricKey?
+        for name in names {
+            try VaultName.validate(name, account: account)
+            guard let stored = try io(account, name, { try VaultFiles.read(directory + "/" + name) }) else { continue }
+            let header = try VaultFormat.checkedHeader(stored, name: name, account: account)
+            if header.sealed { continue }
+            let sealingKey = try key ?? loadKey(account, directory: directory, create: true)
+            key = sealingKey
+            let sealed: [UInt8]
+            do {
+                sealed = try VaultFormat.seal(Array(stored[header.count...]), name: name, owner: account, key: sealingKey)
+            } catch {
+                throw VaultError(code: .io, account: account.upn, name: name, message: "encryption failed: \(error)")
+            }
+            try io(account, name) { try VaultFiles.atomicWrite(sealed, directory: directory, name: name) }
+            encrypted.append(name)
+        }
+        var changed = false
+        for (name, protection) in try fileProtections(account) {
+            let isEncrypted = protection.mode == .encrypted
+            if var entry = manifest.files[name], entry.encrypted != isEncrypted {
+                entry.encrypted = isEncrypted
+                manifest.files[name] = entry
+                changed = true
+            }
+        }
+        if changed { try writeManifest(manifest, directory: directory) }
+        if !encrypted.isEmpty {
+            logger.info("vault files encrypted", metadata: ["account.id": "\(account.upn)", "vault.count": "\(encrypted.count)"])
+        }
+        return encrypted
     }
 
     // MARK: - Buffers
