@@ -24,6 +24,20 @@ import Testing
         }
     }
 
+    @Test func theOwnerIsReadFromTheHeaderAlone() async throws {
+        try await withTemporaryDirectory { root in
+            let vault = try Vault(stateDirectory: root, logger: quietLogger)
+            let big = [UInt8](repeating: 7, count: 300_000)
+            try await vault.put(alice, name: "big.bin", bytes: big, encrypt: true)
+            #expect(try await vault.fileProtection(alice, name: "big.bin").mode == .encrypted)
+            let path = vault.directory(for: alice) + "/big.bin"
+            #expect(try VaultFiles.read(path, limit: VaultFormat.maxHeaderCount)?.count == VaultFormat.maxHeaderCount)
+            #expect(try VaultFiles.read(path, limit: 5) == Array("CVLT".utf8) + [2])
+            #expect(try VaultFiles.read(path)?.count == (try read(path)).count)
+            #expect(try await vault.get(alice, name: "big.bin") == big)
+        }
+    }
+
     @Test func filesWrittenBeforeOwnerHeadersAreStillRead() async throws {
         try await withTemporaryDirectory { root in
             let vault = try Vault(stateDirectory: root, logger: quietLogger)

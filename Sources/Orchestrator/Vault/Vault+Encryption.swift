@@ -25,6 +25,8 @@ enum VaultFormat {
     static let sealedMode: UInt8 = 1
     static let legacyHeaderCount = 6
     static let maxOwnerBytes = 1024
+    /// The longest header: what a reader of the header alone needs.
+    static let maxHeaderCount = legacyHeaderCount + 2 + maxOwnerBytes
 
     /// What a stored file's header says.
     struct Header: Sendable, Hashable {

@@ -15,11 +15,13 @@ extension Vault {
         public var ownerInHeader: Bool
     }
 
-    /// The protection of `name` of the account, read from the file's header.
+    /// The protection of `name` of the account, read from the file's header (only the header
+    /// is read).
     /// - Throws: ``VaultError`` — `.invalidName`, `.notFound`, `.badFormat`, `.io`.
     public func fileProtection(_ account: AccountID, name: String) throws -> FileProtection {
         try VaultName.validate(name, account: account)
-        guard let stored = try io(account, name, { try VaultFiles.read(directory(for: account) + "/" + name) }) else {
+        let path = directory(for: account) + "/" + name
+        guard let stored = try io(account, name, { try VaultFiles.read(path, limit: VaultFormat.maxHeaderCount) }) else {
             throw VaultError(code: .notFound, account: account.upn, name: name, message: "the account has no such file")
         }
         let header = try VaultFormat.checkedHeader(stored, name: name, account: account)

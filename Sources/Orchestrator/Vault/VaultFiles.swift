@@ -43,8 +43,9 @@ enum VaultFiles {
         return nil
     }
 
-    /// The content of a regular file, or nil when it does not exist.
-    static func read(_ path: String) throws(SystemCallError) -> [UInt8]? {
+    /// The content of a regular file, or nil when it does not exist; with `limit`, at most its
+    /// first `limit` bytes (a header).
+    static func read(_ path: String, limit: Int = .max) throws(SystemCallError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
@@ -55,10 +56,11 @@ enum VaultFiles {
         guard fstat(fd, &info) == 0 else { throw SystemCallError("stat", path) }
         guard info.st_mode & S_IFMT == S_IFREG else { throw SystemCallError("open", path, code: EISDIR) }
         var result: [UInt8] = []
-        result.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }
+        result.reserveCapacity(min(Int(info.st_size), limit))
+        var chunk = [UInt8](repeating: 0, count: min(64 * 1024, limit))
+        while result.count < limit {
+            let wanted = min(chunk.count, limit - result.count)
+            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, wanted) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw SystemCallError("read", path)
@@ -66,6 +68,7 @@ enum VaultFiles {
             if count == 0 { return result }
             result.append(contentsOf: chunk[0..<count])
         }
+        return result
     }
 
     private static func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
