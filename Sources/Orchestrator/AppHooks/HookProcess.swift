@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How an app hook's command ended (the wipe hook, the restart hook).
+public enum HookOutcome: Sendable, Hashable, CustomStringConvertible {
+    /// It exited with this status (0 is success: the app answers YES).
+    case exited(Int32)
+    /// A signal it did not get from us ended it.
+    case signaled(Int32)
+    /// It outlived its time limit and was killed.
+    case timedOut
+
+    public var succeeded: Bool { self == .exited(0) }
+
+    /// The exit status, when it exited on its own.
+    public var exitStatus: Int32? {
+        if case .exited(let status) = self { return status }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case .exited(let status): "exited with status \(status)"
+        case .signaled(let signal): "killed by signal \(signal)"
+        case .timedOut: "timed out and was killed"
+        }
+    }
+}
+
+/// An app hook's command line (`/bin/sh -c command`) and its time limit; `Purpose` names the
+/// hook (``WipeHook``, ``RestartHook``), whose extension says what it is asked and what its
+/// exit status answers.
+public struct AppHookCommand<Purpose>: Sendable, Hashable {
+    /// The command line given to `/bin/sh -c`.
+    public var command: String
+    /// How long the command may run before it is killed with SIGKILL.
+    public var timeout: Duration
+
+    public init(command: String, timeout: Duration) {
+        self.command = command
+        self.timeout = timeout
+    }
+}
+
+/// Runs an app hook: `/bin/sh -c command` with `environment` added to the daemon's, standard
+/// input and output `/dev/null`, bounded by `timeout` (then SIGKILL to its process group).
+enum HookProcess {
+    /// Why the command could not start.
+    struct StartFailure: Error {
+        var underlying: any Error
+    }
+
+    /// Runs it and waits, at most `timeout` plus a short grace for the kill to be reaped.
+    /// `label` names the hook in the log (`wipe`, `restart`).
+    static func run(
+        _ command: String, environment added: [String: String], timeout: Duration, label: String, account: String, logger: Logger
+    ) async throws(StartFailure) -> HookOutcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.environment = ProcessInfo.processInfo.environment.merging(added) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let ended = TerminationFlag()
+        process.terminationHandler = { _ in ended.set() }
+        do {
+            try process.run()
+        } catch {
+            throw StartFailure(underlying: error)
+        }
+        let pid = process.processIdentifier
+        logger.info("\(label) hook started", metadata: ["account.id": "\(account)", "hook.pid": "\(pid)"])
+
+        guard await ended.wait(atMost: timeout) else {
+            // SIGKILL: a child of a test runner may have SIGTERM blocked, and the hook had its chance.
+            // Process starts the shell as a process-group leader: kill the group, so commands the
+            // shell forked (it does not always exec the last one) die with it.
+            if getpgid(pid) == pid { kill(-pid, SIGKILL) }
+            kill(pid, SIGKILL)
+            if !(await ended.wait(atMost: .seconds(5))) {
+                logger.error("\(label) hook did not exit after SIGKILL", metadata: ["hook.pid": "\(pid)"])
+            }
+            logger.warning("\(label) hook timed out and was killed", metadata: ["account.id": "\(account)", "hook.pid": "\(pid)"])
+            return .timedOut
+        }
+        let outcome: HookOutcome = process.terminationReason == .exit
+            ? .exited(process.terminationStatus) : .signaled(process.terminationStatus)
+        logger.info("\(label) hook ended", metadata: ["account.id": "\(account)", "hook.outcome": "\(outcome)"])
+        return outcome
+    }
+}
+
+/// Set once by the process's termination handler; polled by the waiting task.
+private final class TerminationFlag: @unchecked Sendable {  // `done` is guarded by `lock`
+    private let lock = NSLock()
+    private var done = false
+
+    func set() { lock.withLock { done = true } }
+
+    var isSet: Bool { lock.withLock { done } }
+
+    /// Polls every 10 ms until set or `limit` has passed; returns whether it was set.
+    /// Cancellation ends the wait early (returning the flag as it is).
+    func wait(atMost limit: Duration) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while !isSet, clock.now < deadline, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return isSet
+    }
+}

@@ -1,0 +1,31 @@
+import ComplianceCore
+import Logging
+
+/// What names the wipe hook (``WipeHook``).
+public enum WipeHookPurpose {}
+
+/// The app's own clean-up, run on selective wipe (the SDK's `wipeDataForAccount`): a shell
+/// command (`/bin/sh -c`) that gets the account's UPN in `COMPLIANCE_WIPE_ACCOUNT` and its
+/// managed files' directory in `COMPLIANCE_WIPE_DIRECTORY`, bounded in time. Exit status 0
+/// answers YES (the app removed the account's data); anything else NO (the daemon removes
+/// the account's files).
+public typealias WipeHook = AppHookCommand<WipeHookPurpose>
+
+extension AppHookCommand where Purpose == WipeHookPurpose {
+    /// How the command ended.
+    public typealias Outcome = HookOutcome
+
+    /// Runs the command for `account` and waits for it, at most ``timeout`` plus a short grace
+    /// for the kill to be reaped. Its standard input and output are `/dev/null`.
+    /// - Parameter directory: the account's vault directory (`COMPLIANCE_WIPE_DIRECTORY`).
+    /// - Throws: ``VaultError/Code/io`` when `/bin/sh` cannot be started.
+    public func run(for account: AccountID, directory: String? = nil, logger: Logger) async throws -> Outcome {
+        var environment = ["COMPLIANCE_WIPE_ACCOUNT": account.upn]
+        if let directory { environment["COMPLIANCE_WIPE_DIRECTORY"] = directory }
+        do {
+            return try await HookProcess.run(command, environment: environment, timeout: timeout, label: "wipe", account: account.upn, logger: logger)
+        } catch {
+            throw VaultError(code: .io, account: account.upn, message: "cannot start the wipe hook: \(error.underlying)")
+        }
+    }
+}
