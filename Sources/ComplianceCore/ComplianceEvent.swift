@@ -21,6 +21,9 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
     case wipeFinished(AccountID)
     /// The first policy was applied; the app must restart (IntuneMAMPolicyDelegate restartApplication).
     case restartRequired(AccountID)
+    /// The app answered `restartApplication` (its restart hook ran): YES, it restarts itself
+    /// and reports it; NO, the SDK restarts it after telling the user (``RestartAnswer/notice``).
+    case restartApplicationAnswered(AccountID, RestartAnswer)
     /// A remediation started, or queued behind another account's (remediateComplianceForIdentity).
     case remediationStarted(AccountID, silent: Bool)
     /// The app's wipe hook (`wipeDataForAccount`) ended: `outcome` says how, `appRemovedData`
@@ -68,6 +71,7 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
         case .wipeStarted(let account, let reason): "wipeStarted \(account.upn) (\(reason))"
         case .wipeFinished(let account): "wipeFinished \(account.upn)"
         case .restartRequired(let account): "restartRequired \(account.upn)"
+        case .restartApplicationAnswered(let account, let answer): "\(answer) \(account.upn)"
         case .remediationStarted(let account, let silent): "remediationStarted \(account.upn)\(silent ? " (silent)" : "")"
         case .wipeHookRan(let account, let outcome, _): "wipeHookRan \(account.upn): \(outcome)"
         case .signInRefused(let refusal): "signInRefused \(refusal.account.upn) (\(refusal.code))"

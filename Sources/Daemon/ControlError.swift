@@ -26,7 +26,7 @@ public struct ControlError: Error, Sendable, CustomStringConvertible {
         case .unknownAccount, .notFound: .notFound
         case .signInRefused, .policyRequired, .identityNotAllowed, .identityMismatch: .forbidden
         case .accountRequired: .unprocessableContent
-        case .conflict, .clockNotVirtual: .conflict
+        case .conflict, .clockNotVirtual, .restartPending: .conflict
         // The store or the vault refused a write (a full disk): the documented 503, which tells
         // the caller nothing was committed and the call may be made again.
         case .storageUnavailable: .serviceUnavailable

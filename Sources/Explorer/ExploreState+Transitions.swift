@@ -26,6 +26,8 @@ extension ExploreState {
         if budget.timers > 0, pending.isEmpty, machine.nextDueTimer() != nil { events.append(.timer) }
         if budget.crashes > 0, world.durableApp != nil { events.append(.crash) }
         if budget.storageFailures > 0, !failNextPersist { events.append(.storageFails) }
+        if restartAsked != nil { events += [.restartAnswered(appHandlesRestart: true), .restartAnswered(appHandlesRestart: false)] }
+        if machine.restartOwed != nil, openTickets.count < budget.concurrentCommands { events.append(.appReportsRestart) }
         return events
     }
 
@@ -105,6 +107,7 @@ extension ExploreState {
             }
         case .crash:
             budget.crashes -= 1
+            restartAsked = nil  // the hook's answer dies with the process: the start is the restart
             pending = []
             openTickets = [:]
             failNextPersist = false
@@ -112,6 +115,11 @@ extension ExploreState {
         case .storageFails:
             budget.storageFailures -= 1
             failNextPersist = true
+        case .restartAnswered(let yes):
+            restartAsked = nil
+            machine.restartApplicationAnswered(RestartAnswer.hook(exitStatus: yes ? 0 : 1, outcome: yes ? "exited with status 0" : "exited with status 1"), now: now)
+        case .appReportsRestart:
+            machine.appReportedRestart(ticket: newTicket(.token("app restart")), now: now)
         }
         drain(into: &actions, failedPersistIndex: &failedPersistIndex)
         persistFailed = failedPersistIndex != nil
@@ -231,9 +239,13 @@ extension ExploreState {
                 actions.append(action)
                 openTickets[ticket] = nil
                 world.facts.answeredTickets.insert(ticket)
-            case .restartApp:
+            case .restartApp(let account):
                 actions.append(action)
-                machine.appRestarted(now: world.now)
+                if restartHook {
+                    restartAsked = account  // the Engine runs the hook; its answer is an event
+                } else {
+                    machine.appRestarted(now: world.now)
+                }
             case .readTokenCache(let step, let account, let scopes):
                 actions.append(action)
                 instant.append((step, .cache(world.cacheEntry(account, scopes: scopes))))

@@ -20,11 +20,16 @@ public struct ExploreState: Sendable, Hashable {
     /// and how many of its steps were issued.
     public var script: Int?
     public var scriptPosition = 0
+    /// The app has a restart hook (``Universe/restartHook``).
+    public var restartHook: Bool
+    /// The account whose restart the hook is being asked about (its answer is an event).
+    public var restartAsked: AccountID?
 
     public init(universe: Universe) {
         machine = ComplianceMachine(configuration: universe.configuration)
         world = World(universe: universe)
         budget = universe.budget
+        restartHook = universe.restartHook
     }
 }
 
@@ -169,6 +174,10 @@ public enum ExploreEvent: Sendable, Hashable, CustomStringConvertible {
     case crash
     /// The next persist fails (the disk is full).
     case storageFails
+    /// The app's restart hook answers `restartApplication` (YES: the app restarts itself).
+    case restartAnswered(appHandlesRestart: Bool)
+    /// The app reports it restarted (the restart it owed).
+    case appReportsRestart
 
     public var description: String {
         switch self {
@@ -179,6 +188,8 @@ public enum ExploreEvent: Sendable, Hashable, CustomStringConvertible {
         case .timer: "the next timer fires"
         case .crash: "crash (kill -9) and restart"
         case .storageFails: "the next commit fails"
+        case .restartAnswered(let yes): "the restart hook answers \(yes ? "YES" : "NO")"
+        case .appReportsRestart: "the app reports its restart"
         }
     }
 }

@@ -54,6 +54,10 @@ public struct FlowEmitter: Sendable {
                 steps.append(["do": "restartDaemon", "kill": true])
             case .storageFails:
                 notes.append("a commit fails (a full disk; not expressible in a flow)")
+            case .restartAnswered(let yes):
+                notes.append("the restart hook (flow field restartHook) exits \(yes ? 0 : 1)")
+            case .appReportsRestart:
+                steps.append(["do": "appRestarted"])
             }
             _ = state.apply(event, in: universe)
         }

@@ -49,6 +49,17 @@ public struct ScriptRun: Sendable {
         for _ in 0..<1000 {
             let events = state.events(in: universe)
             let idle = state.pending.isEmpty && state.openTickets.isEmpty
+            // A restart hook answers YES, and the app restarts before its next call.
+            if state.restartAsked != nil {
+                log.lines.append("> the restart hook answers YES")
+                take(.restartAnswered(appHandlesRestart: true))
+                continue
+            }
+            if idle, events.contains(.appReportsRestart) {
+                log.lines.append("> the app reports its restart")
+                take(.appReportsRestart)
+                continue
+            }
             if idle, let command = events.first(where: { if case .command = $0 { true } else if case .admin = $0 { true } else { false } }) {
                 log.lines.append("> \(command)")
                 take(command)

@@ -43,6 +43,9 @@ public struct Universe: Sendable, Hashable {
     public var launch = LaunchSettings()
     /// The profile's `MultiIdentity` (the app sets its identities).
     public var multiIdentity = false
+    /// Whether the app has a restart hook (`restartApplication`): its YES and NO are explored,
+    /// and the app's report of a restart it owes.
+    public var restartHook = false
 
     /// How many events of each kind one path may use.
     public struct Budget: Sendable, Hashable {
@@ -190,6 +193,27 @@ public struct Universe: Sendable, Hashable {
             Script("the UI shows alice, she deregisters with wipe, then signs in again", [
                 .command(.signIn("alice")), .command(.putData("alice")), .command(.switchUI("alice")), .command(.deregister("alice", wipe: true)),
                 .command(.readData("alice")), .command(.signIn("alice")), .command(.readData("alice")),
+            ]),
+        ]
+        return universe
+    }()
+
+    /// The standard people with an app whose restart hook answers `restartApplication`: YES
+    /// (the app owes the restart until it reports it, across crashes) or NO (the SDK restarts).
+    public static let withRestartHook: Universe = {
+        var universe = Universe.standard
+        universe.restartHook = true
+        // The answers of the services are the standard universe's business: here the hook's
+        // answers, the app's report and a crash interleave with normal answers and timers.
+        universe.budget.failures = 0
+        universe.budget.storageFailures = 0
+        universe.budget.timers = 1
+        universe.scripts = [
+            Script("restart hook: alice remediates at sign-in, asks a token, leaves with wipe", [
+                .command(.signIn("alice")), .command(.token("alice")), .command(.deregister("alice", wipe: true)),
+            ]),
+            Script("restart hook: josé's registration brings his first policy; alice signs in", [
+                .command(.signIn("josé-nfc")), .command(.token("josé-nfd")), .command(.signIn("alice")),
             ]),
         ]
         return universe

@@ -43,10 +43,13 @@ struct ComplianceExplore: ParsableCommand {
     @Flag(name: .customLong("multi-identity"), help: "Explore a MultiIdentity app that switches its UI identity and reads managed data, with its own scripts.")
     var multiIdentity = false
 
+    @Flag(name: .customLong("restart-hook"), help: "Explore an app with a restart hook (restartApplication YES or NO, and the app's report of a restart it owes), with its own scripts.")
+    var restartHook = false
+
     func validate() throws {
         guard (1...1000).contains(depth) else { throw ValidationError("--depth must be 1 to 1000, got \(depth).") }
-        if [noMAMService, policyRequired, multiIdentity].filter({ $0 }).count > 1 {
-            throw ValidationError("give one of --no-mam-service, --policy-required, --multi-identity.")
+        if [noMAMService, policyRequired, multiIdentity, restartHook].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --no-mam-service, --policy-required, --multi-identity, --restart-hook.")
         }
     }
 
@@ -54,7 +57,8 @@ struct ComplianceExplore: ParsableCommand {
         let universe =
             noMAMService ? Universe.withoutMAMService
             : policyRequired ? Universe.withPolicyRequired
-            : multiIdentity ? Universe.withMultiIdentity : Universe.standard
+            : multiIdentity ? Universe.withMultiIdentity
+            : restartHook ? Universe.withRestartHook : Universe.standard
         if list {
             for (index, script) in universe.scripts.enumerated() {
                 print("\(index + 1). \(script.name): \(script.steps.map(\.description).joined(separator: ", "))")

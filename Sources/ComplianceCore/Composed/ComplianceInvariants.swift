@@ -21,6 +21,7 @@ public enum ComplianceInvariants {
         case tokensOfTheAccountsPerson = 13
         case noTokenWithoutRequiredPolicy = 14
         case noManagedDataUnderDisallowedIdentity = 15
+        case owedRestartHoldsTheApp = 16
 
         public var description: String {
             switch self {
@@ -40,6 +41,7 @@ public enum ComplianceInvariants {
             case .noTokenWithoutRequiredPolicy: "with MAMPolicyRequired, the app's token requests get no token while no app protection policy is in force"
             case .noManagedDataUnderDisallowedIdentity:
                 "no identity the policy does not allow is in force, and managed data is read only under its owner's identity (or before the app set any)"
+            case .owedRestartHoldsTheApp: "while the app owes a restart (restartApplication YES), no token reaches it and the remediation waiting for the restart does not go on; only the app's report ends the debt"
             }
         }
     }
@@ -178,6 +180,7 @@ public enum ComplianceInvariants {
         found += tokensOfTheAccountsPerson(transition)
         found += noTokenWithoutRequiredPolicy(transition)
         found += noManagedDataUnderDisallowedIdentity(transition, facts: facts)
+        found += owedRestartHoldsTheApp(transition)
         return found
     }
 
@@ -547,6 +550,36 @@ public enum ComplianceInvariants {
             if !machine.mayBeInForce(read.owner) {
                 found.append(Violation(.noManagedDataUnderDisallowedIdentity, "\(read.owner.upn)'s managed data was read while the policy does not allow \(read.owner.upn)"))
             }
+        }
+        return found
+    }
+
+    // MARK: - 16
+
+    /// 16. While the app owes a restart (its `restartApplication` answered YES) at the step's
+    /// end, no reply hands the app a token, the account it is owed for is reported nothing
+    /// Compliant, and the remediation that waits for it does not go on (it may only end, when
+    /// its account leaves); the debt ends only with the app's report (`appRestarted`), never
+    /// with a reload or resume of the machine.
+    public static func owedRestartHoldsTheApp(_ transition: Transition) -> [Violation] {
+        var found: [Violation] = []
+        let owedAfter = transition.after.restartOwed
+        if let owed = owedAfter {
+            for action in transition.takenActions {
+                guard case .reply(_, let reply) = action, let (account, _) = tokens(of: reply) else { continue }
+                found.append(Violation(.owedRestartHoldsTheApp, "a token was returned to \(account.upn) while the app owes the restart for \(owed.upn)"))
+            }
+            for case .compliance(let report) in transition.events where report.account == owed && report.status == .compliant {
+                found.append(Violation(.owedRestartHoldsTheApp, "\(owed.upn)'s remediation reported Compliant before the app reported its restart"))
+            }
+            if let before = transition.before, before.remediationWaitsForApp, let waiting = before.remediation.activeAccount,
+               transition.after.remediation.activeAccount == waiting, transition.after.remediation.activeStep != .awaitingRestart {
+                found.append(Violation(.owedRestartHoldsTheApp, "\(waiting.upn)'s remediation went on before the app reported its restart"))
+            }
+        }
+        if let owed = transition.before?.restartOwed, owedAfter == nil,
+           !transition.events.contains(where: { if case .appRestarted = $0 { true } else { false } }) {
+            found.append(Violation(.owedRestartHoldsTheApp, "the restart the app owed for \(owed.upn) ended without the app's report"))
         }
         return found
     }

@@ -10,6 +10,10 @@ extension ComplianceMachine {
     public mutating func signIn(_ account: AccountID, scopes: [String]?, interactive: Bool, ticket: Ticket, now: Instant) {
         beginStep()
         defer { endStep(now: now) }
+        if let refusal = restartOwedRefusal(account) {
+            reply(ticket, .refused(refusal))
+            return
+        }
         if isLeaving(account) {
             reply(ticket, .refused(Refusal(.conflict, account, "\(account.upn) is being signed out and its data wiped; sign in again when that finished")))
             return
@@ -29,7 +33,7 @@ extension ComplianceMachine {
     public mutating func acquireToken(_ account: AccountID, scopes: [String], interactive: Bool, remediate: Bool, ticket: Ticket, now: Instant) {
         beginStep()
         defer { endStep(now: now) }
-        if let refusal = policyRequiredRefusal(account) {
+        if let refusal = restartOwedRefusal(account) ?? policyRequiredRefusal(account) {
             reply(ticket, .refused(refusal))
             return
         }
@@ -45,6 +49,10 @@ extension ComplianceMachine {
             let report = ComplianceStatusReport(
                 account: account, status: .notCompliant, detail: "No MAM service is configured for this app, so nothing can be remediated.")
             reply(ticket, .remediation(report, tokens: nil))
+            return
+        }
+        if let refusal = restartOwedRefusal(account) {
+            reply(ticket, .refused(refusal))
             return
         }
         startRemediation(account, silent: !interactive, retryScopes: nil, interaction: interactive ? ticket : nil, waiter: .command(ticket), now: now)
@@ -88,20 +96,13 @@ extension ComplianceMachine {
         volatile.waiters.append(.timer(ticket, account))
     }
 
-    /// The app restarted after ``Action/restartApp(_:)`` (its first policy).
+    /// The app restarted after ``Action/restartApp(_:)`` (its first policy): the SDK restarted
+    /// it (no restart hook, or its `restartApplication` answered NO).
     public mutating func appRestarted(now: Instant) {
         beginStep()
         defer { endStep(now: now) }
         identities = AppIdentities()  // the process started again: no identity is set
-        if let account = restartPending {
-            restartPending = nil
-            markAppDirty()
-            note(.appRestarted(account))
-        }
-        if remediation.activeStep == .awaitingRestart, let account = remediation.activeAccount {
-            note(.appRestarted(account))
-            runRemediation(remediationStep { $0.appRestarted() }, now: now)
-        }
+        restartHappened(now: now)
     }
 
     /// The start-up work (``resumed(now:)`` and its I/O) is done: a launch without policy notes
@@ -117,7 +118,9 @@ extension ComplianceMachine {
 
     /// After ``init(restoring:configuration:)``: finishes journaled wipes, resumes interrupted
     /// enrollment, deregistration, allowed-account removal and remediation steps; a restart
-    /// that was pending has happened (the process started again). Nothing stored `done` runs again.
+    /// that was pending has happened (the process started again), unless the app owes it
+    /// (its `restartApplication` answered YES: it still waits for the app's report). Nothing
+    /// stored `done` runs again.
     public mutating func resumed(now: Instant) {
         beginStep()
         defer { endStep(now: now) }
@@ -128,12 +131,14 @@ extension ComplianceMachine {
             runEnrollment(account, enrollmentStep(account) { $0.resumed() }, now: now)
         }
         runAllowed(allowedStep { $0.resumed() }, now: now)
-        if let account = restartPending {
+        if restartOwedByApp == nil, let account = restartPending {
             restartPending = nil
             markAppDirty()
             note(.appRestarted(account))
         }
-        runRemediation(remediationStep { $0.resumed() }, now: now)
+        if !remediationWaitsForApp {  // a restart the app owes is not this process's start
+            runRemediation(remediationStep { $0.resumed() }, now: now)
+        }
         if configuration.launch.autoEnrollOnLaunch { autoEnrollOnLaunch(now: now) }
     }
 

@@ -30,6 +30,7 @@ extension ComplianceMachine {
             if let overrides = app["settingsOverrides"], !overrides.isNull {
                 settingsOverrides = try SettingsOverrides(stored: overrides, path: "app.settingsOverrides")
             }
+            restartOwedByApp = try reader.optionalAccount("restartOwed")
         }
         remediationSnapshot = remediation.snapshot
         allowedSnapshot = allowed.snapshot
@@ -79,15 +80,16 @@ extension ComplianceMachine {
         return changes
     }
 
-    /// `{"machine":"app","version":1,"remediation":…,"allowedAccounts":…,"restartPending":…}`.
-    /// `"settingsOverrides"` too while one is set.
+    /// `{"machine":"app","version":1,"remediation":…,"allowedAccounts":…,"restartPending":…}`,
+    /// `"restartOwed"` while the app owes a restart, `"settingsOverrides"` while one is set.
     var appRecord: JSONValue {
-        var record = JSONObject([
+        var members: [(String, JSONValue)] = [
             ("machine", "app"), ("version", 1), ("remediation", remediationSnapshot.json), ("allowedAccounts", allowedSnapshot.json),
             ("restartPending", restartPending?.stored ?? .null),
-        ])
-        if !settingsOverrides.isEmpty { record["settingsOverrides"] = settingsOverrides.json }
-        return .object(record)
+        ]
+        if let restartOwedByApp { members.append(("restartOwed", restartOwedByApp.stored)) }
+        if !settingsOverrides.isEmpty { members.append(("settingsOverrides", settingsOverrides.json)) }
+        return .object(JSONObject(members))
     }
 
     /// What an account record says, for the columns the store keeps beside it.

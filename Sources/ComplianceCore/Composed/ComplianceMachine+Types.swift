@@ -93,8 +93,9 @@ extension ComplianceMachine {
         case removeTokens(StepID, AccountID)
         case removeVaultFiles(StepID, AccountID)
         case runAppHook(StepID, AccountID)
-        /// The first policy is in force: the app restarts (save its state, restart), then call
-        /// ``appRestarted(now:)``.
+        /// The first policy is in force: the app restarts. Without a restart hook the SDK
+        /// restarts it: call ``appRestarted(now:)``. With one, ask the app (`restartApplication`,
+        /// its save-state point) and call ``restartApplicationAnswered(_:now:)``.
         case restartApp(AccountID)
         /// The one answer to a caller's ticket.
         case reply(Ticket, Reply)
@@ -288,6 +289,9 @@ extension ComplianceMachine {
             case identityNotAllowed = "identity_not_allowed"
             /// Managed data asked for under a UI identity other than its owner.
             case identityMismatch = "identity_mismatch"
+            /// The app owes a restart (its `restartApplication` answered YES) and has not
+            /// reported it: no token is served until it does.
+            case restartPending = "restart_pending"
         }
 
         public var code: Code

@@ -217,10 +217,11 @@ extension ComplianceMachine {
     // MARK: - Waiters
 
     /// True when nothing is under way for the account: its enrollment waits, no wipe runs,
-    /// no restart is pending for it, no remediation of it runs.
+    /// no restart is pending for it, no remediation of it runs (a restart the app owes, and
+    /// the remediation waiting for it, wait for the app: nothing is under way here).
     func isSettled(_ account: AccountID) -> Bool {
         guard let state = accounts[account] else { return true }
-        return state.enrollment.isSettled && !state.wipe.isRunning && restartPending != account && remediation.activeAccount != account
+        return state.enrollment.isSettled && !state.wipe.isRunning && restartAwaitedBySDK != account && runningRemediationAccount != account
     }
 
     /// True when nothing is under way for any account (a fired timer's work may reach other
@@ -228,7 +229,7 @@ extension ComplianceMachine {
     /// (With no remediation running and no restart pending, an account is settled when its
     /// enrollment waits and no wipe runs: ``AccountIndexes/unsettled``.)
     var isAllSettled: Bool {
-        volatile.indexes.unsettled.isEmpty && remediation.activeAccount == nil && restartPending == nil
+        volatile.indexes.unsettled.isEmpty && runningRemediationAccount == nil && restartAwaitedBySDK == nil
     }
 
     /// Answers every caller whose account settled (or whose wipe the disk refused). A fired

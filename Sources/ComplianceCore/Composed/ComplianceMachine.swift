@@ -33,6 +33,9 @@ public struct ComplianceMachine: Sendable, Hashable {
     var allowedSnapshot: AllowedAccountsStateMachine.Snapshot
     /// The account whose first policy (outside a remediation) waits for the app's restart.
     var restartPending: AccountID?
+    /// The account whose first policy the app restarts for itself (its `restartApplication`
+    /// answered YES), until the app reports the restart (ComplianceMachine+Restart.swift).
+    var restartOwedByApp: AccountID?
     var accounts: [AccountID: AccountState] = [:]
     /// The runtime overrides of the Entra settings (stored in the app record until an unenrollment).
     public internal(set) var settingsOverrides = SettingsOverrides()
@@ -124,7 +127,7 @@ public struct ComplianceMachine: Sendable, Hashable {
 
     /// Queues the reply to `ticket` (released after the step's persist).
     mutating func reply(_ ticket: Ticket, _ reply: Reply) {
-        volatile.held.append(.reply(ticket, reply))
+        volatile.held.append(.reply(ticket, withheldWhileRestartOwed(reply)))
     }
 
     /// Records an observer notification of this step; enrollment statuses are kept per account.

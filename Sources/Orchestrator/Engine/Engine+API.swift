@@ -30,6 +30,7 @@ extension Engine {
         case .policyRequired: EngineError(.policyRequired, refusal.message)
         case .identityNotAllowed: EngineError(.identityNotAllowed, refusal.message)
         case .identityMismatch: EngineError(.identityMismatch, refusal.message)
+        case .restartPending: EngineError(.restartPending, refusal.message)
         }
     }
 

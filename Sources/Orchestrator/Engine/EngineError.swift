@@ -10,6 +10,7 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
             case identityNotAllowed = "identity_not_allowed", identityMismatch = "identity_mismatch"
             case accountRequired = "account_required"
             case invalidProtectedData = "invalid_protected_data", tampered, keyGone = "key_gone"
+            case restartPending = "restart_pending"
             case internalError = "internal"
         }
         private let base: Base
@@ -47,6 +48,8 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tampered = Code(.tampered)
         /// Data encrypted for an account whose key is gone (its data was wiped).
         public static let keyGone = Code(.keyGone)
+        /// The app owes a restart (its restart hook answered YES) and has not reported it.
+        public static let restartPending = Code(.restartPending)
         /// The store or the vault failed.
         public static let internalError = Code(.internalError)
 

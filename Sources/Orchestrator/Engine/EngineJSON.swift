@@ -74,6 +74,12 @@ public enum EngineJSON {
             ("wipeFinished", account, [:])
         case .restartRequired(let account):
             ("restartRequired", account, [:])
+        case .restartApplicationAnswered(let account, let answer):
+            ("restartApplication", account, {
+                var payload: JSONObject = ["appHandlesRestart": .bool(answer.appHandlesRestart), "outcome": .string(answer.outcome)]
+                if let notice = answer.notice { payload["notice"] = .string(notice) }
+                return .object(payload)
+            }())
         case .remediationStarted(let account, let silent):
             ("remediationStarted", account, ["silent": .bool(silent)])
         case .wipeHookRan(let account, let outcome, let removed):

@@ -1,0 +1,99 @@
+import JSON
+import Testing
+@testable import ComplianceCore
+@testable import Explorer
+
+/// `restartApplication` YES or NO (the app's restart hook): a restart the app owes holds the
+/// app until the app reports it, across crashes (invariant 15), explored to exhaustion with its
+/// own scripts; and the invariant, broken on purpose, names itself.
+@Suite struct RestartHookTests {
+    static let universe = Universe.withRestartHook
+
+    static func refusals(_ log: ScriptRun.Log) -> [ComplianceMachine.Refusal.Code] {
+        log.transitions.flatMap(\.transition.takenActions).compactMap { action in
+            if case .reply(_, .refused(let refusal)) = action { refusal.code } else { nil }
+        }
+    }
+
+    @Test func theWholeSpaceWithARestartHookBreaksNothing() {
+        let report = Explorer(universe: Self.universe, maxDepth: 100).run()
+        #expect(report.violation == nil, "\(report.violation.map { "\($0.violations) after \($0.trace)" } ?? "")")
+        #expect(report.exhausted && report.states > 5_000, "\(report.states) states, exhausted \(report.exhausted)")
+    }
+
+    @Test func yesRefusesTheWaitingSignInAndTheReportFinishesTheRemediation() {
+        let log = ScriptRun(universe: Self.universe).run(0)
+        #expect(log.violations.isEmpty, "\(log.violations)")
+        let answered = log.lines.firstIndex { $0.hasPrefix("event: restartApplication YES") }
+        let reported = log.lines.firstIndex(of: "> the app reports its restart")
+        let compliant = log.lines.firstIndex(of: "reply: remediation(alice@contoso.com Compliant(0))")
+        #expect(answered != nil && reported != nil && compliant != nil, "\(log.lines)")
+        #expect(answered! < reported! && reported! < compliant!, "\(log.lines)")
+        #expect(Self.refusals(log).first == .restartPending, "the sign-in waiting for the restart: \(log.lines)")
+        #expect(!log.lines[..<reported!].contains { $0.hasPrefix("event: appRestarted") }, "only the app's report restarts it")
+    }
+
+    @Test func aCrashWhileTheAppOwesItsRestartKeepsTheDebt() throws {
+        var state = ExploreState(universe: Self.universe)
+        _ = state.apply(.choose(0, Self.universe.scripts[0].name), in: Self.universe)
+        _ = state.apply(.command(.signIn("alice")), in: Self.universe)
+        for _ in 0..<40 where state.restartAsked == nil {
+            guard let step = state.pending.first.flatMap(ExploreState.step(of:)) else { break }
+            _ = state.apply(.complete(step, .normal), in: Self.universe)
+        }
+        let alice = try AccountID("alice@contoso.com")
+        #expect(state.restartAsked == alice)
+        _ = state.apply(.restartAnswered(appHandlesRestart: true), in: Self.universe)
+        #expect(state.machine.restartOwed == alice)
+        let (transition, facts) = state.apply(.crash, in: Self.universe)
+        #expect(broken(transition, facts).isEmpty)
+        #expect(state.machine.restartOwed == alice, "the debt is stored")
+        #expect(state.machine.view(of: alice)?.remediation == "awaitingRestart", "the remediation still waits for the app")
+        #expect(!transition.events.contains { if case .appRestarted = $0 { true } else { false } })
+    }
+
+    @Test func fifteen_aTokenHandedOutWhileTheAppOwesItsRestart() throws {
+        let log = ScriptRun(universe: Self.universe).run(0)
+        let entry = try #require(log.transitions.first { entry in
+            entry.transition.after.restartOwed != nil
+                && entry.transition.takenActions.contains { if case .reply(_, .refused) = $0 { true } else { false } }
+        })
+        var transition = entry.transition
+        #expect(broken(transition, entry.facts).isEmpty)
+        let alice = try AccountID("alice@contoso.com")
+        let tokens = TokenSet(accessToken: SecretToken("at"), expiresOn: Instant(millisecondsSinceEpoch: 1), scopes: [Self.universe.apiScope])
+        let answer = ComplianceMachine.TokenAnswer(
+            account: alice, scopes: [Self.universe.apiScope], status: .compliant, tokens: tokens, failure: nil, report: nil, remediated: false)
+        transition.actions = transition.actions.map { action in
+            if case .reply(let ticket, .refused) = action { return .reply(ticket, .token(answer)) }
+            return action
+        }
+        #expect(broken(transition, entry.facts) == [15])
+    }
+
+    @Test func fifteen_theDebtEndsWithoutTheAppsReport() throws {
+        let log = ScriptRun(universe: Self.universe).run(0)
+        let entry = try #require(log.transitions.first { entry in
+            entry.transition.before?.restartOwed != nil && entry.transition.after.restartOwed == nil
+        })
+        var transition = entry.transition
+        #expect(broken(transition, entry.facts).isEmpty)
+        transition.actions = transition.actions.map { action in
+            guard case .persist(var changes) = action else { return action }
+            changes.events.removeAll { if case .appRestarted = $0 { true } else { false } }
+            return .persist(changes)
+        }
+        #expect(broken(transition, entry.facts).contains(15))
+    }
+}
+
+@Suite struct RestartAnswerTests {
+    @Test func exitStatusZeroIsYesAndEverythingElseIsNoWithTheNotice() {
+        #expect(RestartAnswer.hook(exitStatus: 0, outcome: "exited with status 0").appHandlesRestart)
+        #expect(RestartAnswer.hook(exitStatus: 0, outcome: "").notice == nil)
+        for status: Int32? in [1, 3, nil] {
+            let answer = RestartAnswer.hook(exitStatus: status, outcome: "x")
+            #expect(!answer.appHandlesRestart && answer.notice == RestartAnswer.sdkRestartNotice)
+        }
+    }
+}
