@@ -154,6 +154,9 @@ public struct ComplianceStory: Sendable {
             return "\(kind == "signedOut" ? "signed out" : "selective wipe started") (\(payload["reason"]?.stringValue ?? "?"))"
         case "wipeHook":
             return "wipe hook: \(payload["outcome"]?.stringValue ?? "?")"
+        case "restartApplication":
+            let yes = payload["appHandlesRestart"] == true
+            return "restartApplication \(yes ? "YES: the app restarts itself" : "NO: the SDK restarts the app") (hook \(payload["outcome"]?.stringValue ?? "?"))"
         case "allowedAccountsChanged":
             return "allowed accounts changed: \(account) is no longer allowed"
         default:

@@ -133,6 +133,11 @@ extension ControlClient {
         try await call(.get, "/v1/app")
     }
 
+    /// The app restarted itself after its restart hook answered YES: `{"restarted", "report"}`.
+    public func appRestarted() async throws(ControlClientError) -> JSONValue {
+        try await call(.post, "/v1/app/restarted", .object([:]))
+    }
+
     public func listData(_ upn: String) async throws(ControlClientError) -> JSONValue {
         try await call(.get, "/v1/accounts/\(Self.pathSegment(upn))/data")
     }

@@ -30,6 +30,7 @@ public struct ControlRoutes: Sendable {
         router.get("/v1/health") { _, _ in try await handle { try await health() } }
         router.get("/v1/accounts") { _, _ in try await handle { try await accounts() } }
         router.get("/v1/app") { _, _ in try await handle { .json(.object(await engine.appView())) } }
+        router.post("/v1/app/restarted") { _, _ in try await handle { try await appRestarted() } }
         router.get("/v1/accounts/:upn") { _, context in try await handle { try await account(context) } }
         router.post("/v1/sign-in") { request, _ in try await handle { try await signIn(request) } }
         router.post("/v1/token") { request, _ in try await handle { try await token(request) } }
@@ -138,6 +139,12 @@ public struct ControlRoutes: Sendable {
         var object: JSONObject = ["report": EngineJSON.report(outcome.report)]
         if let tokens = outcome.tokens { object["token"] = ControlJSON.token(tokens) }
         return .json(.object(object))
+    }
+
+    /// The app restarted itself after its restart hook answered YES.
+    private func appRestarted() async throws -> Response {
+        let report = try await engineCall { try await engine.appReportedRestart() }
+        return .json(["restarted": .bool(true), "report": report.map { EngineJSON.report($0) } ?? .null])
     }
 
     private func deregister(_ request: Request) async throws -> Response {

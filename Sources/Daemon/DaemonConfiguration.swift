@@ -29,6 +29,8 @@ public struct DaemonConfiguration: Sendable {
     public var caFile: String?
     public var clock: EngineClock.Mode
     public var wipeHook: WipeHook?
+    /// The app's `restartApplication`, asked when a first policy restarts the app.
+    public var restartHook: RestartHook?
     public var httpTimeout: Duration
     public var testHooks: Bool
     /// How many of the newest events the store's log keeps (``OrchestratorStore/eventRetention``).
@@ -45,7 +47,7 @@ public struct DaemonConfiguration: Sendable {
         clientID: String? = nil, clientAuthentication: IssuerConfiguration.ClientAuthentication = .none,
         signInScopes: [String] = ["openid", "profile", "offline_access"], caFile: String? = nil, clock: EngineClock.Mode = .real,
         wipeHook: WipeHook? = nil, httpTimeout: Duration = .seconds(10), testHooks: Bool = false,
-        eventRetention: Int = OrchestratorStore.defaultEventRetention
+        eventRetention: Int = OrchestratorStore.defaultEventRetention, restartHook: RestartHook? = nil
     ) throws {
         if let oidcIssuer {
             guard authority == nil else {
@@ -76,6 +78,7 @@ public struct DaemonConfiguration: Sendable {
         self.caFile = caFile
         self.clock = clock
         self.wipeHook = wipeHook
+        self.restartHook = restartHook
         self.httpTimeout = httpTimeout
         self.testHooks = testHooks
         self.eventRetention = eventRetention
@@ -114,7 +117,8 @@ public struct DaemonParts: Sendable {
         let mam = configuration.mamURL.map { MAMClient(baseURL: $0, http: client, logger: logger) }
         var engineConfiguration = EngineConfiguration(
             clientID: configuration.clientID, capabilities: configuration.app.capabilities,
-            defaultSignInScopes: configuration.signInScopes, wipeHook: configuration.wipeHook, launch: configuration.app.launch)
+            defaultSignInScopes: configuration.signInScopes, wipeHook: configuration.wipeHook, launch: configuration.app.launch,
+            restartHook: configuration.restartHook)
         engineConfiguration.multiIdentity = configuration.app.multiIdentity
         let engine = Engine(
             configuration: engineConfiguration,

@@ -71,6 +71,12 @@ struct Complianced: AsyncParsableCommand {
     @Option(name: .customLong("wipe-hook-timeout"), help: ArgumentHelp("Seconds the wipe hook may run before it is killed.", valueName: "seconds"))
     var wipeHookTimeout: Int = 10
 
+    @Option(name: .customLong("restart-hook"), help: ArgumentHelp("The app's restartApplication: command run by /bin/sh when a first policy restarts the app, with COMPLIANCE_RESTART_ACCOUNT, COMPLIANCE_RESTART_DIRECTORY and COMPLIANCE_STATE_DIRECTORY set; exit 0: the app restarts itself and reports it.", valueName: "cmd"))
+    var restartHook: String?
+
+    @Option(name: .customLong("restart-hook-timeout"), help: ArgumentHelp("Seconds the restart hook may run before it is killed (its answer is then NO).", valueName: "seconds"))
+    var restartHookTimeout: Int = 10
+
     @Option(name: .customLong("http-timeout"), help: ArgumentHelp("Seconds an outgoing request may take.", valueName: "seconds"))
     var httpTimeout: Int = 10
 
@@ -97,6 +103,8 @@ struct Complianced: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'.") }
         guard LogFormat(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be \(LogFormat.choices), got '\(logFormat)'.") }
         guard (1...3600).contains(wipeHookTimeout) else { throw ValidationError("--wipe-hook-timeout must be 1...3600 seconds.") }
+        guard (1...3600).contains(restartHookTimeout) else { throw ValidationError("--restart-hook-timeout must be 1...3600 seconds.") }
+        if let restartHook, restartHook.isEmpty { throw ValidationError("--restart-hook is empty (leave it out for an app the daemon restarts itself).") }
         guard (1...600).contains(httpTimeout) else { throw ValidationError("--http-timeout must be 1...600 seconds.") }
         guard eventRetention >= 1 else { throw ValidationError("--event-retention must be at least 1, got \(eventRetention).") }
         if let listen { _ = try Self.loopbackAddress(listen, option: "--listen") }
@@ -146,7 +154,8 @@ struct Complianced: AsyncParsableCommand {
                 signInScopes: scopes.isEmpty ? ["openid", "profile", "offline_access"] : scopes, caFile: caFile,
                 clock: EngineClock.Mode(rawValue: clock) ?? .real,
                 wipeHook: wipeHook.map { WipeHook(command: $0, timeout: .seconds(wipeHookTimeout)) },
-                httpTimeout: .seconds(httpTimeout), testHooks: testHooks, eventRetention: eventRetention)
+                httpTimeout: .seconds(httpTimeout), testHooks: testHooks, eventRetention: eventRetention,
+                restartHook: restartHook.map { RestartHook(command: $0, timeout: .seconds(restartHookTimeout)) })
             try StartupChecks.socketPathFits(configuration.socketPath)
             if let caFile { try StartupChecks.readableFile(caFile, option: "--ca-file") }
             try StartupChecks.prepareStateDirectory(stateDirectory, logger: logger)

@@ -26,6 +26,7 @@ struct DaemonHarness: Sendable {
     /// before the engine opens it (e.g. to write a store of an earlier layout).
     static func run<T: Sendable>(
         app: String = appsDirectory + "/chatr-Info.plist", authority: String? = nil, wipeHook: WipeHook? = nil,
+        restartHook: RestartHook? = nil,
         prepare: @Sendable (String) throws -> Void = { _ in },
         _ body: @Sendable (DaemonHarness) async throws -> T
     ) async throws -> T {
@@ -35,7 +36,8 @@ struct DaemonHarness: Sendable {
             try prepare(directory)
             let configuration = try DaemonConfiguration(
                 stateDirectory: directory, app: try AppSettings.load(infoPlist: app), authority: authority ?? mock.authority,
-                mamURL: mock.mamURL, clock: .virtual, wipeHook: wipeHook, httpTimeout: .seconds(5))
+                mamURL: mock.mamURL, clock: .virtual, wipeHook: wipeHook, httpTimeout: .seconds(5),
+                restartHook: restartHook)
             let parts = try DaemonParts(configuration, logger: quietLogger)
             let running = try await parts.startRunning()
             do {

@@ -21,6 +21,9 @@ public struct Flow: Sendable {
     public var webApp: AppProfile?
     /// The app's wipe hook (`"wipeHook"`: a command for `/bin/sh -c`), given to the daemon.
     public var wipeHook: String?
+    /// The app's restart hook (`"restartHook"`: a command for `/bin/sh -c`), given to the daemon
+    /// as `--restart-hook`.
+    public var restartHook: String?
     public var steps: [FlowStep]
 
     public init(

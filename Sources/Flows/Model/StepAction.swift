@@ -37,6 +37,8 @@ public enum StepAction: Sendable {
     /// `protected`, `owner`, `encrypted`, or `error`, `messageContains`.
     case unprotect(input: BufferInput, corrupt: Bool, expected: JSONObject)
     case advanceClock(seconds: Int64, text: String)
+    /// The app reports it restarted itself (`POST /v1/app/restarted`).
+    case appRestarted
 
     // The daemon process.
     case restartDaemon(kill: Bool)
@@ -91,6 +93,7 @@ public enum StepAction: Sendable {
         case .unprotect(let input, let corrupt, _): "unprotect \(input)\(corrupt ? " (corrupted)" : "")"
         case .expectProtectionInfo(let input, let corrupt, _): "expectProtectionInfo \(input)\(corrupt ? " (corrupted)" : "")"
         case .advanceClock(_, let text): "advanceClock \(text)"
+        case .appRestarted: "appRestarted"
         case .restartDaemon(let kill): kill ? "restartDaemon (kill -9)" : "restartDaemon (SIGTERM)"
         case .crashAfter(let point, let occurrence): "crashAfter \(point)\(occurrence > 1 ? " #\(occurrence)" : "")"
         case .failStorage(let operation, let count): "failStorage \(operation)\(count > 1 ? " ×\(count)" : "")"

@@ -54,11 +54,12 @@ enum CheckFields {
                 // Compared as the daemon lists them: lowercased keys, sorted.
                 expected[key] = .array(Set(list.compactMap { $0.stringValue?.lowercased() }).sorted().map { .string($0) })
             }
-            if let managed = fields.value("managedAccount") {
-                guard managed == .null || managed.stringValue != nil else { throw fail("expectApp: 'managedAccount' must be a UPN or null") }
-                expected["managedAccount"] = managed.stringValue.map { .string($0.lowercased()) } ?? .null
+            for key in ["managedAccount", "restartOwed"] {
+                guard let value = fields.value(key) else { continue }
+                guard value == .null || value.stringValue != nil else { throw fail("expectApp: '\(key)' must be a UPN or null") }
+                expected[key] = value.stringValue.map { .string($0.lowercased()) } ?? .null
             }
-            guard !expected.isEmpty else { throw fail("expectApp: name at least one of registeredAccounts, allowedAccounts, managedAccount") }
+            guard !expected.isEmpty else { throw fail("expectApp: name at least one of registeredAccounts, allowedAccounts, managedAccount, restartOwed") }
             return .expectApp(expected: expected)
         case "expectSettings":
             var expected = JSONObject()

@@ -44,6 +44,8 @@ public enum FlowParser {
         guard ["mock", "unreachable"].contains(issuer) else { throw topFail("the flow: field 'issuer' must be \"mock\" or \"unreachable\", found \"\(issuer)\"") }
         let wipeHook = try top.optionalString("wipeHook")
         if let wipeHook, wipeHook.isEmpty { throw topFail("the flow: field 'wipeHook' is empty (leave it out for an app without a hook)") }
+        let restartHook = try top.optionalString("restartHook")
+        if let restartHook, restartHook.isEmpty { throw topFail("the flow: field 'restartHook' is empty (leave it out for an app the daemon restarts itself)") }
         var values = parameters
         if let defaults = try top.objectField("parameters") {
             for (name, value) in defaults {
@@ -73,6 +75,7 @@ public enum FlowParser {
             entitlements: entitlements, webApp: try WebFields.appProfile(for: steps, app: app, entitlements: entitlements, file: file),
             steps: steps)
         flow.wipeHook = wipeHook
+        flow.restartHook = restartHook
         return flow
     }
 

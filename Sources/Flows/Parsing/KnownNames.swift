@@ -7,7 +7,7 @@ enum KnownNames {
     static let eventKinds: Set<String> = [
         "daemonStarted", "signInRefused", "signedIn", "signedOut", "tokenAcquired", "tokenFailed", "remediationStarted", "enrollment",
         "policy", "policyApplied", "unenroll", "allowedAccountsChanged", "restartRequired", "appRestarted", "compliance", "wipeStarted",
-        "wipeFinished", "wipeHook", "timerFired", "clockAdvanced", "appConfigChanged", "policyAbsent",
+        "wipeFinished", "wipeHook", "restartApplication", "timerFired", "clockAdvanced", "appConfigChanged", "policyAbsent",
         "identitySwitched", "identitySwitchRequired", "settingsOverridden", "settingsOverridesCleared",
         "dataReprotected",
     ]

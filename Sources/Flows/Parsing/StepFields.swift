@@ -51,6 +51,8 @@ enum StepFields {
             } catch {
                 throw fail("advanceClock: field 'by': \(error)")
             }
+        case "appRestarted":
+            return .appRestarted
         case "restartDaemon":
             return .restartDaemon(kill: try fields.bool("kill", default: true))
         case "crashAfter":

@@ -48,6 +48,8 @@ extension FlowRunner {
             return try await client.setSettingsOverrides(changes)
         case .advanceClock(let seconds, _):
             return try await client.advanceClock(seconds: seconds)
+        case .appRestarted:
+            return try await client.appRestarted()
         default:
             preconditionFailure("not a daemon action: \(action.summary)")
         }

@@ -66,6 +66,7 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
         if let caFile = options.caFile { arguments += ["--ca-file", caFile] }
         if flow.needsTestHooks { arguments.append("--test-hooks") }
         if let wipeHook = flow.wipeHook { arguments += ["--wipe-hook", wipeHook] }
+        if let restartHook = flow.restartHook { arguments += ["--restart-hook", restartHook] }
         daemon = try await launch(options.compliancedPath, arguments, what: "complianced").0
     }
 

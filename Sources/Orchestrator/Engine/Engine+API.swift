@@ -81,6 +81,21 @@ extension Engine {
         }
     }
 
+    /// The app reports it has restarted, paying the restart it owed (its restart hook answered
+    /// YES): the remediation that waited for it goes on, and its report is the answer (nil
+    /// when none waited). `conflict` when the app owes no restart.
+    public func appReportedRestart() async throws(EngineError) -> ComplianceStatusReport? {
+        let reply = await submit { machine, ticket in
+            machine.appReportedRestart(ticket: ticket, now: clock.now)
+        }
+        switch reply {
+        case .remediation(let report, _): return report
+        case .settled: return nil
+        case .refused(let refusal): throw Self.error(refusal)
+        default: throw EngineError(.internalError, "the machine answered a restart report with \(reply)")
+        }
+    }
+
     /// Deregisters `upn` (unenroll, then wipe when asked). `wiped` is true only when the wipe
     /// finished; a wipe the disk refused is `storage_unavailable` (it is journaled and runs again).
     public func deregister(_ upn: String, wipe: Bool) async throws(EngineError) -> DeregisterOutcome {

@@ -12,6 +12,7 @@ extension Engine {
             "allowedAccounts": machine.allowedAccounts.json,
             "managedAccount": machine.managedAccount.map { .string($0.key) } ?? .null,
             "policyVersion": machine.appPolicy.map { .string($0.version) } ?? .null,
+            "restartOwed": machine.restartOwed.map { .string($0.key) } ?? .null,
         ]
     }
 }

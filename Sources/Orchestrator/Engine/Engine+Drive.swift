@@ -55,8 +55,13 @@ extension Engine {
                 users.removeValue(forKey: ticket)?.session?.end()  // a person's interaction ends with its request
                 waiting.removeValue(forKey: ticket)?.resume(returning: reply)
             case .restartApp(let account):
-                logger.notice("first policy: the app restarts", metadata: ["account.id": "\(account)"])
-                machine.appRestarted(now: clock.now)
+                if configuration.restartHook != nil {
+                    logger.notice("first policy: asking the app's restart hook (restartApplication)", metadata: ["account.id": "\(account)"])
+                    schedule(Job(kind: .askRestartHook(account)))
+                } else {
+                    logger.notice("first policy: the app restarts", metadata: ["account.id": "\(account)"])
+                    machine.appRestarted(now: clock.now)
+                }
             case .readTokenCache(let step, let account, let scopes):
                 let entry = cacheEntry(account, scopes: scopes)
                 metrics.cacheRead(entry, now: clock.now)

@@ -21,6 +21,8 @@ extension Engine {
             await completed(step, await removeVaultFiles(account))
         case .runAppHook(let step, let account):
             await completed(step, await runAppHook(account))
+        case .askRestartHook(let account):
+            await restartHookAnswered(await askRestartHook(account))
         case .wake(let at, let generation):
             let delay = at - clock.milliseconds
             if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
@@ -297,6 +299,18 @@ extension Engine {
 
     private func takeStorageFault(_ kind: StorageFaults.Kind) throws {
         try storageFaults.take(kind)
+    }
+
+    /// The app's `restartApplication`: exit status 0 says the app restarts itself.
+    private nonisolated func askRestartHook(_ account: AccountID) async -> RestartAnswer {
+        guard let hook = configuration.restartHook else { return RestartAnswer(appHandlesRestart: false, outcome: "no hook configured") }
+        return await hook.ask(for: account, directory: vault.directory(for: account), stateDirectory: store.stateDirectory, logger: logger)
+    }
+
+    private func restartHookAnswered(_ answer: RestartAnswer) {
+        logger.notice("the app answered restartApplication", metadata: ["restart.appHandlesRestart": "\(answer.appHandlesRestart)", "restart.outcome": "\(answer.outcome)"])
+        machine.restartApplicationAnswered(answer, now: clock.now)
+        drain()
     }
 
     /// The app's `wipeDataForAccount`: exit status 0 says the app removed the data itself.

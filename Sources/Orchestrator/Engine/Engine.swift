@@ -193,6 +193,8 @@ struct Job: Sendable {
         case mam(ComplianceMachine.StepID, ComplianceMachine.MAMRequest)
         case removeVaultFiles(ComplianceMachine.StepID, AccountID)
         case runAppHook(ComplianceMachine.StepID, AccountID)
+        /// Ask the app's restart hook (`restartApplication`) about the restart for the account's first policy.
+        case askRestartHook(AccountID)
         /// Sleep until the real clock reaches `at`, then fire due timers (generation `generation`).
         case wake(at: EpochMillis, generation: Int)
     }

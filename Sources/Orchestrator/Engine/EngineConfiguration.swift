@@ -12,6 +12,9 @@ public struct EngineConfiguration: Sendable {
     public var reservedScopes: [String]
     /// Runs on every selective wipe, when configured.
     public var wipeHook: WipeHook?
+    /// Asked when a first policy restarts the app (`restartApplication`), when configured;
+    /// without it the daemon restarts the app session at once.
+    public var restartHook: RestartHook?
     /// The profile's launch settings (`AutoEnrollOnLaunch`, `MAMPolicyRequired`, `MAMPolicyWarnAbsent`).
     public var launch: LaunchSettings
     /// The profile's `MultiIdentity` (the app sets its own identities; ``AppIdentities``).
@@ -20,7 +23,8 @@ public struct EngineConfiguration: Sendable {
     public init(
         clientID: String, capabilities: [String] = [ComplianceCore.protectionCapability],
         defaultSignInScopes: [String] = ["openid", "profile", "offline_access"],
-        reservedScopes: [String] = ["openid", "profile", "offline_access"], wipeHook: WipeHook? = nil, launch: LaunchSettings = LaunchSettings()
+        reservedScopes: [String] = ["openid", "profile", "offline_access"], wipeHook: WipeHook? = nil, launch: LaunchSettings = LaunchSettings(),
+        restartHook: RestartHook? = nil
     ) {
         self.launch = launch
         self.clientID = clientID
@@ -28,5 +32,6 @@ public struct EngineConfiguration: Sendable {
         self.defaultSignInScopes = defaultSignInScopes
         self.reservedScopes = reservedScopes
         self.wipeHook = wipeHook
+        self.restartHook = restartHook
     }
 }

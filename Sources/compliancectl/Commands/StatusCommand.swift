@@ -27,6 +27,9 @@ struct StatusCommand: AsyncParsableCommand {
                 "allowed accounts: \(app["allowedAccounts"] == .null ? "anyone (the policy names none)" : "[\(list(app["allowedAccounts"]))]")",
                 "managed account: \(app["managedAccount"]?.stringValue ?? "none")\(app["policyVersion"]?.stringValue.map { " (policy version \($0))" } ?? "")",
             ]
+            if let owed = app["restartOwed"]?.stringValue {
+                lines.append("restart owed by the app (first policy of \(owed)): run compliancectl app restarted once it restarted")
+            }
             lines.append(accounts.isEmpty ? "no accounts" : "\n" + Describe.accounts(accounts))
             return CommandResult(json: ["health": health, "app": app, "accounts": .array(accounts)], lines: lines)
         }

@@ -92,6 +92,12 @@ function __compliancectl_parse_tokens -S
             case 'clear'
                 __compliancectl_parse_subcommand 0 'socket=' 'state-dir=' 'json' 'authority' 'client-id' 'redirect-uri' 'version' 'h/help'
             end
+        case 'app'
+            __compliancectl_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'restarted'
+                __compliancectl_parse_subcommand 0 'socket=' 'state-dir=' 'json' 'version' 'h/help'
+            end
         case 'profile'
             __compliancectl_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -183,6 +189,7 @@ complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_pos
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_positional "compliancectl" -eq 1' -fa 'config' -d 'Show an account\'s MAM app configuration (IntuneMAMAppConfig), or one key\'s values.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_positional "compliancectl" -eq 1' -fa 'identity' -d 'Show or set the app\'s process and UI identities (setProcessIdentity, setUIPolicyIdentity).'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_positional "compliancectl" -eq 1' -fa 'settings' -d 'Show the app\'s Entra settings in force, or override them at runtime (IntuneMAMSettings).'
+complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_positional "compliancectl" -eq 1' -fa 'app' -d 'What the app tells the daemon: that it restarted itself (compliancectl status shows the app).'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_positional "compliancectl" -eq 1' -fa 'profile' -d 'Lint or fix an app profile: its Info.plist (IntuneMAMSettings, query schemes, WKAppBoundDomains) and entitlements.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_positional "compliancectl" -eq 1' -fa 'webview' -d 'Decide what the Intune SDK and WebKit do with a web view of an app.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_positional "compliancectl" -eq 1' -fa 'browser' -d 'Print the web view MSAL signs in with on an iOS or macOS version, its cookie sharing and SSO, and the Intune findings.'
@@ -401,6 +408,14 @@ complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_fla
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl settings clear" redirect-uri' -l 'redirect-uri' -d 'Clear aadRedirectUriOverride.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl settings clear" version' -l 'version' -d 'Show the version.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl settings clear" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl app" version' -l 'version' -d 'Show the version.'
+complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl app" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_positional "compliancectl app" -eq 1' -fa 'restarted' -d 'Report that the app restarted itself (its restart hook answered YES to restartApplication).'
+complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl app restarted" socket' -l 'socket' -d 'The daemon\'s control socket (default: $COMPLIANCED_SOCKET).' -rfka ''
+complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl app restarted" state-dir' -l 'state-dir' -d 'The daemon\'s state directory (its socket is DIR/control.sock).' -rfka ''
+complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl app restarted" json' -l 'json' -d 'Print the daemon\'s JSON answer instead of text.'
+complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl app restarted" version' -l 'version' -d 'Show the version.'
+complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl app restarted" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl profile" version' -l 'version' -d 'Show the version.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl profile" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_positional "compliancectl profile" -eq 1' -fa 'lint' -d 'Print every problem of an app profile with its key and how to fix it.'
