@@ -4,7 +4,7 @@ import Testing
 @testable import Explorer
 
 /// `restartApplication` YES or NO (the app's restart hook): a restart the app owes holds the
-/// app until the app reports it, across crashes (invariant 15), explored to exhaustion with its
+/// app until the app reports it, across crashes (invariant 16), explored to exhaustion with its
 /// own scripts; and the invariant, broken on purpose, names itself.
 @Suite struct RestartHookTests {
     static let universe = Universe.withRestartHook
@@ -52,7 +52,7 @@ import Testing
         #expect(!transition.events.contains { if case .appRestarted = $0 { true } else { false } })
     }
 
-    @Test func fifteen_aTokenHandedOutWhileTheAppOwesItsRestart() throws {
+    @Test func sixteen_aTokenHandedOutWhileTheAppOwesItsRestart() throws {
         let log = ScriptRun(universe: Self.universe).run(0)
         let entry = try #require(log.transitions.first { entry in
             entry.transition.after.restartOwed != nil
@@ -68,10 +68,10 @@ import Testing
             if case .reply(let ticket, .refused) = action { return .reply(ticket, .token(answer)) }
             return action
         }
-        #expect(broken(transition, entry.facts) == [15])
+        #expect(broken(transition, entry.facts) == [16])
     }
 
-    @Test func fifteen_theDebtEndsWithoutTheAppsReport() throws {
+    @Test func sixteen_theDebtEndsWithoutTheAppsReport() throws {
         let log = ScriptRun(universe: Self.universe).run(0)
         let entry = try #require(log.transitions.first { entry in
             entry.transition.before?.restartOwed != nil && entry.transition.after.restartOwed == nil
@@ -83,7 +83,7 @@ import Testing
             changes.events.removeAll { if case .appRestarted = $0 { true } else { false } }
             return .persist(changes)
         }
-        #expect(broken(transition, entry.facts).contains(15))
+        #expect(broken(transition, entry.facts).contains(16))
     }
 }
 

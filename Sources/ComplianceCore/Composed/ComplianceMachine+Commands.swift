@@ -101,7 +101,6 @@ extension ComplianceMachine {
     public mutating func appRestarted(now: Instant) {
         beginStep()
         defer { endStep(now: now) }
-        identities = AppIdentities()  // the process started again: no identity is set
         restartHappened(now: now)
     }
 

@@ -89,6 +89,7 @@ extension ComplianceMachine {
     /// The app has restarted: a pending restart is over and the remediation that waited for
     /// it goes on.
     mutating func restartHappened(now: Instant) {
+        identities = AppIdentities()  // the process started again: no identity is set
         if restartOwedByApp != nil {
             restartOwedByApp = nil
             markAppDirty()
