@@ -14,6 +14,8 @@ enum LiveChildren {
     static let state = Mutex<(pids: Set<pid_t>, spawning: Int, stopping: Bool)>(([], 0, false))
     static let sources = Mutex<[SignalSource]>([])
     static let installed = Mutex(false)
+    /// Paths removed once a signal's stop has stopped the children (``ChildProcess/removeOnTermination(_:)``).
+    static let leftovers = Mutex<Set<String>>([])
 
     /// A dispatch signal source; it is only kept, never touched again once resumed.
     final class SignalSource: @unchecked Sendable {
@@ -75,10 +77,23 @@ extension ChildProcess {
         }
     }
 
+    /// Removes `path` (a directory its children use) when a signal stops this process
+    /// (``stopChildrenOnTermination()``), after the children are stopped; a process that ends
+    /// by itself removes it itself, and calls ``forgetOnTermination(_:)``.
+    public static func removeOnTermination(_ path: String) {
+        _ = LiveChildren.leftovers.withLock { $0.insert(path) }
+    }
+
+    /// Takes back a ``removeOnTermination(_:)``.
+    public static func forgetOnTermination(_ path: String) {
+        _ = LiveChildren.leftovers.withLock { $0.remove(path) }
+    }
+
     /// Makes this process a careful supervisor of the children it starts:
     ///
     /// - On SIGINT, SIGTERM or SIGHUP it stops every live child (SIGTERM, up to 5 s, then
     ///   SIGKILL) and then ends by the same signal, so its own parent sees how it ended.
+    /// - Then it removes the paths given to ``removeOnTermination(_:)``.
     /// - SIGPIPE is ignored: when whoever reads this process's output goes away (`| head`),
     ///   writes fail instead of killing it with its children still running.
     ///
@@ -92,6 +107,8 @@ extension ChildProcess {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 LiveChildren.stopAll(grace: .seconds(5))
+                // The children no longer write into them: what they used goes too.
+                for path in LiveChildren.leftovers.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
                 signal(number, SIG_DFL)
                 kill(getpid(), number)
             }

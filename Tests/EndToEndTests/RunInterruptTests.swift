@@ -37,6 +37,13 @@ import LocalServers
             servers = Array(Set(Self.children(of: run.pid) + Self.processes(with: marker, besides: run.pid)))
         }
         try #require(servers.count >= 2, "no servers seen; stdout: \(run.standardOutput.suffix(500))")
+        // The daemon's state directory (its --state-dir), which the run must remove too.
+        let stateDirectories = servers.compactMap { pid -> String? in
+            let arguments = Self.commandLine(pid).split(separator: " ").map(String.init)
+            guard let flag = arguments.firstIndex(of: "--state-dir"), flag + 1 < arguments.count else { return nil }
+            return arguments[flag + 1]
+        }
+        #expect(stateDirectories.count == 1, "one daemon with a --state-dir: \(servers.map { Self.commandLine($0) })")
         run.send(signal)
         #expect(await run.waitForExit(timeout: .seconds(30)))
         #expect(run.exitStatus == .signalled(signal))
@@ -49,6 +56,9 @@ import LocalServers
             left = alive()
         }
         #expect(left.isEmpty, "still running: \(left.map { Self.commandLine($0) })")
+        for directory in stateDirectories {
+            #expect(!FileManager.default.fileExists(atPath: directory), "the run left its daemon's state directory \(directory)")
+        }
         for pid in left { kill(pid, SIGKILL) }  // never leave them behind, even when the test fails
         await run.stop()
     }

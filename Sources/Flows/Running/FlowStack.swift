@@ -48,6 +48,8 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
         }
         let directory = NSTemporaryDirectory() + "compliancectl-run-" + UUID().uuidString
         stateDirectory = directory
+        // Stopped by a signal, the run ends without stop(): the directory goes with the daemon.
+        if !options.keepState { ChildProcess.removeOnTermination(directory) }
         client = ControlClient(socketPath: directory + "/control.sock")
         try await startDaemon()
     }
@@ -109,7 +111,10 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
     func stop() async {
         await daemon?.stop(graceful: .seconds(10))
         await mock?.stop(graceful: .seconds(5))
-        if let stateDirectory, !options.keepState { try? FileManager.default.removeItem(atPath: stateDirectory) }
+        if let stateDirectory, !options.keepState {
+            try? FileManager.default.removeItem(atPath: stateDirectory)
+            ChildProcess.forgetOnTermination(stateDirectory)
+        }
     }
 
     /// Starts a server and waits for its ready line (`listening on …`), which it returns.
