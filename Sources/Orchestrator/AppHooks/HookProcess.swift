@@ -70,6 +70,7 @@ enum HookProcess {
         process.standardError = FileHandle.nullDevice
         let ended = TerminationFlag()
         process.terminationHandler = { _ in ended.set() }
+        let started = ContinuousClock.now
         do {
             try process.run()
         } catch {
@@ -78,14 +79,19 @@ enum HookProcess {
         let pid = process.processIdentifier
         logger.info("\(label) hook started", metadata: ["account.id": "\(account)", "hook.pid": "\(pid)"])
 
-        guard await ended.wait(atMost: timeout) else {
+        // A hook that ended only after its limit outlived it, even when this task (starved on a
+        // busy machine) got to look only later: that is a timeout, as if it had been killed.
+        guard await ended.wait(atMost: timeout), let end = ended.endedAt, end - started <= timeout else {
             // SIGKILL: a child of a test runner may have SIGTERM blocked, and the hook had its chance.
             // Process starts the shell as a process-group leader: kill the group, so commands the
             // shell forked (it does not always exec the last one) die with it.
-            if getpgid(pid) == pid { kill(-pid, SIGKILL) }
-            kill(pid, SIGKILL)
-            if !(await ended.wait(atMost: .seconds(5))) {
-                logger.error("\(label) hook did not exit after SIGKILL", metadata: ["hook.pid": "\(pid)"])
+            // (A hook already reaped is not signalled: its pid may be another process's by now.)
+            if !ended.isSet {
+                if getpgid(pid) == pid { kill(-pid, SIGKILL) }
+                kill(pid, SIGKILL)
+                if !(await ended.wait(atMost: .seconds(5))) {
+                    logger.error("\(label) hook did not exit after SIGKILL", metadata: ["hook.pid": "\(pid)"])
+                }
             }
             logger.warning("\(label) hook timed out and was killed", metadata: ["account.id": "\(account)", "hook.pid": "\(pid)"])
             return .timedOut
@@ -100,11 +106,18 @@ enum HookProcess {
 /// Set once by the process's termination handler; polled by the waiting task.
 private final class TerminationFlag: @unchecked Sendable {  // `done` is guarded by `lock`
     private let lock = NSLock()
-    private var done = false
+    private var done: ContinuousClock.Instant?
 
-    func set() { lock.withLock { done = true } }
+    /// Records the end (the termination handler runs on its own thread, on time).
+    func set() {
+        let now = ContinuousClock.now
+        lock.withLock { if done == nil { done = now } }
+    }
 
-    var isSet: Bool { lock.withLock { done } }
+    var isSet: Bool { lock.withLock { done != nil } }
+
+    /// When the process ended, once it has.
+    var endedAt: ContinuousClock.Instant? { lock.withLock { done } }
 
     /// Polls every 10 ms until set or `limit` has passed; returns whether it was set.
     /// Cancellation ends the wait early (returning the flag as it is).
