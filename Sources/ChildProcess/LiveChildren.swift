@@ -79,14 +79,16 @@ extension ChildProcess {
 
     /// Removes `path` (a directory its children use) when a signal stops this process
     /// (``stopChildrenOnTermination()``), after the children are stopped; a process that ends
-    /// by itself removes it itself, and calls ``forgetOnTermination(_:)``.
+    /// by itself takes it back with ``forgetOnTermination(_:)`` and removes it itself.
     public static func removeOnTermination(_ path: String) {
         _ = LiveChildren.leftovers.withLock { $0.insert(path) }
     }
 
-    /// Takes back a ``removeOnTermination(_:)``.
-    public static func forgetOnTermination(_ path: String) {
-        _ = LiveChildren.leftovers.withLock { $0.remove(path) }
+    /// Takes back a ``removeOnTermination(_:)``: true when `path` was still given, so the
+    /// caller removes it; false when a signal's stop has taken it (and removes it).
+    @discardableResult
+    public static func forgetOnTermination(_ path: String) -> Bool {
+        LiveChildren.leftovers.withLock { $0.remove(path) != nil }
     }
 
     /// Makes this process a careful supervisor of the children it starts:
@@ -107,8 +109,11 @@ extension ChildProcess {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 LiveChildren.stopAll(grace: .seconds(5))
-                // The children no longer write into them: what they used goes too.
-                for path in LiveChildren.leftovers.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+                // The children no longer write into them: what they used goes too. The paths are
+                // taken, so a supervisor finishing on its own at the same time does not remove
+                // them too (two removals of one tree each stop at the other's deletions).
+                let paths = LiveChildren.leftovers.withLock { paths in defer { paths = [] }; return paths }
+                for path in paths { try? FileManager.default.removeItem(atPath: path) }
                 signal(number, SIG_DFL)
                 kill(getpid(), number)
             }

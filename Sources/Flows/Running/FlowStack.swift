@@ -111,9 +111,9 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
     func stop() async {
         await daemon?.stop(graceful: .seconds(10))
         await mock?.stop(graceful: .seconds(5))
-        if let stateDirectory, !options.keepState {
+        // Unless a signal's stop took it (it removes it once the daemon is reaped).
+        if let stateDirectory, !options.keepState, ChildProcess.forgetOnTermination(stateDirectory) {
             try? FileManager.default.removeItem(atPath: stateDirectory)
-            ChildProcess.forgetOnTermination(stateDirectory)
         }
     }
 
