@@ -20,7 +20,7 @@ extension ControlRoutes {
         let body = try await jsonBody(request, route: route, known: ["identity", "conditionalLaunch"])
         let identity = try body.string("identity")
         let userCancels = try body.choice("conditionalLaunch", ["complete", "cancel"], default: "complete") == "cancel"
-        let outcome = try await call { try await engine.setUIPolicyIdentity(identity, userCancels: userCancels) }
+        let outcome = try await engineCall { try await engine.setUIPolicyIdentity(identity, userCancels: userCancels) }
         var object = EngineJSON.identitySwitch(outcome)
         object["effectiveUIIdentity"] = await engine.identityView()["effectiveUIIdentity"]
         return .json(.object(object))
@@ -31,7 +31,7 @@ extension ControlRoutes {
     func setProcessIdentity(_ request: Request) async throws -> Response {
         let body = try await jsonBody(request, route: "PUT /v1/identity/process", known: ["identity"])
         let identity = try body.string("identity")
-        try await call { try await engine.setProcessIdentity(identity) }
+        try await engineCall { try await engine.setProcessIdentity(identity) }
         return .json(.object(await engine.identityView()))
     }
 }

@@ -28,7 +28,7 @@ extension ControlRoutes {
         let authority = try change("aadAuthorityUriOverride")
         let clientID = try change("aadClientIdOverride")
         let redirectURI = try change("aadRedirectUriOverride")
-        let view = try await call { try await engine.updateSettingsOverrides(authority: authority, clientID: clientID, redirectURI: redirectURI) }
+        let view = try await engineCall { try await engine.updateSettingsOverrides(authority: authority, clientID: clientID, redirectURI: redirectURI) }
         return .json(.object(view))
     }
 }

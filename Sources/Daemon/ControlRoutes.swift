@@ -334,11 +334,6 @@ public struct ControlRoutes: Sendable {
         return value.removingPercentEncoding ?? value
     }
 
-    /// An engine call, its ``EngineError`` turned into the control API's answer.
-    func call<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        try await engineCall(body)
-    }
-
     func engineCall<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()

@@ -43,7 +43,7 @@ extension FlowRunner {
             case .expectSettings(let expected):
                 var answer = try await context.stack.client.settings()
                 if case .object(var object) = answer, let authority = object["authority"]?.stringValue {
-                    object["authorityPath"] = .string(String(authority.dropFirst(FlowRunner.origin(of: authority).count)))
+                    object["authorityPath"] = .string(String(authority.dropFirst((MockAdmin.origin(ofAuthority: authority) ?? "").count)))
                     answer = .object(object)
                 }
                 if let miss = JSONPattern.mismatch(.object(expected), answer) { return .failed("the app's settings", ["\(miss)"]) }

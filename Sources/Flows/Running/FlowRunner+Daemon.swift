@@ -43,7 +43,7 @@ extension FlowRunner {
         case .overrideSettings(var changes):
             // An authority given as a path is on the flow's issuer (its port is known only now).
             if let path = changes["aadAuthorityUriOverride"]?.stringValue, path.hasPrefix("/") {
-                changes["aadAuthorityUriOverride"] = .string(FlowRunner.origin(of: context.stack.authority) + path)
+                changes["aadAuthorityUriOverride"] = .string((MockAdmin.origin(ofAuthority: context.stack.authority) ?? context.stack.authority) + path)
             }
             return try await client.setSettingsOverrides(changes)
         case .advanceClock(let seconds, _):
@@ -168,15 +168,5 @@ struct AnswerView {
         if let size = answer["size"]?.intValue { parts.append("\(size) bytes\(answer["encrypted"]?.boolValue == true ? ", encrypted" : "")") }
         if let removed = answer["removed"]?.boolValue { parts.append(removed ? "removed" : "was not there") }
         return parts.isEmpty ? "ok" : parts.joined(separator: ", ")
-    }
-}
-
-extension FlowRunner {
-    /// `scheme://host:port` of a URL (the whole text when it has no path).
-    static func origin(of url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        let rest = url[schemeEnd.upperBound...]
-        guard let slash = rest.firstIndex(of: "/") else { return url }
-        return String(url[..<slash])
     }
 }

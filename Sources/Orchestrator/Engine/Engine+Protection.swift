@@ -20,7 +20,7 @@ extension Engine {
         do {
             return try await vault.fileProtection(account, name: name)
         } catch {
-            throw Self.protectionError(error, buffer: false)
+            throw Self.vaultError(error, buffer: false)
         }
     }
 
@@ -36,7 +36,7 @@ extension Engine {
             let bytes = try await vault.protect(data, owner: owner, mode: mode)
             return ProtectedBuffer(bytes: bytes, owner: owner, mode: mode)
         } catch {
-            throw Self.protectionError(error, buffer: true)
+            throw Self.vaultError(error, buffer: true)
         }
     }
 
@@ -46,7 +46,7 @@ extension Engine {
         do {
             return try await vault.protectionInfo(data)
         } catch {
-            throw Self.protectionError(error, buffer: true)
+            throw Self.vaultError(error, buffer: true)
         }
     }
 
@@ -57,7 +57,7 @@ extension Engine {
             let protection = try await vault.protectionInfo(data)
             return (try await vault.unprotect(data), protection)
         } catch {
-            throw Self.protectionError(error, buffer: true)
+            throw Self.vaultError(error, buffer: true)
         }
     }
 
@@ -87,9 +87,9 @@ extension Engine {
         }
     }
 
-    /// The engine error for a vault error of a file (`buffer` false: a broken file is the
+    /// The engine error for a vault error, of a file or a vault call (`buffer` false: a broken file is the
     /// vault's fault) or of a caller's buffer (a broken buffer is the caller's input).
-    static func protectionError(_ error: any Error, buffer: Bool) -> EngineError {
+    static func vaultError(_ error: any Error, buffer: Bool) -> EngineError {
         guard let error = error as? VaultError else { return EngineError(.internalError, "\(error)") }
         switch error.code {
         case .invalidName: return EngineError(.badRequest, error.message)

@@ -22,7 +22,7 @@ extension Engine {
         do {
             try await vault.put(account, name: name, bytes: bytes, encrypt: encrypt)
         } catch {
-            throw Self.engineError(error)
+            throw Self.vaultError(error, buffer: false)
         }
         return DataFile(name: name, size: bytes.count, encrypted: encrypt, owner: account)
     }
@@ -40,7 +40,7 @@ extension Engine {
         do {
             return try await vault.get(account, name: name)
         } catch {
-            throw Self.engineError(error)
+            throw Self.vaultError(error, buffer: false)
         }
     }
 
@@ -59,7 +59,7 @@ extension Engine {
                 return DataFile(name: name, size: entry?.size ?? 0, encrypted: encrypted, owner: protection?.owner)
             }
         } catch {
-            throw Self.engineError(error)
+            throw Self.vaultError(error, buffer: false)
         }
     }
 
@@ -69,16 +69,7 @@ extension Engine {
         do {
             return try await vault.remove(account, name: name)
         } catch {
-            throw Self.engineError(error)
-        }
-    }
-
-    private static func engineError(_ error: any Error) -> EngineError {
-        guard let error = error as? VaultError else { return EngineError(.internalError, "\(error)") }
-        switch error.code {
-        case .invalidName: return EngineError(.badRequest, error.message)
-        case .notFound: return EngineError(.notFound, error.description)
-        default: return EngineError(.internalError, error.description)
+            throw Self.vaultError(error, buffer: false)
         }
     }
 }

@@ -131,8 +131,10 @@ extension Vault {
         guard let ownerKey = header.owner, let owner = try? AccountID(ownerKey) else {
             preconditionFailure("ProtectedFormat.header accepts encrypted data only with a valid owner")
         }
-        let path = directory(for: owner) + "/" + Self.keyName
-        guard let bytes = try io(owner, nil, { try VaultFiles.read(path) }), let key = VaultFormat.key(fromFile: bytes) else {
+        let key: SymmetricKey
+        do {
+            key = try loadKey(owner, directory: directory(for: owner), create: false)
+        } catch let error as VaultError where error.code == .keyMissing {
             throw VaultError(code: .keyMissing, account: owner.upn,
                              message: "the data is encrypted for \(owner.upn), whose key is gone: that account's data was wiped (or was never protected on this device), so it cannot be decrypted")
         }
