@@ -85,10 +85,13 @@ extension ChildProcess {
     }
 
     /// Takes back a ``removeOnTermination(_:)``: true when `path` was still given, so the
-    /// caller removes it; false when a signal's stop has taken it (and removes it).
+    /// caller removes it; false once a signal's stop has begun, which removes it only after
+    /// every child is reaped (a caller finishing meanwhile may see a child as gone that still
+    /// writes into it).
     @discardableResult
     public static func forgetOnTermination(_ path: String) -> Bool {
-        LiveChildren.leftovers.withLock { $0.remove(path) != nil }
+        guard !LiveChildren.state.withLock({ $0.stopping }) else { return false }
+        return LiveChildren.leftovers.withLock { $0.remove(path) != nil }
     }
 
     /// Makes this process a careful supervisor of the children it starts:
