@@ -29,8 +29,12 @@ extension AccountID {
             throw AccountIDError(code: parts.count == 1 ? .missingAt : .multipleAt, input: upn)
         }
         guard !parts[0].isEmpty, !parts[1].isEmpty else { throw AccountIDError(code: .emptyPart, input: upn) }
-        if parts[1].split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        if labels.contains(where: \.isEmpty) {
             throw AccountIDError(code: .emptyDomainLabel, input: upn)
+        }
+        if mixesScripts(parts[0]) || labels.contains(where: mixesScripts) {
+            throw AccountIDError(code: .mixedScripts, input: upn)
         }
     }
 

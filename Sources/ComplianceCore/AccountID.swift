@@ -14,9 +14,9 @@
 ///
 /// Input is validated, never silently repaired: an empty string, leading or trailing
 /// white space, any white space or control character inside, anything but exactly one `@`
-/// with text on both sides, more than ``maxBytes`` bytes, a domain with an empty label (`contoso.com.`, `a..b`), and
-/// characters that only imitate others (see ``AccountIDError/Code/lookAlikeCharacter``) are
-/// refused with an ``AccountIDError``.
+/// with text on both sides, more than ``maxBytes`` bytes, a domain with an empty label (`contoso.com.`, `a..b`),
+/// characters that only imitate others (see ``AccountIDError/Code/lookAlikeCharacter``), and a
+/// part that mixes scripts (``AccountIDError/Code/mixedScripts``) are refused with an ``AccountIDError``.
 public struct AccountID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The UPN as given, in NFC (original case preserved, for display).
     public let upn: String
@@ -87,7 +87,7 @@ public struct HomeAccountID: Sendable, Hashable, CustomStringConvertible {
 public struct AccountIDError: Error, Sendable, Hashable, CustomStringConvertible {
     fileprivate enum Base: String, Sendable, Hashable {
         case empty, surroundingWhitespace, controlCharacter, innerWhitespace, missingAt, multipleAt, emptyPart
-        case lookAlikeCharacter, emptyDomainLabel, tooLong
+        case lookAlikeCharacter, emptyDomainLabel, tooLong, mixedScripts
     }
 
     /// The kind of problem, comparable with the static constants.
@@ -117,6 +117,10 @@ public struct AccountIDError: Error, Sendable, Hashable, CustomStringConvertible
         public static let emptyDomainLabel = Code(base: .emptyDomainLabel)
         /// More than ``AccountID/maxBytes`` UTF-8 bytes (Entra allows 113 characters).
         public static let tooLong = Code(base: .tooLong)
+        /// A part of the name (before the `@`, or a domain label) mixes letters of scripts
+        /// that UTS #39's "highly restrictive" level keeps apart: a Cyrillic `а` among Latin
+        /// letters (`аlice`) imitates `alice`.
+        public static let mixedScripts = Code(base: .mixedScripts)
         public var description: String { base.rawValue }
     }
 
@@ -143,6 +147,8 @@ public struct AccountIDError: Error, Sendable, Hashable, CustomStringConvertible
             "The account name contains a character that imitates another (fullwidth, compatibility or invisible); type the user principal name with ordinary characters."
         case .emptyDomainLabel: "The account's domain starts or ends with a dot or has two dots in a row; enter it as contoso.com."
         case .tooLong: "The account name is longer than \(AccountID.maxBytes) bytes; a user principal name is far shorter."
+        case .mixedScripts:
+            "The account name mixes letters of different scripts in one part (such as a Cyrillic 'а' among Latin letters), which imitates another name; type the user principal name in one script."
         }
     }
 

@@ -4,9 +4,11 @@ import JSON
 /// enrollment → done.
 ///
 /// The app's wipe hook (the SDK's `wipeDataForAccount`) runs before the daemon touches the
-/// account's files; its answer decides what comes next, as `wipeDataForAccount`'s return
-/// does (seed 004): `true` (exit status 0) says the app removed the account's data itself,
-/// `false` asks the daemon to remove the account's files. `wipeFinished` comes after both.
+/// account's files. Its answer (seed 004: `true`, exit status 0, says the app removed the
+/// account's data itself) covers the app's own storage only: the vault is the daemon's, so
+/// every wipe then removes the account's vault directory — its key, its manifest and any file
+/// the app left there — whatever the hook answered. Nothing written before a wipe is readable
+/// after it. `wipeFinished` comes after the vault step in every case.
 ///
 /// Each step is persisted before its side effect runs, and every side effect is
 /// idempotent, so a machine rebuilt from the last stored ``Snapshot`` and sent
@@ -63,11 +65,11 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
         case intentRecorded(Wipe)
         /// Tokens are gone; the app's hook runs (when it has one), else the vault files go.
         /// Valid transitions:
-        ///  - `.appHookFinished` on `appHookFinished` (the app did not remove its data)
-        ///  - `.vaultRemoved` on `appHookFinished` (the app removed it) or `vaultRemoved` (no hook)
+        ///  - `.appHookFinished` on `appHookFinished` (whatever the app answered)
+        ///  - `.vaultRemoved` on `vaultRemoved` (no hook)
         case tokensRemoved(Wipe)
-        /// The hook answered that the app did not remove the data: the daemon removes the
-        /// account's files. Valid transitions:
+        /// The hook answered: the daemon removes the account's vault directory (key, manifest,
+        /// files), whatever the answer. Valid transitions:
         ///  - `.vaultRemoved` on `vaultRemoved`
         case appHookFinished(Wipe)
         /// Vault files are gone; the enrollment is being removed. Valid transitions:
@@ -83,7 +85,7 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
         .init("idle", "intentRecorded", "wipeRequested"),
         .init("intentRecorded", "tokensRemoved", "tokensRemoved"),
         .init("tokensRemoved", "appHookFinished", "appHookFinished"),
-        .init("tokensRemoved", "vaultRemoved", "vaultRemoved / appHookFinished"),
+        .init("tokensRemoved", "vaultRemoved", "vaultRemoved"),
         .init("appHookFinished", "vaultRemoved", "vaultRemoved"),
         .init("vaultRemoved", "done", "enrollmentRemoved"),
         .init("done", "intentRecorded", "wipeRequested"),
@@ -184,12 +186,13 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
     }
 
     /// The app's hook answered: `removedData` is `wipeDataForAccount`'s return (exit status 0);
-    /// `outcome` says how it ended, for the event.
+    /// `outcome` says how it ended, for the event. The vault step follows in either case: the
+    /// app's YES covers its own files, never the daemon's key and records.
     public mutating func appHookFinished(removedData: Bool, outcome: String) -> Action {
         checkNotAwaitingPersist()
         switch state {
         case .tokensRemoved(let wipe) where wipe.runAppHook:
-            state = removedData ? .vaultRemoved(wipe) : .appHookFinished(wipe)
+            state = .appHookFinished(wipe)
             events.append(.wipeHookRan(wipe.account, outcome: outcome, appRemovedData: removedData))
             return persist()
         case .done:

@@ -1,4 +1,7 @@
 /// One token request for one account: silent cache → refresh grant → interactive when allowed.
+/// A request that carries credentials (``Request/prompt``, MSAL's `acquireTokenInteractive`)
+/// goes to the issuer's sign-in at once: never answered from the cache, so a wrong password
+/// fails whatever is cached, and its failure leaves the cache as it was.
 ///
 /// A cached access token is used only if it expires more than 5 minutes after `now`
 /// and no claims challenge is pending (a claims challenge always skips the cache).
@@ -24,14 +27,22 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         public var claimsChallenge: String?
         /// Whether an interactive sign-in may be started.
         public var allowInteraction: Bool
+        /// The caller carries credentials (a password, a browser, a device code): the sign-in
+        /// goes to the issuer at once, skipping the cache and the refresh token. Only with
+        /// ``allowInteraction``.
+        public var prompt: Bool
 
         /// A request; `capabilities` defaults to `["protapp"]`.
-        public init(account: AccountID, scopes: [String], capabilities: [String] = [ComplianceCore.protectionCapability], claimsChallenge: String? = nil, allowInteraction: Bool) {
+        public init(
+            account: AccountID, scopes: [String], capabilities: [String] = [ComplianceCore.protectionCapability], claimsChallenge: String? = nil,
+            allowInteraction: Bool, prompt: Bool = false
+        ) {
             self.account = account
             self.scopes = scopes
             self.capabilities = capabilities
             self.claimsChallenge = claimsChallenge
             self.allowInteraction = allowInteraction
+            self.prompt = prompt && allowInteraction
         }
     }
 
@@ -81,6 +92,7 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
     fileprivate enum State: Sendable, Hashable {
         /// Created. Valid transitions:
         ///  - `.readingCache` on `start`
+        ///  - `.interactive` on `start` (the caller carries credentials: ``Request/prompt``)
         case initialized
         /// Waiting for the store. Valid transitions:
         ///  - `.finished` on `cacheRead` (a fresh access token, no claims challenge)
@@ -113,6 +125,7 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
     /// Edges drawn in README.md; a test checks the diagram lists exactly these.
     public static let documentedTransitions: [DocumentedTransition] = [
         .init("initialized", "readingCache", "start"),
+        .init("initialized", "interactive", "start"),
         .init("readingCache", "finished", "cacheRead"),
         .init("readingCache", "refreshing", "cacheRead"),
         .init("readingCache", "interactive", "cacheRead"),
@@ -154,6 +167,7 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
     /// Begin: read the cache.
     public mutating func start() -> Action {
         guard case .initialized = state else { preconditionFailure("start() called twice. Invalid state: \(state)") }
+        if request.prompt { return send(.interactive, challenge: request.claimsChallenge) }
         state = .readingCache
         return .readCache(request.account, scopes: request.scopes)
     }

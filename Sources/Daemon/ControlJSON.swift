@@ -20,7 +20,10 @@ enum ControlJSON {
             "remediated": .bool(outcome.remediated),
         ]
         if let report = outcome.report { object["report"] = EngineJSON.report(report) }
-        if let tokens = outcome.tokens { object["token"] = token(tokens) }
+        if let tokens = outcome.tokens {
+            object["token"] = token(tokens)
+            object["fromCache"] = .bool(outcome.fromCache)
+        }
         if let failure = outcome.failure { object["failure"] = .object(EngineJSON.failure(failure)) }
         return object
     }

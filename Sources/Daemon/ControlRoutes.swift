@@ -113,7 +113,7 @@ public struct ControlRoutes: Sendable {
         var object: JSONObject = ["account": .string(outcome.account.key), "signedIn": .bool(outcome.signedIn)]
         let token = ControlJSON.tokenOutcome(outcome.token)
         object["status"] = token["status"]
-        for key in ["report", "token", "failure", "remediated"] { if let value = token[key] { object[key] = value } }
+        for key in ["report", "token", "fromCache", "failure", "remediated"] { if let value = token[key] { object[key] = value } }
         return .json(.object(object))
     }
 

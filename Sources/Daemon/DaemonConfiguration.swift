@@ -35,6 +35,8 @@ public struct DaemonConfiguration: Sendable {
     public var testHooks: Bool
     /// How many of the newest events the store's log keeps (``OrchestratorStore/eventRetention``).
     public var eventRetention: Int
+    /// The loopback redirect's port for browser sign-ins (`--redirect-port`); nil: ephemeral.
+    public var redirectPort: Int?
 
     /// - Parameters:
     ///   - authority: an Entra-shaped authority `{host}/{tenant}` (overrides the profile's);
@@ -53,6 +55,7 @@ public struct DaemonConfiguration: Sendable {
             guard authority == nil else {
                 throw AppSettingsError("give --authority (an Entra-shaped authority) or --oidc-issuer (any OpenID Connect issuer), not both")
             }
+            if let problem = SettingsOverrides.authorityProblem(oidcIssuer, name: "the OpenID Connect issuer") { throw AppSettingsError(problem) }
             guard IssuerConfiguration.origin(of: oidcIssuer) != nil else { throw AppSettingsError("the OpenID Connect issuer \(oidcIssuer) is not an http(s) URL") }
             self.issuer = .oidc(oidcIssuer)
             self.mamURL = mamURL
@@ -60,6 +63,7 @@ public struct DaemonConfiguration: Sendable {
             // The guide: "If this value is absent, the common Microsoft Entra authority is used
             // (which is only supported for multi-tenant applications)."
             let authority = authority ?? app.authority ?? Self.commonAuthority
+            if let problem = SettingsOverrides.authorityProblem(authority, name: "the authority") { throw AppSettingsError(problem) }
             guard let origin = IssuerConfiguration.origin(of: authority) else {
                 throw AppSettingsError("the authority \(authority) is not an http(s) URL")
             }
@@ -120,6 +124,7 @@ public struct DaemonParts: Sendable {
             defaultSignInScopes: configuration.signInScopes, wipeHook: configuration.wipeHook, launch: configuration.app.launch,
             restartHook: configuration.restartHook)
         engineConfiguration.multiIdentity = configuration.app.multiIdentity
+        engineConfiguration.redirectPort = configuration.redirectPort
         let engine = Engine(
             configuration: engineConfiguration,
             store: store, vault: vault, issuer: issuer, mam: mam, browserHTTP: client, clock: clock, logger: logger,

@@ -34,13 +34,13 @@ extension ExploreState {
     /// The answer classes of an I/O action.
     static func answers(to action: ComplianceMachine.Action) -> [Answer] {
         switch action {
-        case .requestToken(_, .refreshToken, _, let scopes, _, _):
+        case .requestToken(_, .refreshToken, _, let scopes, _, _, _):
             [.normal, .failure(.capabilityMissing), .failure(.interactionRequired), .failure(.issuerUnavailable), .failure(.issuerUnreachable),
              .failure(.upnReassigned)]
                 + (declinable(scopes) ? [.failure(.scopesDeclined)] : [])
-        case .requestToken(_, .interactive, _, let scopes, _, _):
+        case .requestToken(_, .interactive, _, let scopes, _, _, _):
             [.normal, .failure(.capabilityMissing), .failure(.issuerUnavailable), .failure(.issuerUnreachable), .failure(.userCancelled),
-             .failure(.issuerMisconfigured), .failure(.anotherPerson)]
+             .failure(.issuerMisconfigured), .failure(.anotherPerson), .failure(.wrongPassword)]
                 + (declinable(scopes) ? [.failure(.scopesDeclined)] : [])
         case .callMAM:
             [.normal, .failure(.mamServerError), .failure(.mamUnreachable), .failure(.mamMalformed)]
@@ -60,7 +60,7 @@ extension ExploreState {
 
     static func step(of action: ComplianceMachine.Action) -> ComplianceMachine.StepID? {
         switch action {
-        case .readTokenCache(let step, _, _), .requestToken(let step, _, _, _, _, _), .removeRefreshToken(let step, _), .callMAM(let step, _),
+        case .readTokenCache(let step, _, _, _), .requestToken(let step, _, _, _, _, _, _), .removeRefreshToken(let step, _, _), .callMAM(let step, _),
              .removeTokens(let step, _), .removeVaultFiles(let step, _), .runAppHook(let step, _):
             step
         default:
@@ -121,15 +121,18 @@ extension ExploreState {
         case .appReportsRestart:
             machine.appReportedRestart(ticket: newTicket(.token("app restart")), now: now)
         }
+        let credentialed = Set(openTickets.filter { $0.value.carriesCredentials }.keys)
         drain(into: &actions, failedPersistIndex: &failedPersistIndex)
         persistFailed = failedPersistIndex != nil
 
         var facts = world.facts
         facts.answeredTickets = factsBefore.answeredTickets
         facts.wipesCommittedDone = factsBefore.wipesCommittedDone
-        facts.tokenKeys = Set(world.tokens.filter { $0.value.refresh || !$0.value.access.isEmpty }.keys)
+        facts.tokenKeys = world.tokenKeys
+        world.facts.strangerTokens = []  // reported once, with this transition
         facts.dataKeys = world.vault
         facts.dataRead = read
+        facts.credentialedTickets = credentialed
         let transition = ComplianceInvariants.Transition(
             before: before, after: machine, actions: actions, persistFailed: persistFailed, failedPersistIndex: failedPersistIndex,
             fedMAMAnswer: fed)
@@ -158,6 +161,12 @@ extension ExploreState {
             machine.setUIPolicyIdentity(account, userCancels: false, ticket: newTicket(command), now: now)
             return
         }
+        if case .overrideAuthority(let url) = command {
+            var overrides = machine.settingsOverrides
+            overrides.authority = url
+            machine.setSettingsOverrides(overrides, ticket: newTicket(command), now: now)
+            return
+        }
         guard let spelling = universe.spelling(named: command.spelling) else { return }
         let account = spelling.account
         switch command {
@@ -172,7 +181,7 @@ extension ExploreState {
         case .putData:
             // The Orchestrator asks the machine, then writes the vault under the account's key.
             if machine.dataRefusal(account) == nil { world.vault.insert(ComplianceInvariants.storeKey(account)) }
-        case .readData, .switchUI:
+        case .readData, .switchUI, .overrideAuthority:
             break  // handled above
         }
     }
@@ -198,6 +207,13 @@ extension ExploreState {
         // The records were written by this machine: they read back (a failure here is a bug the explorer reports).
         machine = (try? ComplianceMachine(restoring: world.durable, configuration: machine.configuration))
             ?? ComplianceMachine(configuration: machine.configuration)
+        machine.resumed(now: now)
+    }
+
+    /// The machine after a failed commit, as the Engine rebuilds it: the committed records and
+    /// the identities as they were before the step.
+    private mutating func reloadAfterFailedCommit(now: Instant) {
+        machine = (try? machine.reloadedAfterFailedCommit(world.durable)) ?? ComplianceMachine(configuration: machine.configuration)
         machine.resumed(now: now)
     }
 
@@ -230,7 +246,7 @@ extension ExploreState {
                     openTickets = [:]
                     pending = []
                     instant = []
-                    reload(now: world.now)
+                    reloadAfterFailedCommit(now: world.now)
                     continue
                 }
                 world.commit(changes, machine: machine)
@@ -246,12 +262,12 @@ extension ExploreState {
                 } else {
                     machine.appRestarted(now: world.now)
                 }
-            case .readTokenCache(let step, let account, let scopes):
+            case .readTokenCache(let step, let account, let scopes, let environment):
                 actions.append(action)
-                instant.append((step, .cache(world.cacheEntry(account, scopes: scopes))))
-            case .removeRefreshToken(let step, let account):
+                instant.append((step, .cache(world.cacheEntry(account, scopes: scopes, environment: environment))))
+            case .removeRefreshToken(let step, let account, let environment):
                 actions.append(action)
-                world.tokens[ComplianceInvariants.storeKey(account)]?.refresh = false
+                world.tokens[World.TokenKey(key: ComplianceInvariants.storeKey(account), environment: environment)]?.refresh = nil
                 instant.append((step, .done))
             default:
                 actions.append(action)
@@ -265,7 +281,8 @@ extension ExploreState {
         _ action: ComplianceMachine.Action, _ answer: Answer, universe: Universe
     ) -> (result: ComplianceMachine.StepResult, fed: (account: AccountID, kind: ComplianceInvariants.NotificationKind)?) {
         switch action {
-        case .requestToken(_, let grant, let account, let scopes, _, _):
+        case .requestToken(_, let grant, let account, let scopes, _, _, let environment):
+            if grant == .refreshToken { world.presentRefreshToken(account, to: environment) }
             switch answer {
             case .failure(.capabilityMissing):
                 return (.grant(.response(.capabilityMissing(ServerError(status: 400, error: "invalid_grant", errorCodes: [53009])))), nil)
@@ -278,10 +295,14 @@ extension ExploreState {
                 return (.grant(.transportFailed("connection refused")), nil)
             case .failure(.userCancelled):
                 return (.grant(grant == .interactive ? .cancelled : .transportFailed("cancelled")), nil)
+            case .failure(.wrongPassword):
+                // As the Engine maps a sign-in page that did not let the person in.
+                let server = ServerError(status: 200, error: "sign_in_failed", errorDescription: "AADSTS50126: Error validating credentials", errorCodes: [50126])
+                return (.grant(.response(.interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: server)))), nil)
             case .failure(.issuerMisconfigured):
                 return (.grant(.misconfigured("its authorize endpoint answered HTTP 400: \"AADSTS700016\"")), nil)
             case .failure(.anotherPerson), .failure(.upnReassigned):
-                var response = world.grantAnswer(account, scopes: scopes)
+                var response = world.grantAnswer(account, scopes: scopes, environment: environment)
                 if case .success(var tokens) = response {
                     tokens.identity = answer == .failure(.anotherPerson)
                         ? World.identity(of: "mallory@contoso.com")
@@ -290,14 +311,14 @@ extension ExploreState {
                 }
                 return (.grant(.response(response)), nil)
             case .failure(.scopesDeclined):
-                var response = world.grantAnswer(account, scopes: scopes)
+                var response = world.grantAnswer(account, scopes: scopes, environment: environment)
                 if case .success(var tokens) = response {
                     tokens.scopes = ["openid"]
                     response = .success(tokens)
                 }
                 return (.grant(.response(response)), nil)
             default:
-                return (.grant(.response(world.grantAnswer(account, scopes: scopes))), nil)
+                return (.grant(.response(world.grantAnswer(account, scopes: scopes, environment: environment))), nil)
             }
         case .callMAM(_, let request):
             let kind: ComplianceInvariants.NotificationKind? = switch request {
@@ -322,17 +343,16 @@ extension ExploreState {
             }
         case .removeTokens(_, let account):
             if case .failure = answer { return (.failed("disk full"), nil) }
-            world.tokens[ComplianceInvariants.storeKey(account)] = nil
+            world.tokens = world.tokens.filter { $0.key.key != ComplianceInvariants.storeKey(account) }
             return (.done, nil)
         case .removeVaultFiles(_, let account):
             if case .failure = answer { return (.failed("disk full"), nil) }
             world.vault.remove(ComplianceInvariants.storeKey(account))
             return (.done, nil)
-        case .runAppHook(_, let account):
-            if case .hook(true) = answer {
-                world.vault.remove(ComplianceInvariants.storeKey(account))
-                return (.hook(removedData: true, outcome: "exited with status 0"), nil)
-            }
+        case .runAppHook:
+            // The app's YES covers its own storage: the vault (the daemon's key and files) is
+            // untouched by the hook whatever it answers.
+            if case .hook(true) = answer { return (.hook(removedData: true, outcome: "exited with status 0"), nil) }
             return (.hook(removedData: false, outcome: "exited with status 1"), nil)
         default:
             return (.done, nil)

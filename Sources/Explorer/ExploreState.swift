@@ -48,12 +48,21 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case readData(String)
     /// `setUIPolicyIdentity` to the account (nil: no user).
     case switchUI(String?)
+    /// The app overrides its authority (`aadAuthorityUriOverride`) with this URL; nil clears it.
+    case overrideAuthority(String?)
 
-    /// The spelling the command names ("" for a switch to no user).
+    /// Whether the caller carries credentials (its person answers the issuer's sign-in page).
+    public var carriesCredentials: Bool {
+        if case .signIn = self { return true }
+        return false
+    }
+
+    /// The spelling the command names ("" for a switch to no user or an override).
     public var spelling: String {
         switch self {
         case .signIn(let name), .token(let name), .remediate(let name), .deregister(let name, _), .putData(let name), .readData(let name): name
         case .switchUI(let name): name ?? ""
+        case .overrideAuthority: ""
         }
     }
 
@@ -66,6 +75,7 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
         case .putData(let name): "putData \(name)"
         case .readData(let name): "readData \(name)"
         case .switchUI(let name): "switchUI \(name ?? "no user")"
+        case .overrideAuthority(let url): "overrideAuthority \(url ?? "cleared")"
         }
     }
 }
@@ -131,6 +141,8 @@ public enum Answer: Sendable, Hashable, CustomStringConvertible {
         /// A refresh answers for another person under the account's UPN (the UPN was given
         /// to someone else: a new object identity).
         case upnReassigned
+        /// The person types a wrong password at the sign-in page (AADSTS50126).
+        case wrongPassword
 
         public var description: String {
             switch self {
@@ -147,6 +159,7 @@ public enum Answer: Sendable, Hashable, CustomStringConvertible {
             case .issuerMisconfigured: "authorize refused"
             case .anotherPerson: "signed in as mallory"
             case .upnReassigned: "UPN reassigned"
+            case .wrongPassword: "wrong password"
             }
         }
     }

@@ -219,6 +219,31 @@ public struct Universe: Sendable, Hashable {
         return universe
     }()
 
+    /// The authority of the second issuer the app's override moves to.
+    public static let secondAuthority = "https://login.second.example/contoso.com"
+
+    /// The standard people with an app that moves its authority to a second issuer
+    /// (`aadAuthorityUriOverride`) and back: tokens stay with the issuer that issued them; and
+    /// a person who signs in again with credentials, right or wrong, while a session is cached.
+    public static let withSecondIssuer: Universe = {
+        var universe = Universe.standard
+        universe.budget.timers = 1
+        universe.scripts = [
+            Script("alice signs in; the authority moves to a second issuer; she asks a token there and back", [
+                .command(.signIn("alice")), .command(.overrideAuthority(secondAuthority)), .command(.token("alice")),
+                .command(.overrideAuthority(nil)), .command(.token("alice")),
+            ]),
+            Script("alice signs in, then signs in again (her password may be wrong) and asks a token", [
+                .command(.signIn("alice")), .command(.signIn("alice")), .command(.token("alice")),
+            ]),
+            Script("josé signs in; the authority moves while his token request is under way; he signs in again", [
+                .command(.signIn("josé-nfc")), .command(.token("josé-nfd")), .command(.overrideAuthority(secondAuthority)),
+                .command(.signIn("josé-nfc")), .command(.overrideAuthority(nil)), .command(.token("josé-nfc")),
+            ]),
+        ]
+        return universe
+    }()
+
     /// The standard universe with no MAM service: an OpenID Connect issuer without a MAM URL.
     public static let withoutMAMService: Universe = {
         var universe = Universe.standard

@@ -59,8 +59,9 @@ public struct World: Sendable, Hashable {
     public var durable: ComplianceMachine.Stored {
         ComplianceMachine.Stored(app: durableApp, accounts: durableAccounts.keys.sorted().compactMap { durableAccounts[$0] })
     }
-    /// The token store: per key, a refresh token and access tokens per scope (expiry).
-    public var tokens: [[UInt8]: TokenRecord] = [:]
+    /// The token store: per key and issuer (environment), a refresh token and access tokens
+    /// per scope (expiry).
+    public var tokens: [TokenKey: TokenRecord] = [:]
     /// Keys with managed files in the vault.
     public var vault: Set<[UInt8]> = []
     /// The virtual clock.
@@ -70,10 +71,21 @@ public struct World: Sendable, Hashable {
     /// What the invariants read.
     public var facts = ComplianceInvariants.Facts()
 
-    /// A key's tokens.
+    /// Where the token store files tokens: the account's key bytes and the issuer.
+    public struct TokenKey: Sendable, Hashable {
+        public var key: [UInt8]
+        public var environment: TokenEnvironment
+    }
+
+    /// A key's tokens: the refresh token names the issuer that issued it.
     public struct TokenRecord: Sendable, Hashable {
-        public var refresh = false
+        public var refresh: TokenEnvironment?
         public var access: [String: Instant] = [:]
+    }
+
+    /// The account keys that hold any token, of any issuer.
+    public var tokenKeys: Set<[UInt8]> {
+        Set(tokens.filter { $0.value.refresh != nil || !$0.value.access.isEmpty }.keys.map(\.key))
     }
 
     public init(universe: Universe) {
@@ -93,9 +105,15 @@ public struct World: Sendable, Hashable {
         if let app = changes.app { durableApp = app }
         for (account, record) in changes.accounts { durableAccounts[account.key] = record }
         for entry in changes.tokens {
-            let key = ComplianceInvariants.storeKey(entry.account)
+            let key = TokenKey(key: ComplianceInvariants.storeKey(entry.account), environment: entry.environment)
             var record = tokens[key] ?? TokenRecord()
-            if entry.tokens.refreshToken != nil { record.refresh = true }
+            if let refresh = entry.tokens.refreshToken {
+                let issuer = Self.issuer(of: refresh.reveal())
+                if issuer != entry.environment {
+                    facts.strangerTokens.append("a refresh token \(entry.account.upn) got from \(issuer.map(String.init(describing:)) ?? "an unknown issuer") was cached under \(entry.environment)")
+                }
+                record.refresh = issuer
+            }
             if !entry.scopes.isEmpty { record.access[entry.scopes.sorted().joined(separator: " ")] = entry.tokens.expiresOn }
             tokens[key] = record
         }
@@ -115,20 +133,43 @@ public struct World: Sendable, Hashable {
         }
     }
 
-    /// The token store's answer for `account` and `scopes` at `now`.
-    func cacheEntry(_ account: AccountID, scopes: [String]) -> TokenAcquisitionStateMachine.CacheEntry {
-        guard let record = tokens[ComplianceInvariants.storeKey(account)] else { return .empty }
+    /// The token store's answer for `account` and `scopes` of `environment`'s issuer.
+    func cacheEntry(_ account: AccountID, scopes: [String], environment: TokenEnvironment) -> TokenAcquisitionStateMachine.CacheEntry {
+        guard let record = tokens[TokenKey(key: ComplianceInvariants.storeKey(account), environment: environment)] else { return .empty }
         var access: TokenSet?
         if let expiry = record.access[scopes.sorted().joined(separator: " ")] {
             access = TokenSet(accessToken: SecretToken("cached-at"), expiresOn: expiry, scopes: scopes)
         }
-        return .init(accessToken: access, hasRefreshToken: record.refresh)
+        return .init(accessToken: access, hasRefreshToken: record.refresh != nil)
+    }
+
+    /// A refresh grant to `environment`'s issuer: the Orchestrator sends the refresh token it
+    /// holds under that issuer; one another issuer issued is reported.
+    mutating func presentRefreshToken(_ account: AccountID, to environment: TokenEnvironment) {
+        guard let record = tokens[TokenKey(key: ComplianceInvariants.storeKey(account), environment: environment)], let issuer = record.refresh,
+              issuer != environment
+        else { return }
+        facts.strangerTokens.append("a refresh token \(issuer) issued to \(account.upn) was presented to \(environment)")
+    }
+
+    /// The issuer a world-issued token names (`rt-N@authority|client`, empty for the app's own).
+    static func issuer(of token: String) -> TokenEnvironment? {
+        guard let at = token.firstIndex(of: "@") else { return nil }
+        let parts = token[token.index(after: at)...].split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2 else { return nil }
+        return TokenEnvironment(authority: parts[0].isEmpty ? nil : parts[0], clientID: parts[1].isEmpty ? nil : parts[1])
+    }
+
+    /// The suffix naming `environment` in the tokens its issuer issues.
+    static func tag(_ environment: TokenEnvironment) -> String {
+        "@\(environment.authority ?? "")|\(environment.clientID ?? "")"
     }
 
     // MARK: - The issuer
 
     /// The issuer's normal answer to a grant for `scopes`: a token, or 53005 when CA applies.
-    mutating func grantAnswer(_ account: AccountID, scopes: [String]) -> TokenResponse {
+    /// Each issuer (``TokenEnvironment``) is a copy of the same tenant; its tokens name it.
+    mutating func grantAnswer(_ account: AccountID, scopes: [String], environment: TokenEnvironment) -> TokenResponse {
         let user = Self.user(account)
         if !scopes.contains(RemediationStateMachine.mamScope), caTargeted.contains(user), !compliant.contains(user) {
             return .protectionPolicyRequired(ProtectionPolicyRequired(
@@ -137,7 +178,7 @@ public struct World: Sendable, Hashable {
         }
         issued += 1
         return .success(TokenSet(
-            accessToken: SecretToken("at-\(issued)"), refreshToken: SecretToken("rt-\(issued)"), expiresOn: now.advanced(by: .hours(1)), scopes: scopes,
+            accessToken: SecretToken("at-\(issued)"), refreshToken: SecretToken("rt-\(issued)" + Self.tag(environment)), expiresOn: now.advanced(by: .hours(1)), scopes: scopes,
             identity: Self.identity(of: user)))
     }
 

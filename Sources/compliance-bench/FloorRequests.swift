@@ -15,10 +15,11 @@ struct FloorRequests: Sendable {
 
     init(bench: BenchEngine, mock: BenchMock.Running, log: [RequestLogEntry]) throws {
         let account = try AccountID(RemediationBenchmark.alice)
+        let partition = bench.engine.tokenPartition()
         let (api, mam, records) = try bench.store.readSync { transaction in
             (
-                try transaction.tokens(for: account, clientID: BenchEngine.clientID, scopes: ScopeSet(BenchEngine.chatRead)),
-                try transaction.tokens(for: account, clientID: BenchEngine.clientID, scopes: ScopeSet([MAMClient.scope])),
+                try transaction.tokens(for: account, clientID: partition, scopes: ScopeSet(BenchEngine.chatRead)),
+                try transaction.tokens(for: account, clientID: partition, scopes: ScopeSet([MAMClient.scope])),
                 try transaction.machineRecords()
             )
         }

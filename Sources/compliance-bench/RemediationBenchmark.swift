@@ -58,7 +58,8 @@ enum RemediationBenchmark {
     private static func prepare(_ bench: BenchEngine, _ mock: BenchMock.Running) async throws {
         mock.state.resetCompliance(AccountApp(upn: alice, appId: BenchEngine.clientID))
         let account = try AccountID(alice)
-        try await bench.store.write { try $0.deleteAccessTokens(for: account, clientID: BenchEngine.clientID) }
+        let partition = bench.engine.tokenPartition()
+        try await bench.store.write { try $0.deleteAccessTokens(for: account, clientID: partition) }
         await bench.engine.forgetRememberedTokens()  // the engine answers cache hits from memory
         let mam = try await bench.engine.acquireToken(alice, scopes: [MAMClient.scope], silent: true, remediate: false, user: nil)
         precondition(mam.status == .compliant, "no MAM token: \(mam.status)")

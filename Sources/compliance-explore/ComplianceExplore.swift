@@ -46,10 +46,13 @@ struct ComplianceExplore: ParsableCommand {
     @Flag(name: .customLong("restart-hook"), help: "Explore an app with a restart hook (restartApplication YES or NO, and the app's report of a restart it owes), with its own scripts.")
     var restartHook = false
 
+    @Flag(name: .customLong("second-issuer"), help: "Explore an app that moves its authority to a second issuer (aadAuthorityUriOverride) and back, with its own scripts.")
+    var secondIssuer = false
+
     func validate() throws {
         guard (1...1000).contains(depth) else { throw ValidationError("--depth must be 1 to 1000, got \(depth).") }
-        if [noMAMService, policyRequired, multiIdentity, restartHook].filter({ $0 }).count > 1 {
-            throw ValidationError("give one of --no-mam-service, --policy-required, --multi-identity, --restart-hook.")
+        if [noMAMService, policyRequired, multiIdentity, restartHook, secondIssuer].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --no-mam-service, --policy-required, --multi-identity, --restart-hook, --second-issuer.")
         }
     }
 
@@ -58,7 +61,8 @@ struct ComplianceExplore: ParsableCommand {
             noMAMService ? Universe.withoutMAMService
             : policyRequired ? Universe.withPolicyRequired
             : multiIdentity ? Universe.withMultiIdentity
-            : restartHook ? Universe.withRestartHook : Universe.standard
+            : restartHook ? Universe.withRestartHook
+            : secondIssuer ? Universe.withSecondIssuer : Universe.standard
         if list {
             for (index, script) in universe.scripts.enumerated() {
                 print("\(index + 1). \(script.name): \(script.steps.map(\.description).joined(separator: ", "))")

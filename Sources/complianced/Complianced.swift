@@ -77,6 +77,9 @@ struct Complianced: AsyncParsableCommand {
     @Option(name: .customLong("restart-hook-timeout"), help: ArgumentHelp("Seconds the restart hook may run before it is killed (its answer is then NO).", valueName: "seconds"))
     var restartHookTimeout: Int = 10
 
+    @Option(name: .customLong("redirect-port"), help: ArgumentHelp("The loopback port a browser sign-in's redirect comes back to (http://127.0.0.1:PORT/), for issuers that match redirect URIs exactly; by default an ephemeral port each time (RFC 8252).", valueName: "port"))
+    var redirectPort: Int?
+
     @Option(name: .customLong("http-timeout"), help: ArgumentHelp("Seconds an outgoing request may take.", valueName: "seconds"))
     var httpTimeout: Int = 10
 
@@ -102,6 +105,7 @@ struct Complianced: AsyncParsableCommand {
         guard EngineClock.Mode(rawValue: clock) != nil else { throw ValidationError("--clock must be real or virtual, got '\(clock)'.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'.") }
         guard LogFormat(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be \(LogFormat.choices), got '\(logFormat)'.") }
+        if let redirectPort, !(1...65535).contains(redirectPort) { throw ValidationError("--redirect-port must be 1...65535, got \(redirectPort).") }
         guard (1...3600).contains(wipeHookTimeout) else { throw ValidationError("--wipe-hook-timeout must be 1...3600 seconds.") }
         guard (1...3600).contains(restartHookTimeout) else { throw ValidationError("--restart-hook-timeout must be 1...3600 seconds.") }
         if let restartHook, restartHook.isEmpty { throw ValidationError("--restart-hook is empty (leave it out for an app the daemon restarts itself).") }
@@ -134,7 +138,7 @@ struct Complianced: AsyncParsableCommand {
         let metrics = ProgramMetrics()
         let logger = Logger(label: "complianced")
         umask(0o077)  // every file and the socket: owner only
-        let configuration: DaemonConfiguration
+        var configuration: DaemonConfiguration
         let lock: StateDirectoryLock
         let parts: DaemonParts
         // Absolute, so the ready line and the socket path mean the same from anywhere.
@@ -156,6 +160,7 @@ struct Complianced: AsyncParsableCommand {
                 wipeHook: wipeHook.map { WipeHook(command: $0, timeout: .seconds(wipeHookTimeout)) },
                 httpTimeout: .seconds(httpTimeout), testHooks: testHooks, eventRetention: eventRetention,
                 restartHook: restartHook.map { RestartHook(command: $0, timeout: .seconds(restartHookTimeout)) })
+            configuration.redirectPort = redirectPort
             try StartupChecks.socketPathFits(configuration.socketPath)
             if let caFile { try StartupChecks.readableFile(caFile, option: "--ca-file") }
             try StartupChecks.prepareStateDirectory(stateDirectory, logger: logger)

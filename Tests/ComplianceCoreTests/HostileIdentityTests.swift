@@ -15,11 +15,9 @@ import Testing
 
     /// Valid names, but other accounts: letters of another script are never folded onto Latin.
     @Test(arguments: [
-        "\u{0430}lice@contoso.com",  // Cyrillic а
-        "alic\u{0435}@contoso.com",  // Cyrillic е
-        "alice@cont\u{043E}so.com",  // Cyrillic о in the domain
-        "\u{0391}LICE@contoso.com",  // Greek Alpha
-        "al\u{0131}ce@contoso.com",  // dotless ı
+        "\u{0430}\u{043B}\u{0438}\u{0441}\u{0430}@contoso.com",  // алиса: Cyrillic throughout its part
+        "\u{0391}\u{039B}\u{0399}\u{039A}\u{0395}@contoso.com",  // ΑΛΙΚΕ: Greek throughout its part
+        "al\u{0131}ce@contoso.com",  // dotless ı (Latin)
         "alice@contoso.co",
         "alice.@contoso.com",
     ])
@@ -53,6 +51,11 @@ import Testing
         ("alice@.contoso.com", .emptyDomainLabel),
         ("alice@contoso..com", .emptyDomainLabel),
         (String(repeating: "a", count: 250) + "@contoso.com", .tooLong),
+        // UTS #39 "highly restrictive": one part may not mix Latin with Cyrillic or Greek.
+        ("\u{0430}lice@contoso.com", .mixedScripts),  // Cyrillic а
+        ("alic\u{0435}@contoso.com", .mixedScripts),  // Cyrillic е
+        ("alice@cont\u{043E}so.com", .mixedScripts),  // Cyrillic о in the domain
+        ("\u{0391}LICE@contoso.com", .mixedScripts),  // Greek Alpha
     ])
     func imitationsAreRefusedWithAReason(_ upn: String, _ code: AccountIDError.Code) {
         #expect(throws: AccountIDError.self) { try AccountID(upn) }

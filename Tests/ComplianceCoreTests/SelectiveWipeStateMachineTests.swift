@@ -26,22 +26,21 @@ import Testing
         #expect(machine.persisted() == .removeVaultFiles(alice))
     }
 
-    /// The hook plays `wipeDataForAccount`: YES (exit 0) means the app removed the data, so the
-    /// daemon removes no files; NO makes the daemon remove them. `wipeFinished` comes after both.
-    @Test func theHooksAnswerDecidesWhetherTheDaemonRemovesTheFiles() {
-        var removedByApp = SelectiveWipeStateMachine.atStep("tokensRemoved", runAppHook: true)
-        _ = removedByApp.takeEvents()
-        #expect(removedByApp.appHookFinished(removedData: true, outcome: "exited with status 0") == .persist(removedByApp.snapshot))
-        #expect(removedByApp.stateName == "vaultRemoved")
-        #expect(removedByApp.persisted() == .removeEnrollment(alice))
-        #expect(removedByApp.takeEvents() == [.wipeHookRan(alice, outcome: "exited with status 0", appRemovedData: true)])
-
-        var leftToDaemon = SelectiveWipeStateMachine.atStep("tokensRemoved", runAppHook: true)
-        _ = leftToDaemon.appHookFinished(removedData: false, outcome: "exited with status 1")
-        #expect(leftToDaemon.stateName == "appHookFinished")
-        #expect(leftToDaemon.persisted() == .removeVaultFiles(alice))
-        _ = leftToDaemon.vaultRemoved()
-        #expect(leftToDaemon.persisted() == .removeEnrollment(alice))
+    /// The hook plays `wipeDataForAccount`: its YES (exit 0) covers the app's own data only;
+    /// the daemon removes the account's vault (key and files) after either answer, so nothing
+    /// written before the wipe stays readable. `wipeFinished` comes after the vault step.
+    @Test func theDaemonRemovesTheVaultWhateverTheHookAnswers() {
+        for removedData in [true, false] {
+            var machine = SelectiveWipeStateMachine.atStep("tokensRemoved", runAppHook: true)
+            _ = machine.takeEvents()
+            let outcome = removedData ? "exited with status 0" : "exited with status 1"
+            #expect(machine.appHookFinished(removedData: removedData, outcome: outcome) == .persist(machine.snapshot))
+            #expect(machine.stateName == "appHookFinished")
+            #expect(machine.persisted() == .removeVaultFiles(alice))
+            #expect(machine.takeEvents() == [.wipeHookRan(alice, outcome: outcome, appRemovedData: removedData)])
+            _ = machine.vaultRemoved()
+            #expect(machine.persisted() == .removeEnrollment(alice))
+        }
     }
 
     @Test func vaultRemovedMovesToEnrollment() {

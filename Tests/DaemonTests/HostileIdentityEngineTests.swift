@@ -7,8 +7,9 @@ import Testing
 /// token; alice's and bob's data and state stay as they were.
 @Suite struct HostileIdentityEngineTests {
     static let lookAlikes = [
-        "\u{0430}lice@contoso.com",  // Cyrillic а: a valid name, another account, not allowed
+        "\u{0430}lice@contoso.com",  // Cyrillic а among Latin letters: mixed scripts, refused
         "alice@cont\u{043E}so.com",  // Cyrillic о in the domain
+        "\u{0430}\u{043B}\u{0438}\u{0441}\u{0430}@contoso.com",  // алиса: a valid name, another account, not allowed
         "alice\u{FF20}contoso.com",  // fullwidth ＠
         "\u{FF41}lice@contoso.com",  // fullwidth ａ
         "alice\u{0}@contoso.com",  // NUL

@@ -63,7 +63,8 @@ import Testing
                 (["--authority", "http://127.0.0.1:9/contoso.com", "--oidc-issuer", "http://127.0.0.1:9/x"], "not both"),
                 (["--authority", "http://127.0.0.1:9/contoso.com", "--client-auth", "post"], "--client-auth needs --client-secret-file"),
                 (["--authority", "http://127.0.0.1:9/contoso.com", "--client-auth", "jwt", "--client-secret-file", "/x"], "must be basic or post"),
-                (["--oidc-issuer", "ftp://127.0.0.1:9/x"], "is not an http(s) URL"),
+                (["--oidc-issuer", "ftp://127.0.0.1:9/x"], "must be an http(s) URL"),
+                (["--authority", "http://admin:Hunter2@127.0.0.1:9/contoso.com"], "must not hold user information"),
                 (["--authority", "http://127.0.0.1:9/contoso.com", "--client-id", ""], "--client-id is empty"),
             ]
             for (arguments, message) in cases {

@@ -49,7 +49,7 @@ import Testing
             defer { try? FileManager.default.removeItem(atPath: shot) }
             let browser = try await Self.browse(url, "bob@contoso.com", screenshot: shot)
             #expect(browser.status == 0, "\(browser.standardOutput) \(browser.standardError)")
-            #expect(browser.standardOutput.contains("Signed in. You can close this window"), "\(browser.standardOutput)")
+            #expect(browser.standardOutput.contains("The sign-in's answer reached the app"), "\(browser.standardOutput)")
             #expect((try? FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int).map { $0 > 1000 } == true, "a screenshot of the page")
             #expect(await signIn.waitForExit(timeout: .seconds(60)))
             #expect(signIn.exitStatus == .exited(0), "\(signIn.standardOutput) \(signIn.standardError)")

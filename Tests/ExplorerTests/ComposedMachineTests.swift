@@ -86,11 +86,11 @@ import Testing
         var machine = final.machine
         let ticket = ComplianceMachine.Ticket(9_999)
         machine.acquireToken(alice, scopes: [universe.apiScope], interactive: false, remediate: true, ticket: ticket, now: final.world.now)
-        guard case .readTokenCache(let step, let account, let scopes) = machine.nextAction() else {
+        guard case .readTokenCache(let step, let account, let scopes, let environment) = machine.nextAction() else {
             Issue.record("a token request reads the cache first")
             return
         }
-        let entry = final.world.cacheEntry(account, scopes: scopes)
+        let entry = final.world.cacheEntry(account, scopes: scopes, environment: environment)
         #expect(entry.accessToken != nil, "alice's token for the API is cached after her remediation")
         machine.completed(step, .cache(entry), now: final.world.now)
         var actions: [ComplianceMachine.Action] = []

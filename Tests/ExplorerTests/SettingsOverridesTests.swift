@@ -54,4 +54,18 @@ import Testing
         #expect(SettingsOverrides.problem(authority: nil, clientID: nil, redirectURI: "1abc://x")?.contains("aadRedirectUriOverride") == true)
         #expect(SettingsOverrides.problem(authority: nil, clientID: nil, redirectURI: "noscheme") != nil)
     }
+
+    /// Credentials never ride in an authority URL, and a refused one is not quoted back
+    /// (issue 36, point 11); fragments, queries and overlong URLs are refused too.
+    @Test func authorityURLsWithCredentialsFragmentsOrQueriesAreRefused() {
+        let withPassword = SettingsOverrides.problem(authority: "http://admin:Hunter2@login.example.com/contoso.com", clientID: nil, redirectURI: nil)
+        #expect(withPassword?.contains("user information") == true)
+        #expect(withPassword?.contains("Hunter2") == false)
+        #expect(SettingsOverrides.problem(authority: "https://user@login.example.com/contoso.com", clientID: nil, redirectURI: nil) != nil)
+        #expect(SettingsOverrides.problem(authority: "https://login.example.com/contoso.com#x", clientID: nil, redirectURI: nil)?.contains("fragment") == true)
+        #expect(SettingsOverrides.problem(authority: "https://login.example.com/contoso.com?x=1", clientID: nil, redirectURI: nil)?.contains("query") == true)
+        let long = "https://login.example.com/" + String(repeating: "a", count: SettingsOverrides.maxAuthorityLength)
+        #expect(SettingsOverrides.problem(authority: long, clientID: nil, redirectURI: nil)?.contains("at most") == true)
+        #expect(SettingsOverrides.problem(authority: "https://login.example.com/a@b", clientID: nil, redirectURI: nil) == nil, "an @ in the path is no user information")
+    }
 }

@@ -150,6 +150,8 @@ import Testing
                 (Array("CPRT".utf8) + [1, 0, 0, 9] + Array("a@b".utf8), "only 3 follow"),
                 (Array("CPRT".utf8) + [1, 0, 0, 3] + [0xFF, 0xFE, 0x41], "not UTF-8"),
                 (Array("CPRT".utf8) + [1, 0, 0, 5] + Array("Bob@X".utf8), "normalised"),
+                // NFD (e + combining acute) where the key is NFC: refused like upper case.
+                (Array("CPRT".utf8) + [1, 0, 0, 10] + Array("jose\u{301}@x.y".utf8), "normalised"),
                 (Array("CPRT".utf8) + [1, 0, 0x10, 0x01], "at most 1024"),
             ]
             for (bytes, problem) in cases {

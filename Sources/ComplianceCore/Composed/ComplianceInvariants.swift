@@ -22,6 +22,10 @@ public enum ComplianceInvariants {
         case noTokenWithoutRequiredPolicy = 14
         case noManagedDataUnderDisallowedIdentity = 15
         case owedRestartHoldsTheApp = 16
+        case tokensStayWithTheirIssuer = 17
+        case credentialsReachTheIssuer = 18
+        case allowedListOutlivesItsPolicy = 19
+        case failedCommitKeepsTheIdentities = 20
 
         public var description: String {
             switch self {
@@ -42,6 +46,10 @@ public enum ComplianceInvariants {
             case .noManagedDataUnderDisallowedIdentity:
                 "no identity the policy does not allow is in force, and managed data is read only under its owner's identity (or before the app set any)"
             case .owedRestartHoldsTheApp: "while the app owes a restart (restartApplication YES), no token reaches it and the remediation waiting for the restart does not go on; only the app's report ends the debt"
+            case .failedCommitKeepsTheIdentities: "a step whose commit failed leaves the app's identities as they were: memory-only state does not fall back to never set"
+            case .allowedListOutlivesItsPolicy: "the allowed accounts change only when a policy reaches the app; the last list learned stays when its account leaves or is refused"
+            case .credentialsReachTheIssuer: "a sign-in or token request that carries credentials is answered by the issuer, never from the cache"
+            case .tokensStayWithTheirIssuer: "a token is cached only under the issuer and client that issued it, a new request reads the cache of the issuer in force, and no token is ever presented to an issuer that did not issue it"
             }
         }
     }
@@ -80,6 +88,10 @@ public enum ComplianceInvariants {
         public var answeredTickets: Set<ComplianceMachine.Ticket> = []
         /// The managed data the transition read, if it read some.
         public var dataRead: DataRead?
+        /// Tokens the transition filed under, or presented to, an issuer that did not issue them.
+        public var strangerTokens: [String] = []
+        /// The callers waiting during the transition whose requests carry credentials.
+        public var credentialedTickets: Set<ComplianceMachine.Ticket> = []
 
         public init() {}
     }
@@ -181,6 +193,10 @@ public enum ComplianceInvariants {
         found += noTokenWithoutRequiredPolicy(transition)
         found += noManagedDataUnderDisallowedIdentity(transition, facts: facts)
         found += owedRestartHoldsTheApp(transition)
+        found += tokensStayWithTheirIssuer(transition, facts: facts)
+        found += credentialsReachTheIssuer(transition, facts: facts)
+        found += allowedListOutlivesItsPolicy(transition)
+        found += failedCommitKeepsTheIdentities(transition)
         return found
     }
 
@@ -582,5 +598,71 @@ public enum ComplianceInvariants {
             found.append(Violation(.owedRestartHoldsTheApp, "the restart the app owed for \(owed.upn) ended without the app's report"))
         }
         return found
+    }
+
+    // MARK: - 17
+
+    /// 17. Tokens stay with their issuer (MSAL keys its cache by environment and client id):
+    /// what a grant brought is cached under the issuer and client it came from, a token request
+    /// that starts reads the cache of the issuer in force, and no refresh token reaches an
+    /// issuer that did not issue it (the world reports those it saw in ``Facts/strangerTokens``).
+    public static func tokensStayWithTheirIssuer(_ transition: Transition, facts: Facts) -> [Violation] {
+        var found = facts.strangerTokens.map { Violation(.tokensStayWithTheirIssuer, $0) }
+        let inForce = transition.after.tokenEnvironment
+        for action in transition.takenActions {
+            // A request starts with its cache read, in the step that began it: the overrides of
+            // that step are in force (a step never both changes them and starts a request).
+            if case .readTokenCache(_, let account, _, let environment) = action, environment != inForce {
+                found.append(Violation(.tokensStayWithTheirIssuer, "a token request of \(account.upn) read the cache of \(environment) while \(inForce) is in force"))
+            }
+        }
+        return found
+    }
+
+    // MARK: - 18
+
+    /// 18. A sign-in that carries credentials goes to the issuer (MSAL's interactive
+    /// acquisition): its answer never comes from the cache, so a wrong password fails whatever
+    /// is cached.
+    public static func credentialsReachTheIssuer(_ transition: Transition, facts: Facts) -> [Violation] {
+        var found: [Violation] = []
+        for action in transition.takenActions {
+            guard case .reply(let ticket, let reply) = action, facts.credentialedTickets.contains(ticket) else { continue }
+            let answer: ComplianceMachine.TokenAnswer? = switch reply {
+            case .signIn(_, let answer), .token(let answer): answer
+            default: nil
+            }
+            if let answer, answer.tokens != nil, answer.fromCache {
+                found.append(Violation(.credentialsReachTheIssuer, "a sign-in of \(answer.account.upn) that carried credentials was answered from the cache"))
+            }
+        }
+        return found
+    }
+
+    // MARK: - 19
+
+    /// 19. The allowed list outlives the policy that brought it: it changes only in a step fed
+    /// an enrollment or check-in answer (the only answers that carry a policy), never because
+    /// the account that held the policy left or was refused.
+    public static func allowedListOutlivesItsPolicy(_ transition: Transition) -> [Violation] {
+        guard let before = transition.before, before.allowed.allowed != transition.after.allowed.allowed else { return [] }
+        switch transition.fedMAMAnswer?.kind {
+        case .enrollment, .policy: return []
+        default:
+            return [Violation(.allowedListOutlivesItsPolicy, "the allowed accounts changed from \(before.allowed.allowed) to \(transition.after.allowed.allowed) without a policy reaching the app")]
+        }
+    }
+
+    // MARK: - 20
+
+    /// 20. A failed commit changes nothing a caller can observe, memory-only state included:
+    /// when the transition's first persist fails, the app's identities after it are those
+    /// before it (not "never set", the most permissive state).
+    public static func failedCommitKeepsTheIdentities(_ transition: Transition) -> [Violation] {
+        guard let before = transition.before, let failed = transition.failedIndex,
+              !transition.actions[..<failed].contains(where: { if case .persist = $0 { true } else { false } }),
+              before.identities != transition.after.identities
+        else { return [] }
+        return [Violation(.failedCommitKeepsTheIdentities, "a failed commit changed the app's identities from \(before.identities) to \(transition.after.identities)")]
     }
 }

@@ -4,7 +4,9 @@
 extension ComplianceMachine {
     /// Signs `account` in: the allowed-accounts check, a token for `scopes` (remediating on
     /// 53005), then registration with the MAM service (227 and a paused registration when
-    /// another account is managed). `interactive`: the caller's user may answer a sign-in page.
+    /// another account is managed). `interactive`: the caller carries credentials (its user
+    /// answers the issuer's sign-in page): the request goes to the issuer at once, never to the
+    /// cache, so a wrong password fails whatever is cached; without it the cache may answer.
     /// Replies `.signIn` once the registration settled, `.refused` when the allowed accounts
     /// refuse the account (also when the policy its own sign-in brings excludes it).
     public mutating func signIn(_ account: AccountID, scopes: [String]?, interactive: Bool, ticket: Ticket, now: Instant) {
@@ -24,12 +26,14 @@ extension ComplianceMachine {
             return
         }
         startTokenRequest(
-            account, scopes: scopes ?? configuration.signInScopes, interaction: interactive ? ticket : nil,
+            account, scopes: scopes ?? configuration.signInScopes, interaction: interactive ? ticket : nil, prompt: interactive,
             purpose: .caller(ticket, .signIn, remediate: true), now: now)
     }
 
     /// A token for `scopes`; a 53005 answer starts (or joins) the account's remediation unless
-    /// `remediate` is false. Replies `.token`.
+    /// `remediate` is false. `interactive`: the caller carries credentials, so the issuer's
+    /// sign-in is asked at once (MSAL's `acquireTokenInteractive`); otherwise the request is
+    /// silent and may be answered from the cache. Replies `.token`.
     public mutating func acquireToken(_ account: AccountID, scopes: [String], interactive: Bool, remediate: Bool, ticket: Ticket, now: Instant) {
         beginStep()
         defer { endStep(now: now) }
@@ -37,7 +41,9 @@ extension ComplianceMachine {
             reply(ticket, .refused(refusal))
             return
         }
-        startTokenRequest(account, scopes: scopes, interaction: interactive ? ticket : nil, purpose: .caller(ticket, .token, remediate: remediate), now: now)
+        startTokenRequest(
+            account, scopes: scopes, interaction: interactive ? ticket : nil, prompt: interactive, purpose: .caller(ticket, .token, remediate: remediate),
+            now: now)
     }
 
     /// Remediates `account` (remediateComplianceForIdentity:silent:). Replies `.remediation`

@@ -99,6 +99,8 @@ extension ComplianceMachine {
         var purpose: TokenPurpose
         /// The caller whose user answers a sign-in page, if interaction is allowed.
         var interaction: Ticket?
+        /// The issuer and client in force when the request started: all its tokens are theirs.
+        var environment: TokenEnvironment
     }
 
     /// A caller waiting for an account to settle.
@@ -179,7 +181,11 @@ extension ComplianceMachine {
         /// touched (caches derived from the state: left out of `==`).
         var indexes = AccountIndexes()
         var events: [ComplianceEvent] = []
-        var tokens: [(account: AccountID, scopes: [String], tokens: TokenSet)] = []
+        var tokens: [(account: AccountID, scopes: [String], tokens: TokenSet, environment: TokenEnvironment)] = []
+        /// The app's identities when the current step began: what a failed commit of the step
+        /// restores (``ComplianceMachine/reloadedAfterFailedCommit(_:)``). Overwritten by every
+        /// step before it can be read, so it tells no two states at rest apart (left out of `==`).
+        var identitiesBeforeStep = AppIdentities()
 
         static func == (lhs: Volatile, rhs: Volatile) -> Bool {
             lhs.nextStep == rhs.nextStep && lhs.tokenRequests == rhs.tokenRequests && lhs.outstanding == rhs.outstanding
@@ -189,7 +195,9 @@ extension ComplianceMachine {
                 && lhs.awaitingPersist == rhs.awaitingPersist && lhs.appDirty == rhs.appDirty && lhs.dirtyAccounts == rhs.dirtyAccounts
                 && lhs.touched == rhs.touched
                 && lhs.events == rhs.events && lhs.tokens.count == rhs.tokens.count
-                && zip(lhs.tokens, rhs.tokens).allSatisfy { $0.account == $1.account && $0.scopes == $1.scopes && $0.tokens == $1.tokens }
+                && zip(lhs.tokens, rhs.tokens).allSatisfy {
+                    $0.account == $1.account && $0.scopes == $1.scopes && $0.tokens == $1.tokens && $0.environment == $1.environment
+                }
         }
 
         func hash(into hasher: inout Hasher) {

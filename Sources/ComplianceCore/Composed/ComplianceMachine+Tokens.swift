@@ -5,7 +5,11 @@ extension ComplianceMachine {
     /// the caller whose user answers the sign-in page. An account that may not receive a
     /// token fails at once (``TokenAcquisitionFailure/accountRemoved``), except for the MAM
     /// token of its unenrollment: leaving needs it.
-    mutating func startTokenRequest(_ account: AccountID, scopes: [String], interaction: Ticket?, purpose: TokenPurpose, now: Instant) {
+    /// With `prompt` (the caller carries credentials) the request goes to the issuer's sign-in
+    /// at once, never to the cache.
+    mutating func startTokenRequest(
+        _ account: AccountID, scopes: [String], interaction: Ticket?, prompt: Bool = false, purpose: TokenPurpose, now: Instant
+    ) {
         let id = newStep()
         volatile.currentRequest[purpose] = id
         guard mayReceiveToken(account) || purpose.servesLeaving else {
@@ -14,9 +18,10 @@ extension ComplianceMachine {
             return
         }
         var machine = TokenAcquisitionStateMachine(request: .init(
-            account: account, scopes: scopes, capabilities: configuration.capabilities, allowInteraction: interaction != nil))
+            account: account, scopes: scopes, capabilities: configuration.capabilities, allowInteraction: interaction != nil,
+            prompt: prompt))
         let action = machine.start()
-        volatile.tokenRequests[id] = TokenRequest(machine: machine, purpose: purpose, interaction: interaction)
+        volatile.tokenRequests[id] = TokenRequest(machine: machine, purpose: purpose, interaction: interaction, environment: tokenEnvironment)
         runToken(id, action, now: now)
     }
 
@@ -29,15 +34,17 @@ extension ComplianceMachine {
         case .readCache(let account, let scopes):
             let step = newStep()
             volatile.outstanding[step] = .token(id)
-            emit(.readTokenCache(step, account, scopes: scopes))
+            emit(.readTokenCache(step, account, scopes: scopes, environment: request.environment))
         case .requestToken(let grant, let account, let scopes, let claims):
             let step = newStep()
             volatile.outstanding[step] = .token(id)
-            emit(.requestToken(step, grant, account, scopes: scopes, claims: claims, interaction: grant == .interactive ? request.interaction : nil))
+            emit(.requestToken(
+                step, grant, account, scopes: scopes, claims: claims, interaction: grant == .interactive ? request.interaction : nil,
+                environment: request.environment))
         case .removeRefreshToken(let account):
             let step = newStep()
             volatile.outstanding[step] = .token(id)
-            emit(.removeRefreshToken(step, account))
+            emit(.removeRefreshToken(step, account, environment: request.environment))
         case .deliverTokens(let tokens, let store):
             volatile.tokenRequests[id] = nil
             let current = endRequest(id, request.purpose)
@@ -47,7 +54,7 @@ extension ComplianceMachine {
             }
             // A leaving account's tokens serve its unenrollment only: never cached again.
             if store, mayReceiveToken(account) {
-                keep(tokens, scopes: scopes, for: account)
+                keep(tokens, scopes: scopes, for: account, environment: request.environment)
             }
             // A cache hit (`store` false) changes nothing: it notes no event, so its step commits nothing.
             finishToken(
@@ -59,7 +66,7 @@ extension ComplianceMachine {
             // Kept under the granted scopes only (none: the refresh token only), never under
             // the request's; a leaving account's tokens are not kept at all.
             if mayReceiveToken(account) {
-                keep(tokens, scopes: granted, for: account)
+                keep(tokens, scopes: granted, for: account, environment: request.environment)
             }
             finishToken(request.purpose, current: current, account: account, scopes: scopes, interaction: request.interaction, .failure(failure), now: now)
         case .fail(let failure):
@@ -74,9 +81,9 @@ extension ComplianceMachine {
 
     /// Queues `tokens` to be saved for `account` under `scopes` with this step's persist (no
     /// scopes: the refresh token only).
-    private mutating func keep(_ tokens: TokenSet, scopes: [String], for account: AccountID) {
+    private mutating func keep(_ tokens: TokenSet, scopes: [String], for account: AccountID, environment: TokenEnvironment) {
         let known = ensureAccount(account.homeAccountID == nil ? tokens.clientInfo?.homeAccountID.map { account.with(homeAccountID: $0) } ?? account : account)
-        volatile.tokens.append((known, scopes, tokens))
+        volatile.tokens.append((known, scopes, tokens, environment))
         accounts[known]?.holdsTokens = true
         if let subject = tokens.identity?.subject, accounts[known]?.subject == nil { accounts[known]?.subject = subject }
         markDirty(known)
@@ -127,7 +134,8 @@ extension ComplianceMachine {
             if !fromCache { noteTokenResult(account, scopes: scopes, result) }
             switch result {
             case .success(let tokens):
-                let answer = TokenAnswer(account: account, scopes: scopes, status: .compliant, tokens: tokens, failure: nil, report: nil, remediated: false)
+                var answer = TokenAnswer(account: account, scopes: scopes, status: .compliant, tokens: tokens, failure: nil, report: nil, remediated: false)
+                answer.fromCache = fromCache
                 if mode == .signIn { completeSignIn(ticket, answer, now: now) } else { reply(ticket, .token(answer)) }
             case .failure(let failure):
                 if case .protectionPolicyRequired = failure, remediate, configuration.mamService {

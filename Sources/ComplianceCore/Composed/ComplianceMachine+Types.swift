@@ -79,13 +79,16 @@ extension ComplianceMachine {
         /// Commit these changes in one transaction, then call ``persisted()`` (or, when the
         /// store fails, reload the machine from the store: ``init(restoring:configuration:)``).
         case persist(Changes)
-        /// Read the token cache; answer `.cache(entry)`.
-        case readTokenCache(StepID, AccountID, scopes: [String])
-        /// Send a grant; `interaction` names the caller whose user answers a sign-in page.
+        /// Read the token cache of `environment` (its issuer and client only); answer `.cache(entry)`.
+        case readTokenCache(StepID, AccountID, scopes: [String], environment: TokenEnvironment)
+        /// Send a grant to `environment`'s issuer (a refresh grant with that environment's
+        /// refresh token); `interaction` names the caller whose user answers a sign-in page.
         /// Answer `.grant(…)`.
-        case requestToken(StepID, TokenAcquisitionStateMachine.Grant, AccountID, scopes: [String], claims: String?, interaction: Ticket?)
-        /// Delete the account's refresh token; answer `.done`.
-        case removeRefreshToken(StepID, AccountID)
+        case requestToken(
+            StepID, TokenAcquisitionStateMachine.Grant, AccountID, scopes: [String], claims: String?, interaction: Ticket?,
+            environment: TokenEnvironment)
+        /// Delete the account's refresh token of `environment` (no other issuer's); answer `.done`.
+        case removeRefreshToken(StepID, AccountID, environment: TokenEnvironment)
         /// Call the MAM service; answer `.mam(…)`.
         case callMAM(StepID, MAMRequest)
         /// Wipe steps: delete every token of the account; delete its vault files; run the app's
@@ -104,10 +107,11 @@ extension ComplianceMachine {
         public var description: String {
             switch self {
             case .persist(let changes): "persist(\(changes))"
-            case .readTokenCache(let step, let account, let scopes): "readTokenCache(\(step), \(account.upn), \(scopes))"
-            case .requestToken(let step, let grant, let account, let scopes, _, let interaction):
-                "requestToken(\(step), \(grant), \(account.upn), \(scopes)\(interaction.map { ", interactive for \($0)" } ?? ""))"
-            case .removeRefreshToken(let step, let account): "removeRefreshToken(\(step), \(account.upn))"
+            case .readTokenCache(let step, let account, let scopes, let environment):
+                "readTokenCache(\(step), \(account.upn), \(scopes), \(environment))"
+            case .requestToken(let step, let grant, let account, let scopes, _, let interaction, let environment):
+                "requestToken(\(step), \(grant), \(account.upn), \(scopes)\(interaction.map { ", interactive for \($0)" } ?? ""), \(environment))"
+            case .removeRefreshToken(let step, let account, let environment): "removeRefreshToken(\(step), \(account.upn), \(environment))"
             case .callMAM(let step, let request): "callMAM(\(step), \(request))"
             case .removeTokens(let step, let account): "removeTokens(\(step), \(account.upn))"
             case .removeVaultFiles(let step, let account): "removeVaultFiles(\(step), \(account.upn))"
@@ -126,7 +130,7 @@ extension ComplianceMachine {
         /// The records of the accounts that changed, by account.
         public var accounts: [AccountID: JSONValue] = [:]
         /// Tokens to store (a grant's answer), in order.
-        public var tokens: [(account: AccountID, scopes: [String], tokens: TokenSet)] = []
+        public var tokens: [(account: AccountID, scopes: [String], tokens: TokenSet, environment: TokenEnvironment)] = []
         /// Observer notifications, in order.
         public var events: [ComplianceEvent] = []
 
@@ -216,6 +220,9 @@ extension ComplianceMachine {
         /// The remediation's report, when the request needed one.
         public var report: ComplianceStatusReport?
         public var remediated: Bool
+        /// The tokens came from the cache (no grant was sent); false when they came from the
+        /// issuer or none came.
+        public var fromCache = false
 
         public init(
             account: AccountID, scopes: [String], status: ComplianceStatus, tokens: TokenSet?, failure: TokenAcquisitionFailure?,

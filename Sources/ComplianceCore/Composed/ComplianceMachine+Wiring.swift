@@ -117,17 +117,13 @@ extension ComplianceMachine {
     /// - an account the allowed list excludes leaves (unenrolled first when it holds the slot);
     /// - an account unenrolled without a wipe keeps no enrollment, policy or compliance;
     /// - paused registrations pause while another account holds the slot, and begin again
-    ///   (24 h later) once none does;
-    /// - the app's policy goes with its last managed account: once no account holds the slot
-    ///   or a policy, the allowed list is lifted (anyone) until a policy brings one again.
+    ///   (24 h later) once none does.
+    /// The allowed list outlives the policy that brought it ("IT admins specify which accounts
+    /// can be logged into"): it stays, persisted, when its managed account leaves or is
+    /// refused, until a policy replaces it (invariant 19).
     mutating func reconcile(now: Instant) {
         for _ in 0..<8 {
             var changed = false
-            if allowed.allowed != .anyone, slotHolder() == nil, !accounts.values.contains(where: { $0.policy != nil || isLeaving($0.account) }),
-               remediation.activeAccount == nil {
-                runAllowed(allowedStep { $0.allowedAccountsReceived(.anyone) }, now: now)
-                changed = true
-            }
             // The per-account rules are looked for among the accounts this step changed, unless
             // what they also depend on (the allowed list, the slot's holder) changed since the
             // last reconcile: every other account was settled then, and nothing of it changed.

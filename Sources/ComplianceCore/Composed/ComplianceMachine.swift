@@ -94,6 +94,17 @@ public struct ComplianceMachine: Sendable, Hashable {
     /// Every event begins here: no event may come while a persist is pending.
     mutating func beginStep() {
         if volatile.awaitingPersist { preconditionFailure("an event before persisted() for the pending persist. Invalid state: \(debugSummary)") }
+        volatile.identitiesBeforeStep = identities
+    }
+
+    /// The machine after the commit of its current step failed: rebuilt from the committed
+    /// `stored` records, with what lives only in memory (the app's process and UI identities)
+    /// as it was before that step. A failed commit changes nothing a caller can observe: not
+    /// the records, and not the identities either (invariant 20). Call ``resumed(now:)`` next.
+    public func reloadedAfterFailedCommit(_ stored: Stored) throws -> ComplianceMachine {
+        var machine = try ComplianceMachine(restoring: stored, configuration: configuration)
+        machine.identities = volatile.identitiesBeforeStep
+        return machine
     }
 
     /// Every event ends here: the wiring rules that follow from any change, the callers that

@@ -40,17 +40,16 @@ public struct SettingsOverrides: Sendable, Hashable {
         self.init(authority: try text("aadAuthorityUriOverride"), clientID: try text("aadClientIdOverride"), redirectURI: try text("aadRedirectUriOverride"))
     }
 
+    /// The longest authority URL accepted.
+    public static let maxAuthorityLength = 2048
+
     /// Why a value cannot be an override, or nil: the authority must be an http(s) URL with a
-    /// host, the client id 1 to 256 printable ASCII characters without spaces, the redirect a
-    /// URI with a scheme (`scheme:…`).
+    /// host, without user information (`user:password@`), query or fragment, at most
+    /// ``maxAuthorityLength`` characters; the client id 1 to 256 printable ASCII characters
+    /// without spaces; the redirect a URI with a scheme (`scheme:…`). A refused authority is
+    /// never quoted back whole (it may hold a password): only what is wrong with it.
     public static func problem(authority: String?, clientID: String?, redirectURI: String?) -> String? {
-        if let authority {
-            let lower = authority.lowercased()
-            let rest = lower.hasPrefix("https://") ? lower.dropFirst(8) : lower.hasPrefix("http://") ? lower.dropFirst(7) : nil
-            guard let rest, let host = rest.split(separator: "/", omittingEmptySubsequences: false).first, !host.isEmpty,
-                  authority.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
-            else { return "aadAuthorityUriOverride must be an http(s) URL with a host, such as https://login.microsoftonline.com/contoso.com, got '\(authority)'" }
-        }
+        if let authority, let problem = authorityProblem(authority, name: "aadAuthorityUriOverride") { return problem }
         if let clientID, clientID.isEmpty || clientID.utf8.count > 256 || !clientID.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) {
             return "aadClientIdOverride must be 1 to 256 printable ASCII characters without spaces"
         }
@@ -62,6 +61,26 @@ public struct SettingsOverrides: Sendable, Hashable {
                   redirectURI.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
             else { return "aadRedirectUriOverride must be a URI with a scheme, such as msauth.com.contoso.app://auth, got '\(redirectURI)'" }
         }
+        return nil
+    }
+
+    /// Why `authority` cannot be an authority URL, or nil (the rules of ``problem(authority:clientID:redirectURI:)``);
+    /// `name` is what the message calls it. The URL is never quoted back (it may hold a password).
+    public static func authorityProblem(_ authority: String, name: String) -> String? {
+        let example = "such as https://login.microsoftonline.com/contoso.com"
+        guard authority.utf8.count <= maxAuthorityLength else {
+            return "\(name) must be at most \(maxAuthorityLength) characters, got \(authority.utf8.count)"
+        }
+        let lower = authority.lowercased()
+        let rest = lower.hasPrefix("https://") ? lower.dropFirst(8) : lower.hasPrefix("http://") ? lower.dropFirst(7) : nil
+        guard let rest, let host = rest.split(separator: "/", omittingEmptySubsequences: false).first, !host.isEmpty,
+              authority.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
+        else { return "\(name) must be an http(s) URL with a host, \(example)" }
+        if host.contains("@") {
+            return "\(name) must not hold user information (user:password@host): credentials do not belong in an authority URL"
+        }
+        if rest.contains("#") { return "\(name) must not hold a fragment (#…), \(example)" }
+        if rest.contains("?") { return "\(name) must not hold a query (?…), \(example)" }
         return nil
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ControlClient
 import JSON
 
@@ -47,11 +48,52 @@ extension FlowRunner {
             }
             return try await client.setSettingsOverrides(changes)
         case .advanceClock(let seconds, _):
-            return try await client.advanceClock(seconds: seconds)
+            guard let admin = context.stack.admin else { return try await client.advanceClock(seconds: seconds) }
+            return try await Self.advanceWithMock(seconds, client: client, admin: admin)
         case .appRestarted:
             return try await client.appRestarted()
         default:
             preconditionFailure("not a daemon action: \(action.summary)")
+        }
+    }
+
+    /// Moves a mockauth issuer's clock with the daemon's, so the issuer judges token, code and
+    /// device-code lifetimes by the flow's time. The advance goes from due timer to due timer
+    /// (the accounts' `nextDueAt`), the mock's clock first each time: what a timer's work asks
+    /// of the issuer (a refreshed MAM token at a check-in) is issued at the daemon's time, never
+    /// before it. The answer is the daemon's, its `fired` timers gathered over the steps.
+    static func advanceWithMock(_ seconds: Int64, client: ControlClient, admin: MockAdmin) async throws(ControlClientError) -> JSONValue {
+        var remaining = seconds
+        var fired: [JSONValue] = []
+        var from: JSONValue?
+        var last: JSONValue = [:]
+        repeat {
+            let now = try await client.clock()["now"]?.intValue ?? 0
+            let dues = (try await client.accounts()["accounts"]?.arrayValue ?? []).compactMap { $0["enrollment"]?["nextDueAt"]?.intValue }
+            let step = dues.filter { $0 > now }.min().map { min(remaining, max(1, ($0 - now + 999) / 1000)) } ?? remaining
+            try await Self.moveMock(admin, to: now + step * 1000)
+            last = try await client.advanceClock(seconds: step)
+            if from == nil { from = last["from"] }
+            fired += last["fired"]?.arrayValue ?? []
+            remaining -= step
+        } while remaining > 0
+        guard var answer = last.objectValue else { return last }
+        answer["from"] = from ?? answer["from"]
+        answer["fired"] = .array(fired)
+        return .object(answer)
+    }
+
+    /// Moves the mock's clock (the wall clock plus its offset; it only moves forward) to `time`
+    /// (milliseconds since 1970) when it is behind it: after an advance the daemon refused, the
+    /// mock is not moved twice.
+    private static func moveMock(_ admin: MockAdmin, to time: Int64) async throws(ControlClientError) {
+        do {
+            let offset = try await admin.call("POST", "clock/advance", ["seconds": 0])["clockOffsetSeconds"]?.doubleValue ?? 0
+            let mockNow = Int64((Date().timeIntervalSince1970 + offset) * 1000)
+            guard time > mockNow else { return }
+            _ = try await admin.call("POST", "clock/advance", ["seconds": .int((time - mockNow + 999) / 1000)])
+        } catch {
+            throw ControlClientError(.invalidResponse, "the mock issuer's clock cannot be moved with the daemon's: \(error)")
         }
     }
 

@@ -6,9 +6,9 @@ public enum WipeHookPurpose {}
 
 /// The app's own clean-up, run on selective wipe (the SDK's `wipeDataForAccount`): a shell
 /// command (`/bin/sh -c`) that gets the account's UPN in `COMPLIANCE_WIPE_ACCOUNT` and its
-/// managed files' directory in `COMPLIANCE_WIPE_DIRECTORY`, bounded in time. Exit status 0
-/// answers YES (the app removed the account's data); anything else NO (the daemon removes
-/// the account's files).
+/// managed files' directory in `COMPLIANCE_WIPE_DIRECTORY` (it exists), bounded in time. Exit
+/// status 0 answers YES (the app removed its own data for the account); anything else NO.
+/// Either way the daemon then removes the account's vault directory and key.
 public typealias WipeHook = AppHookCommand<WipeHookPurpose>
 
 extension AppHookCommand where Purpose == WipeHookPurpose {

@@ -17,7 +17,7 @@ extension Engine {
     /// `session`, then polls the token endpoint every `interval` seconds (5 more after each
     /// `slow_down`) while the answer is `authorization_pending`, until a sign-in, a refusal,
     /// the code's expiry, or the session's cancellation.
-    nonisolated func signInOnAnotherDevice(scopes: [String], claims: String?, session: InteractionSession) async throws(IssuerError) -> DeviceSignIn {
+    nonisolated func signInOnAnotherDevice(_ issuer: IssuerClient, scopes: [String], claims: String?, session: InteractionSession) async throws(IssuerError) -> DeviceSignIn {
         let authorization = try await issuer.deviceAuthorization(scopes: scopes, claims: claims)
         let expires = ContinuousClock.now + .seconds(authorization.expiresIn)
         guard session.prompt(InteractionSession.Prompt(

@@ -62,16 +62,17 @@ extension Engine {
                     logger.notice("first policy: the app restarts", metadata: ["account.id": "\(account)"])
                     machine.appRestarted(now: clock.now)
                 }
-            case .readTokenCache(let step, let account, let scopes):
-                let entry = cacheEntry(account, scopes: scopes)
+            case .readTokenCache(let step, let account, let scopes, let environment):
+                let entry = cacheEntry(account, scopes: scopes, partition: issuers.partition(environment))
                 metrics.cacheRead(entry, now: clock.now)
                 instant.append((step, .cache(entry)))
-            case .removeRefreshToken(let step, let account):
-                instant.append((step, removeRefreshToken(account)))
+            case .removeRefreshToken(let step, let account, let environment):
+                instant.append((step, removeRefreshToken(account, partition: issuers.partition(environment))))
             case .removeTokens(let step, let account):
                 instant.append((step, removeTokens(account)))
-            case .requestToken(let step, let grant, let account, let scopes, let claims, let interaction):
-                schedule(Job(kind: .grant(step, grant, account, scopes: scopes, claims: claims, user: interaction.flatMap { users[$0] })))
+            case .requestToken(let step, let grant, let account, let scopes, let claims, let interaction, let environment):
+                schedule(Job(kind: .grant(
+                    step, grant, account, scopes: scopes, claims: claims, user: interaction.flatMap { users[$0] }, environment: environment)))
             case .callMAM(let step, let request):
                 schedule(Job(kind: .mam(step, request)))
             case .removeVaultFiles(let step, let account):
@@ -85,10 +86,9 @@ extension Engine {
     }
 
     /// Rebuilds the issuer client when the machine's runtime overrides changed (the token
-    /// cache is per client id: what is remembered of the old one is dropped).
+    /// cache is per issuer and client id: each environment keeps its own tokens).
     func applySettingsOverrides() {
         guard issuers.apply(machine.settingsOverrides) else { return }
-        tokenMirror.clear()
         let configuration = issuer.configuration
         logger.notice("the issuer settings in force changed", metadata: [
             "issuer.authority": "\(configuration.authority.url)", "issuer.client_id": "\(configuration.clientID)",
@@ -118,7 +118,7 @@ extension Engine {
         waiting = [:]
         tokenMirror.clear()
         do {
-            machine = try ComplianceMachine(restoring: try loadRecords(), configuration: machine.configuration)
+            machine = try machine.reloadedAfterFailedCommit(try loadRecords())
         } catch {
             logger.critical("the store cannot be read back; the engine keeps an empty machine", metadata: ["error.message": "\(error)"])
             machine = ComplianceMachine(configuration: machine.configuration)
@@ -134,7 +134,6 @@ extension Engine {
     /// notifications, and the virtual clock when it moved.
     func commit(_ changes: ComplianceMachine.Changes) throws {
         try storageFaults.take(.commit)
-        let clientID = issuer.configuration.clientID
         let clockNow = clock.mode == .virtual && clock.milliseconds != savedClock ? clock.milliseconds : nil
         try store.writeSync { transaction in
             if let app = changes.app { try transaction.saveAppState(StateKey.machine, app) }
@@ -146,7 +145,7 @@ extension Engine {
                 // No scopes (the issuer declined every one asked): the refresh token only.
                 let keepsAccess = !entry.scopes.isEmpty
                 try transaction.saveTokens(CachedTokens(
-                    account: entry.account, clientID: clientID, scopes: ScopeSet(entry.scopes),
+                    account: entry.account, clientID: issuers.partition(entry.environment), scopes: ScopeSet(entry.scopes),
                     accessToken: keepsAccess ? entry.tokens.accessToken.reveal() : nil,
                     expiresAt: keepsAccess ? entry.tokens.expiresOn.millisecondsSinceEpoch : nil,
                     idToken: entry.tokens.idToken?.reveal(), refreshToken: entry.tokens.refreshToken?.reveal()))
@@ -160,7 +159,7 @@ extension Engine {
         if let clockNow { savedClock = clockNow }
         for entry in changes.tokens {
             tokenMirror.saved(
-                entry.account, scopes: ScopeSet(entry.scopes), accessToken: entry.scopes.isEmpty ? nil : entry.tokens,
+                entry.account, partition: issuers.partition(entry.environment), scopes: ScopeSet(entry.scopes), accessToken: entry.scopes.isEmpty ? nil : entry.tokens,
                 refreshToken: entry.tokens.refreshToken != nil)
         }
         for event in changes.events {
@@ -200,21 +199,20 @@ extension Engine {
         tokenMirror.clear()
     }
 
-    /// The token cache for `account` and `scopes`: from ``tokenMirror`` when it knows, else
-    /// from the store (then remembered).
-    func cacheEntry(_ account: AccountID, scopes: [String]) -> TokenAcquisitionStateMachine.CacheEntry {
-        if let known = tokenMirror.entry(account, scopes: scopes) { return known }
-        guard let entry = storedCacheEntry(account, scopes: scopes) else { return .empty }
-        tokenMirror.remember(account, scopes: ScopeSet(scopes), entry)
+    /// The token cache for `account` and `scopes` in `partition` (one issuer and client): from
+    /// ``tokenMirror`` when it knows, else from the store (then remembered).
+    func cacheEntry(_ account: AccountID, scopes: [String], partition: String) -> TokenAcquisitionStateMachine.CacheEntry {
+        if let known = tokenMirror.entry(account, partition: partition, scopes: scopes) { return known }
+        guard let entry = storedCacheEntry(account, scopes: scopes, partition: partition) else { return .empty }
+        tokenMirror.remember(account, partition: partition, scopes: ScopeSet(scopes), entry)
         return entry
     }
 
     /// The store's answer; nil when it cannot be read (logged; nothing remembered).
-    private func storedCacheEntry(_ account: AccountID, scopes: [String]) -> TokenAcquisitionStateMachine.CacheEntry? {
+    private func storedCacheEntry(_ account: AccountID, scopes: [String], partition: String) -> TokenAcquisitionStateMachine.CacheEntry? {
         let cached: CachedTokens?
         do {
-            let clientID = issuer.configuration.clientID
-            cached = try store.readSync { try $0.tokens(for: account, clientID: clientID, scopes: ScopeSet(scopes)) }
+            cached = try store.readSync { try $0.tokens(for: account, clientID: partition, scopes: ScopeSet(scopes)) }
         } catch {
             logger.error("cannot read the token cache", metadata: ["account.id": "\(account)", "error.message": "\(error)"])
             return nil
@@ -229,11 +227,12 @@ extension Engine {
         return .init(accessToken: accessToken, hasRefreshToken: cached.refreshToken != nil)
     }
 
-    private func removeRefreshToken(_ account: AccountID) -> ComplianceMachine.StepResult {
+    /// Drops the account's refresh token of one issuer and client (`partition`); another
+    /// issuer's stays.
+    private func removeRefreshToken(_ account: AccountID, partition: String) -> ComplianceMachine.StepResult {
         do {
-            let clientID = issuer.configuration.clientID
-            try store.writeSync { try $0.deleteRefreshToken(for: account, clientID: clientID) }
-            tokenMirror.refreshTokenRemoved(account)
+            try store.writeSync { try $0.deleteRefreshToken(for: account, clientID: partition) }
+            tokenMirror.refreshTokenRemoved(account, partition: partition)
             return .done
         } catch {
             logger.error("cannot drop the refresh token", metadata: ["account.id": "\(account)", "error.message": "\(error)"])
@@ -318,6 +317,8 @@ public struct StorageFaults: Sendable {
         case tokens
         /// A wipe's removal of the account's vault files.
         case vault
+        /// A write of a vault file (`data put`).
+        case vaultWrite
     }
 
     private var remaining: [Kind: Int] = [:]

@@ -7,9 +7,9 @@ import JSON
 extension Engine {
     nonisolated func perform(_ job: Job) async {
         switch job.kind {
-        case .grant(let step, let grant, let account, let scopes, let claims, let user):
+        case .grant(let step, let grant, let account, let scopes, let claims, let user, let environment):
             let started = ContinuousClock.now
-            let result = await sendGrant(grant, account: account, scopes: scopes, claims: claims, user: user)
+            let result = await sendGrant(grant, account: account, scopes: scopes, claims: claims, user: user, environment: environment)
             metrics.issuerRequest(grant: grant.rawValue, took: ContinuousClock.now - started)
             await grantCompleted(step, result)
         case .mam(let step, let request):
@@ -40,9 +40,13 @@ extension Engine {
         completed(step, .grant(result))
     }
 
+    /// Sends a grant to `environment`'s issuer, as `environment`'s client; a refresh grant
+    /// carries that environment's refresh token, never another issuer's.
     private nonisolated func sendGrant(
-        _ grant: TokenAcquisitionStateMachine.Grant, account: AccountID, scopes: [String], claims: String?, user: InteractiveUser?
+        _ grant: TokenAcquisitionStateMachine.Grant, account: AccountID, scopes: [String], claims: String?, user: InteractiveUser?,
+        environment: TokenEnvironment
     ) async -> ComplianceMachine.GrantResult {
+        let issuer = issuers.client(for: environment)
         if let hold = await throttle.hold(.issuer, now: clock.now) {
             // The issuer asked to wait (Retry-After): fail without sending, as MSAL does.
             return .response(.serviceFailure(ServiceFailure(status: hold.status, retryAfter: hold.remaining)))
@@ -55,8 +59,7 @@ extension Engine {
             var nonce: String?
             switch grant {
             case .refreshToken:
-                let clientID = issuer.configuration.clientID
-                let cached = try? await store.tokens(for: account, clientID: clientID, scopes: ScopeSet(scopes))
+                let cached = try? await store.tokens(for: account, clientID: issuers.partition(environment), scopes: ScopeSet(scopes))
                 guard let refreshToken = cached?.refreshToken else { return .transportFailed("the refresh token vanished from the cache") }
                 reply = try await issuer.requestToken(.refreshToken(refreshToken), scopes: wireScopes, claims: claims)
             case .interactive:
@@ -66,14 +69,14 @@ extension Engine {
                     break
                 }
                 if case .deviceCode(let session) = user {
-                    switch try await signInOnAnotherDevice(scopes: wireScopes, claims: claims, session: session) {
+                    switch try await signInOnAnotherDevice(issuer, scopes: wireScopes, claims: claims, session: session) {
                     case .reply(let answer): reply = answer
                     case .cancelled: return .cancelled
                     case .expired(let detail): return Self.interactionEnded(detail)
                     }
                     break
                 }
-                switch try await signInInteractively(account, scopes: wireScopes, claims: claims, user: user) {
+                switch try await signInInteractively(issuer, account, scopes: wireScopes, claims: claims, user: user) {
                 case .code(let code, let verifier, let sent, let redirectURI):
                     nonce = sent
                     reply = try await issuer.requestToken(
@@ -98,9 +101,15 @@ extension Engine {
                 }
                 return .response(response)
             }
-            // The issuer's timestamps are real time: checked against the wall clock, also
-            // when the engine's clock is virtual (it drives the app's own timers).
-            tokens.identity = try await issuer.validate(idToken: idToken.reveal(), nonce: nonce, now: OrchestratorStore.wallClock() / 1000)
+            // The issuer's timestamps are checked against the wall clock; with a virtual clock
+            // also against it, since a mock issuer's clock may be moved with it (a flow's
+            // advanceClock moves mockauth's too): valid at either time is valid.
+            let wall = OrchestratorStore.wallClock() / 1000
+            do {
+                tokens.identity = try await issuer.validate(idToken: idToken.reveal(), nonce: nonce, now: wall)
+            } catch where clock.mode == .virtual && clock.milliseconds / 1000 != wall {
+                tokens.identity = try await issuer.validate(idToken: idToken.reveal(), nonce: nonce, now: clock.milliseconds / 1000)
+            }
             return .response(.success(tokens))
         } catch {
             if error.code == .network { return .transportFailed(error.message) }
@@ -112,7 +121,8 @@ extension Engine {
             if error.code == .signInFailed {
                 // The sign-in page did not let the user in (a wrong password, no form): the app
                 // needs the user again, as a failed interactive sign-in is for MSAL; not a broken service.
-                let server = ServerError(status: error.httpStatus ?? 200, error: "sign_in_failed", errorDescription: error.message)
+                let server = ServerError(
+                    status: error.httpStatus ?? 200, error: "sign_in_failed", errorDescription: error.message, errorCodes: AADSTSCodes.codes(in: error.message))
                 return .response(.interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: server)))
             }
             if error.code == .serviceFailure, let status = error.httpStatus {
@@ -154,7 +164,7 @@ extension Engine {
     }
 
     /// Authorization code + PKCE with the scripted user at the issuer's sign-in page.
-    private nonisolated func signInInteractively(_ account: AccountID, scopes: [String], claims: String?, user: InteractiveUser) async throws(IssuerError) -> Authorization {
+    private nonisolated func signInInteractively(_ issuer: IssuerClient, _ account: AccountID, scopes: [String], claims: String?, user: InteractiveUser) async throws(IssuerError) -> Authorization {
         let pkce = PKCE()
         let state = RandomToken.make()
         let nonce = RandomToken.make()
@@ -162,16 +172,21 @@ extension Engine {
         let redirectURI: String
         if case .browser(let session, let timeout) = user {
             // A person in a browser: the issuer redirects it to our loopback listener.
-            let listener = try LoopbackRedirectListener()
+            let listener = try LoopbackRedirectListener(port: configuration.redirectPort ?? 0)
             redirectURI = listener.redirectURI
             let url = try await issuer.authorizeURL(
                 scopes: scopes, state: state, nonce: nonce, pkce: pkce, claims: claims, loginHint: account.upn, redirectURI: redirectURI)
             guard session.prompt(InteractionSession.Prompt(url: url, expiresAt: OrchestratorStore.wallClock() + timeout.milliseconds)) else { return .cancelled }
-            guard let target = await listener.waitForRedirect(until: ContinuousClock.now + timeout, cancelled: { session.isCancelled }) else {
+            let answer = await listener.waitForRedirect(expectedState: state, until: ContinuousClock.now + timeout, cancelled: { session.isCancelled })
+            switch answer {
+            case nil:
                 if session.isCancelled { return .cancelled }
                 return .timedOut("no browser sign-in reached \(redirectURI) within \(timeout.milliseconds / 1000) s")
+            case .repeated(let parameter)?:
+                throw IssuerError(.badRedirect, "the sign-in's answer repeats the parameter '\(parameter)'; sign-in refused", endpoint: redirectURI)
+            case .redirect(let target)?:
+                location = "http://127.0.0.1:\(listener.port)" + target
             }
-            location = "http://127.0.0.1:\(listener.port)" + target
         } else {
             let choice: ScriptedUser.Choice = switch user {
             case .signIn(let password): .signIn(username: account.upn, password: password)
@@ -317,7 +332,10 @@ extension Engine {
     private nonisolated func runAppHook(_ account: AccountID) async -> ComplianceMachine.StepResult {
         guard let hook = configuration.wipeHook else { return .hook(removedData: false, outcome: "no hook configured") }
         do {
-            let outcome = try await hook.run(for: account, directory: vault.directory(for: account), logger: logger)
+            // The hook is always given a directory that exists (0700, with its owner record),
+            // also for an account that stored nothing; the vault step removes it after the hook.
+            let directory = (try? await vault.prepareDirectory(for: account)) ?? vault.directory(for: account)
+            let outcome = try await hook.run(for: account, directory: directory, logger: logger)
             return .hook(removedData: outcome.succeeded, outcome: outcome.description)
         } catch {
             return .hook(removedData: false, outcome: "could not start")

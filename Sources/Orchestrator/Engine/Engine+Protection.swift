@@ -90,6 +90,9 @@ extension Engine {
     /// The engine error for a vault error, of a file or a vault call (`buffer` false: a broken file is the
     /// vault's fault) or of a caller's buffer (a broken buffer is the caller's input).
     static func vaultError(_ error: any Error, buffer: Bool) -> EngineError {
+        if let fault = error as? StorageFault {
+            return EngineError(.storageUnavailable, "the vault cannot be written (\(fault)); nothing was stored. Try again once the disk has room.")
+        }
         guard let error = error as? VaultError else { return EngineError(.internalError, "\(error)") }
         switch error.code {
         case .invalidName: return EngineError(.badRequest, error.message)
@@ -97,6 +100,8 @@ extension Engine {
         case .badFormat where buffer: return EngineError(.invalidProtectedData, error.message)
         case .tampered where buffer: return EngineError(.tampered, error.message)
         case .keyMissing where buffer: return EngineError(.keyGone, error.message)
+        // The disk refused (full, read-only, gone): storage is unavailable, not the daemon broken.
+        case .io: return EngineError(.storageUnavailable, error.description + "; nothing was changed. Try again once the disk has room.")
         default: return EngineError(.internalError, error.description)
         }
     }

@@ -94,6 +94,12 @@ public actor Engine: Service {
     /// The app's client id.
     public nonisolated var clientID: String { configuration.clientID }
 
+    /// The key the token store files `environment`'s tokens under (its client id and
+    /// authority): for tools that read or change the store beside the engine.
+    public nonisolated func tokenPartition(_ environment: TokenEnvironment = .app) -> String {
+        issuers.partition(environment)
+    }
+
     /// Rebuilds the machine from the store and resumes interrupted work (journaled wipes,
     /// enrollments, deregistrations, removals, remediations); call once before serving.
     /// Returns how many interrupted operations it resumed. A store that holds nothing while
@@ -103,6 +109,9 @@ public actor Engine: Service {
         precondition(!started, "Engine.start() called twice")
         started = true
         try await vault.finishInterruptedWipes()
+        // Tokens of a store written before the cache was keyed by issuer belong to the app's own.
+        let authority = issuers.base.configuration.authority.url
+        try store.writeSync { _ = try $0.adoptUnpartitionedTokens { IssuerSelection.partition(clientID: $0, authority: authority) } }
         let stored = try loadRecords()
         if stored.app == nil, stored.accounts.isEmpty {
             let orphans = try await vault.accountsWithData()
@@ -189,7 +198,9 @@ public actor Engine: Service {
 /// A unit of I/O for ``Engine/run()``.
 struct Job: Sendable {
     enum Kind: Sendable {
-        case grant(ComplianceMachine.StepID, TokenAcquisitionStateMachine.Grant, AccountID, scopes: [String], claims: String?, user: InteractiveUser?)
+        case grant(
+            ComplianceMachine.StepID, TokenAcquisitionStateMachine.Grant, AccountID, scopes: [String], claims: String?, user: InteractiveUser?,
+            environment: TokenEnvironment)
         case mam(ComplianceMachine.StepID, ComplianceMachine.MAMRequest)
         case removeVaultFiles(ComplianceMachine.StepID, AccountID)
         case runAppHook(ComplianceMachine.StepID, AccountID)

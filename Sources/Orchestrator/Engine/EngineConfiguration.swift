@@ -19,6 +19,9 @@ public struct EngineConfiguration: Sendable {
     public var launch: LaunchSettings
     /// The profile's `MultiIdentity` (the app sets its own identities; ``AppIdentities``).
     public var multiIdentity = false
+    /// The port a browser sign-in's loopback redirect listens on; nil: an ephemeral port
+    /// (RFC 8252 §7.3). Issuers that match redirect URIs exactly need a fixed one.
+    public var redirectPort: Int?
 
     public init(
         clientID: String, capabilities: [String] = [ComplianceCore.protectionCapability],

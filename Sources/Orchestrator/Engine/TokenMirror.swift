@@ -10,7 +10,14 @@ import ComplianceCore
 struct TokenMirror: Sendable {
     private struct Key: Hashable {
         var account: String
+        /// The token store's partition (client id and authority, ``IssuerSelection/partition(_:)``).
+        var partition: String
         var scopes: ScopeSet
+    }
+
+    private struct RefreshKey: Hashable {
+        var account: String
+        var partition: String
     }
 
     /// What the store holds for one (account, scopes): the access token, if any (the stored
@@ -34,39 +41,41 @@ struct TokenMirror: Sendable {
         }
     }
     /// Whether the store holds the account's refresh token (absent: not read yet).
-    private var refresh: [String: Bool] = [:]
+    private var refresh: [RefreshKey: Bool] = [:]
     /// Bounds the memory: beyond this many entries the mirror starts again empty.
     static let capacity = 50_000
 
     /// The cache entry for `account` and `scopes` when both halves are known.
-    func entry(_ account: AccountID, scopes: [String]) -> TokenAcquisitionStateMachine.CacheEntry? {
-        guard let hasRefresh = refresh[account.key], let stored = access[Key(account: account.key, scopes: ScopeSet(scopes))] else { return nil }
+    func entry(_ account: AccountID, partition: String, scopes: [String]) -> TokenAcquisitionStateMachine.CacheEntry? {
+        guard let hasRefresh = refresh[RefreshKey(account: account.key, partition: partition)],
+              let stored = access[Key(account: account.key, partition: partition, scopes: ScopeSet(scopes))]
+        else { return nil }
         return .init(accessToken: stored?.tokens(scopes: scopes), hasRefreshToken: hasRefresh)
     }
 
     /// Remembers what the store answered.
-    mutating func remember(_ account: AccountID, scopes: ScopeSet, _ entry: TokenAcquisitionStateMachine.CacheEntry) {
+    mutating func remember(_ account: AccountID, partition: String, scopes: ScopeSet, _ entry: TokenAcquisitionStateMachine.CacheEntry) {
         if access.count >= Self.capacity { clear() }
-        access[Key(account: account.key, scopes: scopes)] = .some(entry.accessToken.map(Stored.init))
-        refresh[account.key] = entry.hasRefreshToken
+        access[Key(account: account.key, partition: partition, scopes: scopes)] = .some(entry.accessToken.map(Stored.init))
+        refresh[RefreshKey(account: account.key, partition: partition)] = entry.hasRefreshToken
     }
 
     /// A commit saved tokens: the access token for `scopes` (when there is one) and the
     /// refresh token (when there is one); what it did not write stays as it was.
-    mutating func saved(_ account: AccountID, scopes: ScopeSet, accessToken: TokenSet?, refreshToken: Bool) {
-        if let accessToken { access[Key(account: account.key, scopes: scopes)] = .some(Stored(accessToken)) }
-        if refreshToken { refresh[account.key] = true }
+    mutating func saved(_ account: AccountID, partition: String, scopes: ScopeSet, accessToken: TokenSet?, refreshToken: Bool) {
+        if let accessToken { access[Key(account: account.key, partition: partition, scopes: scopes)] = .some(Stored(accessToken)) }
+        if refreshToken { refresh[RefreshKey(account: account.key, partition: partition)] = true }
     }
 
-    /// The account's refresh token was dropped.
-    mutating func refreshTokenRemoved(_ account: AccountID) {
-        refresh[account.key] = false
+    /// The account's refresh token of `partition` was dropped.
+    mutating func refreshTokenRemoved(_ account: AccountID, partition: String) {
+        refresh[RefreshKey(account: account.key, partition: partition)] = false
     }
 
     /// Every token of the account was removed (a wipe).
     mutating func tokensRemoved(_ account: AccountID) {
         access = access.filter { $0.key.account != account.key }
-        refresh[account.key] = false
+        refresh = refresh.filter { $0.key.account != account.key }
     }
 
     /// Forgets everything; the next reads go to the store.

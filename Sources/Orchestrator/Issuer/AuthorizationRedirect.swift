@@ -10,14 +10,21 @@ public enum AuthorizationRedirect: Sendable, Hashable, CustomStringConvertible {
     /// Any other OAuth error in the redirect.
     case error(code: String, description: String?)
 
-    /// Reads the redirect `location`, which must start with `redirectURI` and carry `state`.
+    /// Reads the redirect `location`, which must start with `redirectURI` and carry `state`;
+    /// a repeated parameter is refused (RFC 6749 §3.1).
     public static func parse(_ location: String, redirectURI: String, expectedState: String) throws(IssuerError) -> AuthorizationRedirect {
         guard location.hasPrefix(redirectURI) else {
             throw IssuerError(.badRedirect, "the issuer redirected to \(HTTPClientRequest(url: location).redactedURL), not to the app's redirect URI \(redirectURI)", endpoint: redirectURI)
         }
         let query = location.drop { $0 != "?" && $0 != "#" }.dropFirst()
         var fields: [String: String] = [:]
-        for (name, value) in FormEncoding.decode(query) where fields[name] == nil { fields[name] = value }
+        for (name, value) in FormEncoding.decode(query) {
+            // RFC 6749 §3.1: "Request and response parameters MUST NOT be included more than once."
+            guard fields[name] == nil else {
+                throw IssuerError(.badRedirect, "the redirect repeats the parameter '\(name)'; sign-in refused", endpoint: redirectURI)
+            }
+            fields[name] = value
+        }
         guard fields["state"] == expectedState else {
             throw IssuerError(.badRedirect, "the redirect's state does not match the request's (possible forgery); sign-in refused", endpoint: redirectURI)
         }

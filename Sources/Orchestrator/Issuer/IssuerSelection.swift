@@ -29,6 +29,39 @@ final class IssuerSelection: Sendable {
         }
     }
 
+    /// The client that talks to `environment`'s issuer as its client: the one in force when
+    /// the environment is, else one built for it (a request that started before the
+    /// overrides changed still goes to the issuer whose tokens it carries).
+    func client(for environment: TokenEnvironment) -> IssuerClient {
+        state.withLock { state in
+            if TokenEnvironment(state.overrides) == environment { return state.client }
+            if environment == .app { return base }
+            let overrides = SettingsOverrides(authority: environment.authority, clientID: environment.clientID, redirectURI: state.overrides.redirectURI)
+            return IssuerClient(configuration: Self.configuration(base.configuration, overrides), http: base.http, logger: base.logger)
+        }
+    }
+
+    /// The token store's partition for `environment`: its client id and authority, so tokens
+    /// are stored, read and removed per issuer and client, as MSAL keys its cache.
+    func partition(_ environment: TokenEnvironment) -> String {
+        Self.partition(clientID: environment.clientID ?? base.configuration.clientID, authority: environment.authority ?? base.configuration.authority.url)
+    }
+
+    /// `clientID`, a space, the authority without trailing slashes and with its scheme and
+    /// host lowercased (a client id holds no space, a URL none unescaped).
+    static func partition(clientID: String, authority: String) -> String {
+        clientID + " " + normalizedAuthority(authority)
+    }
+
+    static func normalizedAuthority(_ authority: String) -> String {
+        var url = authority
+        while url.hasSuffix("/") { url.removeLast() }
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let afterScheme = url[schemeEnd.upperBound...]
+        let hostEnd = afterScheme.firstIndex(of: "/") ?? url.endIndex
+        return url[..<hostEnd].lowercased() + url[hostEnd...]
+    }
+
     /// The profile's configuration with `overrides` applied.
     static func configuration(_ profile: IssuerConfiguration, _ overrides: SettingsOverrides) -> IssuerConfiguration {
         var configuration = profile

@@ -106,6 +106,22 @@ extension StoreTransaction {
         try db.execute(sql: "DELETE FROM access_token WHERE account = ? AND client_id = ?", arguments: [account.key, clientID])
     }
 
+    /// Files tokens stored before the cache was keyed by issuer (a bare client id in the
+    /// `client_id` column) under `partition` (the client id and authority they were issued
+    /// for: the app's own at the time of the upgrade). Returns how many rows moved.
+    @discardableResult
+    public func adoptUnpartitionedTokens(_ partition: (String) -> String) throws -> Int {
+        var moved = 0
+        for table in ["access_token", "refresh_token"] {
+            let clients = try String.fetchAll(db, sql: "SELECT DISTINCT client_id FROM \(table) WHERE instr(client_id, ' ') = 0")
+            for client in clients {
+                try db.execute(sql: "UPDATE \(table) SET client_id = ? WHERE client_id = ?", arguments: [partition(client), client])
+                moved += db.changesCount
+            }
+        }
+        return moved
+    }
+
     /// Drops every token of the account, for every client.
     public func deleteTokens(for account: AccountID) throws {
         try db.execute(sql: "DELETE FROM access_token WHERE account = ?", arguments: [account.key])

@@ -78,7 +78,9 @@ enum ProtectedFormat {
         guard let text = String(validating: data[start..<start + length], as: UTF8.self) else {
             return .failure(HeaderProblem("the owner header is not UTF-8"))
         }
-        guard let account = try? AccountID(text), account.key == text else {
+        // Byte for byte: Swift's == holds canonically equivalent strings equal, so an NFD
+        // spelling would pass for the NFC key.
+        guard let account = try? AccountID(text), account.key.utf8.elementsEqual(text.utf8) else {
             return .failure(HeaderProblem("the owner header is not an account in its normalised form"))
         }
         return .success((text, start + length))
