@@ -3,21 +3,29 @@
 /// with Han and Hiragana/Katakana, Han and Bopomofo, or Han and Hangul. So `аlice` (a Cyrillic
 /// `а` among Latin letters) is refused, while `иван@contoso.com` (each part of one script) and
 /// `josé@contoso.com` are accepted. Scripts are known by block (the Unicode data files'
-/// `Scripts.txt` for the letters a name holds); digits, punctuation and combining marks are
-/// Common or Inherited and mix with any script.
+/// `Scripts.txt` for the letters a name holds); ASCII digits, punctuation and the general
+/// combining marks are Common or Inherited and mix with any script; other digits and marks
+/// belong to their script (`a١ice` mixes Latin and Arabic).
 extension AccountID {
     enum Script: Sendable, Hashable {
         case latin, greek, cyrillic, armenian, hebrew, arabic, devanagari, thai, georgian, hangul, hiragana, katakana, bopomofo, han, other(UInt32)
     }
 
-    /// The script of a letter; nil for Common and Inherited characters (digits, punctuation,
-    /// symbols, combining marks).
+    /// The script of a letter, of a digit other than ASCII's (Arabic-Indic `١` is Arabic), or
+    /// of a combining mark of one script (Cyrillic `҃`); nil for Common and Inherited
+    /// characters (ASCII digits, punctuation, symbols, the general combining marks).
     static func script(of scalar: Unicode.Scalar) -> Script? {
         let value = scalar.value
-        let properties = scalar.properties
-        switch properties.generalCategory {
+        switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: break
-        default: return nil  // Common or Inherited
+        case .decimalNumber, .otherNumber, .letterNumber:
+            if scalar.isASCII { return nil }
+        case .nonspacingMark, .spacingMark, .enclosingMark:
+            switch value {
+            case 0x300...0x36F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F: return nil  // Inherited
+            default: break
+            }
+        default: return nil  // Common
         }
         switch value {
         case 0x41...0x5A, 0x61...0x7A, 0xAA, 0xBA, 0xC0...0x24F, 0x1E00...0x1EFF, 0x2C60...0x2C7F, 0xA720...0xA7FF, 0xAB30...0xAB6F: return .latin

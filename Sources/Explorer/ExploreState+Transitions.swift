@@ -133,6 +133,7 @@ extension ExploreState {
         facts.dataKeys = world.vault
         facts.dataRead = read
         facts.credentialedTickets = credentialed
+        if case .crash = event { facts.crashed = true }
         let transition = ComplianceInvariants.Transition(
             before: before, after: machine, actions: actions, persistFailed: persistFailed, failedPersistIndex: failedPersistIndex,
             fedMAMAnswer: fed)

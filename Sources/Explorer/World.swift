@@ -123,6 +123,10 @@ public struct World: Sendable, Hashable {
                 facts.remediationsStarted[ComplianceInvariants.storeKey(account), default: 0] += 1
             case .compliance(let report):
                 facts.reportsDelivered[ComplianceInvariants.storeKey(report.account), default: 0] += 1
+            case .restartRequired(let account):
+                facts.restartsOutstanding.insert(ComplianceInvariants.storeKey(account))
+            case .appRestarted(let account):
+                facts.restartsOutstanding.remove(ComplianceInvariants.storeKey(account))
             case .wipeFinished(let account):
                 if let generation = machine.wipeGeneration(of: account) {
                     facts.wipesCommittedDone.insert(.init(key: ComplianceInvariants.storeKey(account), generation: generation))

@@ -272,12 +272,15 @@ actor ReadyLine {
 }
 
 /// Ends the control API's open event long polls (`GET /v1/events?wait=…`, `events --follow`)
-/// when the daemon is told to stop; otherwise each would hold the shutdown until its wait ran out.
+/// and cancels every pending sign-in interaction (a browser or device-code sign-in waiting for
+/// its person) when the daemon is told to stop; otherwise each would hold the shutdown until its
+/// wait ran out (300 s for a browser). The callers get their answers (UserCancelled) at once.
 struct EventWaitCloser: Service {
     let engine: Engine
 
     func run() async throws {
         try? await gracefulShutdown()
+        engine.interactions.cancelAll()
         engine.endEventWaits()
     }
 }

@@ -56,6 +56,10 @@ import Testing
         ("alic\u{0435}@contoso.com", .mixedScripts),  // Cyrillic е
         ("alice@cont\u{043E}so.com", .mixedScripts),  // Cyrillic о in the domain
         ("\u{0391}LICE@contoso.com", .mixedScripts),  // Greek Alpha
+        ("a\u{0661}ice@contoso.com", .mixedScripts),  // Arabic-Indic one for l
+        ("alice@contoso.c\u{0665}m", .mixedScripts),  // Arabic-Indic five for o
+        ("a\u{07C0}ice@contoso.com", .mixedScripts),  // NKo digit zero
+        ("alice\u{0483}@contoso.com", .mixedScripts),  // a Cyrillic combining mark
     ])
     func imitationsAreRefusedWithAReason(_ upn: String, _ code: AccountIDError.Code) {
         #expect(throws: AccountIDError.self) { try AccountID(upn) }

@@ -56,4 +56,22 @@ import Glibc
             }
         }
     }
+
+    /// With the real clock a signed-in account's check-in is hours away: SIGTERM does not wait
+    /// for that timer (issue 36, point 10).
+    @Test func sigtermDoesNotWaitForAFarTimer() async throws {
+        try await InProcessMockAuth.run { mock in
+            try await CrashResumeTests.withStateDirectory { directory in
+                let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority, extra: ["--clock", "real"])
+                let answer = try await daemon.call(.post, "/v1/sign-in", [
+                    "account": "alice@contoso.com", "scopes": ["api://contoso-chat/Chat.Read"], "user": ["action": "signIn", "password": "Passw0rd!"],
+                ])
+                #expect(answer.json["status"]?["name"] == "Compliant", "\(answer.json)")
+                daemon.child.child.send(SIGTERM)
+                #expect(await daemon.child.waitForExit(timeout: .seconds(60)), "the 8 h check-in's timer held the shutdown")
+                #expect(daemon.child.exitStatus == .exited(0), "\(daemon.child.stderr)")
+                await daemon.stop()
+            }
+        }
+    }
 }

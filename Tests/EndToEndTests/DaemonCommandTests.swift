@@ -9,6 +9,13 @@ import LocalServers
 /// (in-process).
 @Suite struct DaemonCommandTests {
     static func withDaemon(_ body: @Sendable (_ stateDirectory: String, InProcessMockAuth.Running) async throws -> Void) async throws {
+        try await withDaemonProcess { directory, mock, _ in try await body(directory, mock) }
+    }
+
+    /// As ``withDaemon(_:)``, with the daemon's process (to signal it).
+    static func withDaemonProcess(
+        _ body: @Sendable (_ stateDirectory: String, InProcessMockAuth.Running, ChildServer) async throws -> Void
+    ) async throws {
         try await InProcessMockAuth.run { mock in
             let directory = NSTemporaryDirectory() + "ctl-" + UUID().uuidString
             defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -21,7 +28,7 @@ import LocalServers
                 throw CLIError("complianced did not start: \(daemon.stderr)")
             }
             do {
-                try await body(directory, mock)
+                try await body(directory, mock, daemon)
             } catch {
                 await daemon.stop()
                 throw error

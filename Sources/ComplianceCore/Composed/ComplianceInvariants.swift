@@ -26,6 +26,7 @@ public enum ComplianceInvariants {
         case credentialsReachTheIssuer = 18
         case allowedListOutlivesItsPolicy = 19
         case failedCommitKeepsTheIdentities = 20
+        case everyRestartEnds = 21
 
         public var description: String {
             switch self {
@@ -46,6 +47,7 @@ public enum ComplianceInvariants {
             case .noManagedDataUnderDisallowedIdentity:
                 "no identity the policy does not allow is in force, and managed data is read only under its owner's identity (or before the app set any)"
             case .owedRestartHoldsTheApp: "while the app owes a restart (restartApplication YES), no token reaches it and the remediation waiting for the restart does not go on; only the app's report ends the debt"
+            case .everyRestartEnds: "every restartRequired ends in the app's restart (appRestarted) or stays owed by the app; a crash, the restart hook's included, is the restart and is recorded as one"
             case .failedCommitKeepsTheIdentities: "a step whose commit failed leaves the app's identities as they were: memory-only state does not fall back to never set"
             case .allowedListOutlivesItsPolicy: "the allowed accounts change only when a policy reaches the app; the last list learned stays when its account leaves or is refused"
             case .credentialsReachTheIssuer: "a sign-in or token request that carries credentials is answered by the issuer, never from the cache"
@@ -92,6 +94,10 @@ public enum ComplianceInvariants {
         public var strangerTokens: [String] = []
         /// The callers waiting during the transition whose requests carry credentials.
         public var credentialedTickets: Set<ComplianceMachine.Ticket> = []
+        /// Accounts (key bytes) whose restartRequired has no appRestarted yet.
+        public var restartsOutstanding: Set<[UInt8]> = []
+        /// The transition is a crash and restart of the process.
+        public var crashed = false
 
         public init() {}
     }
@@ -197,6 +203,7 @@ public enum ComplianceInvariants {
         found += credentialsReachTheIssuer(transition, facts: facts)
         found += allowedListOutlivesItsPolicy(transition)
         found += failedCommitKeepsTheIdentities(transition)
+        found += everyRestartEnds(transition, facts: facts)
         return found
     }
 
@@ -664,5 +671,19 @@ public enum ComplianceInvariants {
               before.identities != transition.after.identities
         else { return [] }
         return [Violation(.failedCommitKeepsTheIdentities, "a failed commit changed the app's identities from \(before.identities) to \(transition.after.identities)")]
+    }
+
+    // MARK: - 21
+
+    /// 21. Every restartRequired ends in the app's restart or stays owed by the app: a process
+    /// that crashes and starts again (during the restart hook too) has restarted the app, and
+    /// that start records `appRestarted` for every restart still outstanding, except the one
+    /// the app owes (its `restartApplication` answered YES and it has not reported the restart).
+    public static func everyRestartEnds(_ transition: Transition, facts: Facts) -> [Violation] {
+        guard facts.crashed else { return [] }
+        let owed = transition.after.restartOwed.map(storeKey)
+        return facts.restartsOutstanding.filter { $0 != owed }.map { key in
+            Violation(.everyRestartEnds, "\(String(decoding: key, as: UTF8.self)) needed a restart, the process started again, and no appRestarted was recorded")
+        }
     }
 }

@@ -142,8 +142,12 @@ extension ComplianceMachine {
             note(.appRestarted(account))
         }
         if !remediationWaitsForApp {  // a restart the app owes is not this process's start
+            // A remediation that waited for the app's restart (its hook died with the process,
+            // unanswered): this start is the restart, and it is recorded as one.
+            if remediation.activeStep == .awaitingRestart, let account = remediation.activeAccount { note(.appRestarted(account)) }
             runRemediation(remediationStep { $0.resumed() }, now: now)
         }
+        if restartOwedByApp == nil { restartAskedEnded() }  // this start is the restart asked for
         if configuration.launch.autoEnrollOnLaunch { autoEnrollOnLaunch(now: now) }
     }
 

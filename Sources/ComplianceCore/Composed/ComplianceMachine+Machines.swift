@@ -71,7 +71,7 @@ extension ComplianceMachine {
                 applyPolicy(policy, to: account, viaRemediation: true, now: now)
                 action = remediationStep { $0.policyApplied() }
             case .restartApp(let account):
-                emit(.restartApp(account))
+                askRestart(account)
                 return
             case .reportCompliance(let account):
                 startMAMCall(.remediationReport(account), now: now)

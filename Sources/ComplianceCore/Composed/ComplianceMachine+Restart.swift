@@ -43,13 +43,14 @@ extension ComplianceMachine {
     public mutating func restartApplicationAnswered(_ answer: RestartAnswer, now: Instant) {
         beginStep()
         defer { endStep(now: now) }
-        guard restartOwedByApp == nil, let account = restartUnderWay else { return }
+        guard restartOwedByApp == nil, let account = restartUnderWay ?? restartAsked else { return }
         note(.restartApplicationAnswered(account, answer))
         guard answer.appHandlesRestart else {
             restartHappened(now: now)
             return
         }
         restartOwedByApp = account
+        restartAsked = nil  // asked and answered: the app owes it now
         markAppDirty()
         let refusal = Self.restartPendingRefusal(account, owed: account)
         for waiting in volatile.remediationWaiters.keys.sorted() {
@@ -86,9 +87,26 @@ extension ComplianceMachine {
         restartHappened(now: now)
     }
 
+    /// Asks for the app's restart (``Action/restartApp(_:)``) and remembers it until it happens.
+    mutating func askRestart(_ account: AccountID) {
+        restartAsked = account
+        markAppDirty()
+        emit(.restartApp(account))
+    }
+
+    /// The restart asked for has happened (or the app owes it now): a restart not yet recorded
+    /// this step is recorded as `appRestarted`, also when what waited for it left meanwhile.
+    mutating func restartAskedEnded() {
+        guard let asked = restartAsked else { return }
+        restartAsked = nil
+        markAppDirty()
+        if !volatile.events.contains(.appRestarted(asked)) { note(.appRestarted(asked)) }
+    }
+
     /// The app has restarted: a pending restart is over and the remediation that waited for
     /// it goes on.
     mutating func restartHappened(now: Instant) {
+        defer { restartAskedEnded() }
         identities = AppIdentities()  // the process started again: no identity is set
         if restartOwedByApp != nil {
             restartOwedByApp = nil

@@ -31,6 +31,7 @@ extension ComplianceMachine {
                 settingsOverrides = try SettingsOverrides(stored: overrides, path: "app.settingsOverrides")
             }
             restartOwedByApp = try reader.optionalAccount("restartOwed")
+            restartAsked = try reader.optionalAccount("restartAsked")
         }
         remediationSnapshot = remediation.snapshot
         allowedSnapshot = allowed.snapshot
@@ -81,13 +82,15 @@ extension ComplianceMachine {
     }
 
     /// `{"machine":"app","version":1,"remediation":…,"allowedAccounts":…,"restartPending":…}`,
-    /// `"restartOwed"` while the app owes a restart, `"settingsOverrides"` while one is set.
+    /// `"restartOwed"` while the app owes a restart, `"restartAsked"` while a restart asked for
+    /// has not happened, `"settingsOverrides"` while one is set.
     var appRecord: JSONValue {
         var members: [(String, JSONValue)] = [
             ("machine", "app"), ("version", 1), ("remediation", remediationSnapshot.json), ("allowedAccounts", allowedSnapshot.json),
             ("restartPending", restartPending?.stored ?? .null),
         ]
         if let restartOwedByApp { members.append(("restartOwed", restartOwedByApp.stored)) }
+        if let restartAsked { members.append(("restartAsked", restartAsked.stored)) }
         if !settingsOverrides.isEmpty { members.append(("settingsOverrides", settingsOverrides.json)) }
         return .object(JSONObject(members))
     }

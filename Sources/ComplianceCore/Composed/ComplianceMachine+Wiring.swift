@@ -63,7 +63,7 @@ extension ComplianceMachine {
             restartPending = account
             markAppDirty()
             note(.restartRequired(account))
-            emit(.restartApp(account))
+            askRestart(account)
         }
     }
 

@@ -36,6 +36,10 @@ public struct ComplianceMachine: Sendable, Hashable {
     /// The account whose first policy the app restarts for itself (its `restartApplication`
     /// answered YES), until the app reports the restart (ComplianceMachine+Restart.swift).
     var restartOwedByApp: AccountID?
+    /// The account whose restart ``Action/restartApp(_:)`` asked for and that has not happened
+    /// (stored): what a late hook answer, or the next start of the process, ends with
+    /// `appRestarted`, also when what waited for the restart left meanwhile.
+    var restartAsked: AccountID?
     var accounts: [AccountID: AccountState] = [:]
     /// The runtime overrides of the Entra settings (stored in the app record until an unenrollment).
     public internal(set) var settingsOverrides = SettingsOverrides()
@@ -307,7 +311,9 @@ public struct ComplianceMachine: Sendable, Hashable {
         return AccountView(
             account: state.account, signedIn: state.signedIn, managed: state.enrollment.isEnrolled, enrollment: state.enrollment.phase,
             lastEnrollmentStatus: state.lastEnrollmentStatus, nextDueAt: state.wipe.isRunning ? nil : state.enrollment.dueTimer?.at,
-            compliance: state.compliance, remediation: remediationState, wipe: state.wipe.stateName, policy: state.policy)
+            compliance: state.compliance, remediation: remediationState,
+            // A wipe done before the account signed in again is history, not its state.
+            wipe: state.wipe.isFinished && state.signedIn ? "idle" : state.wipe.stateName, policy: state.policy)
     }
 
     /// How many interrupted operations ``resumed(now:)`` will pick up: journaled wipes,
@@ -381,7 +387,7 @@ public struct AccountView: Sendable, Hashable {
     public var compliance: ComplianceStatus?
     /// `idle`, the running step's name, or `queued`.
     public var remediation: String
-    /// `idle`, the wipe's step, or `done`.
+    /// `idle` (also once the account signed in again after a wipe), the wipe's step, or `done`.
     public var wipe: String
     /// The policy in force for the account, if any.
     public var policy: MAMPolicy?

@@ -57,9 +57,11 @@ enum HookProcess {
     }
 
     /// Runs it and waits, at most `timeout` plus a short grace for the kill to be reaped.
-    /// `label` names the hook in the log (`wipe`, `restart`).
+    /// `label` names the hook in the log (`wipe`, `restart`). With `stateDirectory` its process
+    /// group is recorded there while it runs (``HookGroups``).
     static func run(
-        _ command: String, environment added: [String: String], timeout: Duration, label: String, account: String, logger: Logger
+        _ command: String, environment added: [String: String], timeout: Duration, label: String, account: String, stateDirectory: String? = nil,
+        logger: Logger
     ) async throws(StartFailure) -> HookOutcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -77,6 +79,8 @@ enum HookProcess {
             throw StartFailure(underlying: error)
         }
         let pid = process.processIdentifier
+        let record = stateDirectory.flatMap { HookGroups.record(pid: pid, label: label, stateDirectory: $0) }
+        defer { HookGroups.forget(record) }
         logger.info("\(label) hook started", metadata: ["account.id": "\(account)", "hook.pid": "\(pid)"])
 
         // A hook that ended only after its limit outlived it, even when this task (starved on a

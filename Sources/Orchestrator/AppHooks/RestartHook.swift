@@ -22,7 +22,8 @@ extension AppHookCommand where Purpose == RestartHookPurpose {
             "COMPLIANCE_STATE_DIRECTORY": stateDirectory,
         ]
         do {
-            let outcome = try await HookProcess.run(command, environment: environment, timeout: timeout, label: "restart", account: account.upn, logger: logger)
+            let outcome = try await HookProcess.run(
+                command, environment: environment, timeout: timeout, label: "restart", account: account.upn, stateDirectory: stateDirectory, logger: logger)
             return .hook(exitStatus: outcome.exitStatus, outcome: outcome.description)
         } catch {
             logger.error("cannot start the restart hook", metadata: ["account.id": "\(account.upn)", "error.message": "\(error.underlying)"])

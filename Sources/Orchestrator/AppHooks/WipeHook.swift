@@ -19,11 +19,13 @@ extension AppHookCommand where Purpose == WipeHookPurpose {
     /// for the kill to be reaped. Its standard input and output are `/dev/null`.
     /// - Parameter directory: the account's vault directory (`COMPLIANCE_WIPE_DIRECTORY`).
     /// - Throws: ``VaultError/Code/io`` when `/bin/sh` cannot be started.
-    public func run(for account: AccountID, directory: String? = nil, logger: Logger) async throws -> Outcome {
+    /// - Parameter stateDirectory: where the hook's process group is recorded while it runs.
+    public func run(for account: AccountID, directory: String? = nil, stateDirectory: String? = nil, logger: Logger) async throws -> Outcome {
         var environment = ["COMPLIANCE_WIPE_ACCOUNT": account.upn]
         if let directory { environment["COMPLIANCE_WIPE_DIRECTORY"] = directory }
         do {
-            return try await HookProcess.run(command, environment: environment, timeout: timeout, label: "wipe", account: account.upn, logger: logger)
+            return try await HookProcess.run(
+                command, environment: environment, timeout: timeout, label: "wipe", account: account.upn, stateDirectory: stateDirectory, logger: logger)
         } catch {
             throw VaultError(code: .io, account: account.upn, message: "cannot start the wipe hook: \(error.underlying)")
         }

@@ -34,6 +34,14 @@ extension Engine {
         }
     }
 
+    /// A silent request carries no credentials: a password (or a browser, a device code) sent
+    /// with `silent` would be ignored while the cache answered, so a wrong one would pass.
+    static func checkCredentials(silent: Bool, user: InteractiveUser?) throws(EngineError) {
+        guard silent, let user else { return }
+        if case .cancel = user { return }
+        throw EngineError(.badRequest, "a silent request carries no credentials: drop the user's credentials, or ask interactively (\"silent\": false; compliancectl --interactive), which always goes to the issuer")
+    }
+
     /// Signs `upn` in: the allowed-accounts check, a token for `scopes` (remediating on
     /// 53005), then registration with the MAM service (one managed account at a time).
     /// `upn` nil is `loginAndEnrollAccount(nil)`: the managed user (``accountForAnonymousSignIn()``).
@@ -41,6 +49,7 @@ extension Engine {
         let named: String
         if let upn { named = upn } else { named = try accountForAnonymousSignIn() }
         let account = try parseAccount(named)
+        try Self.checkCredentials(silent: silent, user: user)
         let interactive = !silent && user != nil
         let reply = await submit(user: interactive ? user : nil) { machine, ticket in
             machine.signIn(account, scopes: scopes, interactive: interactive, ticket: ticket, now: clock.now)
@@ -56,6 +65,7 @@ extension Engine {
     public func acquireToken(_ upn: String, scopes: [String], silent: Bool, remediate: Bool, user: InteractiveUser?) async throws(EngineError) -> TokenOutcome {
         let account = try parseAccount(upn)
         guard !scopes.isEmpty else { throw EngineError(.badRequest, "scopes must name at least one scope") }
+        try Self.checkCredentials(silent: silent, user: user)
         let interactive = !silent && user != nil
         let reply = await submit(user: interactive ? user : nil) { machine, ticket in
             machine.acquireToken(account, scopes: scopes, interactive: interactive, remediate: remediate, ticket: ticket, now: clock.now)

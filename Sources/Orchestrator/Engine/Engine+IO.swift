@@ -24,9 +24,13 @@ extension Engine {
         case .askRestartHook(let account):
             await restartHookAnswered(await askRestartHook(account))
         case .wake(let at, let generation):
-            let delay = at - clock.milliseconds
-            if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
-            guard !Task.isCancelled else { return }
+            // In short sleeps, so a stop of the service ends the wait (it does not wait hours).
+            while !Task.isCancelled, !stopping.withLock({ $0 }) {
+                let delay = at - clock.milliseconds
+                guard delay > 0 else { break }
+                try? await Task.sleep(for: .milliseconds(min(delay, 200)))
+            }
+            guard !Task.isCancelled, !stopping.withLock({ $0 }) else { return }
             await woke(generation)
         }
     }
@@ -335,7 +339,7 @@ extension Engine {
             // The hook is always given a directory that exists (0700, with its owner record),
             // also for an account that stored nothing; the vault step removes it after the hook.
             let directory = (try? await vault.prepareDirectory(for: account)) ?? vault.directory(for: account)
-            let outcome = try await hook.run(for: account, directory: directory, logger: logger)
+            let outcome = try await hook.run(for: account, directory: directory, stateDirectory: store.stateDirectory, logger: logger)
             return .hook(removedData: outcome.succeeded, outcome: outcome.description)
         } catch {
             return .hook(removedData: false, outcome: "could not start")

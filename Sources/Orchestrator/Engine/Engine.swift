@@ -1,4 +1,5 @@
 import ComplianceCore
+import Synchronization
 import HTTPClient
 import JSON
 import Logging
@@ -67,6 +68,9 @@ public actor Engine: Service {
     /// I/O for ``run()`` to perform.
     let jobs: AsyncStream<Job>
     let jobSink: AsyncStream<Job>.Continuation
+    /// Set when the service stops: a wake-up waiting for a far timer ends then instead of
+    /// holding the stop until the timer is due (a check-in is hours away).
+    nonisolated let stopping = Mutex(false)
 
     public init(
         configuration: EngineConfiguration, store: OrchestratorStore, vault: Vault, issuer: IssuerClient, mam: MAMClient?,
@@ -108,6 +112,10 @@ public actor Engine: Service {
     public func start() async throws -> Int {
         precondition(!started, "Engine.start() called twice")
         started = true
+        // Hooks a previous daemon left running (it was killed while they ran) end before the
+        // work that runs them again resumes.
+        let leftovers = HookGroups.endLeftovers(stateDirectory: store.stateDirectory)
+        if leftovers > 0 { logger.warning("ended app hooks a previous daemon left running", metadata: ["hook.count": "\(leftovers)"]) }
         try await vault.finishInterruptedWipes()
         // Tokens of a store written before the cache was keyed by issuer belong to the app's own.
         let authority = issuers.base.configuration.authority.url
@@ -166,6 +174,7 @@ public actor Engine: Service {
             for await job in jobs.cancelOnGracefulShutdown() {
                 group.addTask { await self.perform(job) }
             }
+            stopping.withLock { $0 = true }  // the jobs in flight finish; wake-ups end
         }
     }
 

@@ -160,6 +160,12 @@ public final class InteractionSessions: Sendable {
 
     public func session(_ id: String) -> InteractionSession? { sessions.withLock { $0[id] } }
 
+    /// Cancels every open session (the daemon stops: a person's sign-in ends as cancelled,
+    /// and whoever waits on it sees that at once); they stay readable until forgotten.
+    public func cancelAll() {
+        for session in sessions.withLock({ Array($0.values) }) { _ = session.cancel() }
+    }
+
     /// Cancels and forgets the session; false when there is none.
     public func remove(_ id: String) -> Bool {
         guard let session = sessions.withLock({ $0.removeValue(forKey: id) }) else { return false }

@@ -16,6 +16,10 @@ final class LoopbackRedirectListener: @unchecked Sendable {  // the descriptor i
     init(port requested: Int = 0) throws(IssuerError) {
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw Self.failure("socket") }
+        // A fixed port is bound again right after the last sign-in's connection closed (it
+        // lingers in TIME_WAIT): SO_REUSEADDR, as every server on a fixed port does.
+        var reuse: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(clamping: requested).bigEndian

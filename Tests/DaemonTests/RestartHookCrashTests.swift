@@ -1,0 +1,40 @@
+import ComplianceCore
+import Daemon
+import Foundation
+import Orchestrator
+import Testing
+
+/// A process that dies while the restart hook runs has restarted the app: the next start
+/// records `appRestarted` for the restart the hook was asked about, and the remediation that
+/// waited for it finishes (issue 36, point 7).
+@Suite struct RestartHookCrashTests {
+    @Test func theStartAfterACrashDuringTheHookRecordsTheRestart() async throws {
+        let hook = RestartHook(command: "sleep 6", timeout: .seconds(30))
+        try await DaemonHarness.run(restartHook: hook) { harness in
+            let signIn = Task { try? await harness.signIn("alice@contoso.com") }
+            var asked = false
+            for _ in 0..<200 where !asked {
+                asked = try await harness.events().contains { $0.kind == "restartRequired" }
+                if !asked { try await Task.sleep(for: .milliseconds(25)) }
+            }
+            #expect(asked, "the first policy asked for a restart")
+            // The process that starts after the crash: the same state directory, while the
+            // first one still waits for its hook (as a SIGKILL leaves it, unanswered). The
+            // hook's group record is removed first, so the new start leaves that hook alone
+            // (HookGroupTests covers ending it): its answer must not be what records the restart.
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: harness.directory + "/hooks")) ?? [] {
+                try FileManager.default.removeItem(atPath: harness.directory + "/hooks/" + name)
+            }
+            let parts = try DaemonParts(harness.configuration, logger: quietLogger)
+            let running = try await parts.startRunning()
+            let after = DaemonHarness(mock: harness.mock, parts: parts, running: running, directory: harness.directory, configuration: harness.configuration)
+            let kinds = try await after.events().filter { $0.account == "alice@contoso.com" }.map(\.kind)
+            let required = try #require(kinds.firstIndex(of: "restartRequired"))
+            #expect(kinds[required...].contains("appRestarted"), "\(kinds)")
+            #expect(kinds.filter { $0 == "restartApplication" }.isEmpty, "the hook never answered")
+            #expect(await after.engine.appView()["restartOwed"] == .null)
+            await running.stop()
+            signIn.cancel()
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import ComplianceCore
+import Foundation
+import Orchestrator
+import Testing
+
+/// Credentials are never ignored: a silent request that carries them is refused (a wrong
+/// password would otherwise pass while the cache answers) (issue 36, point 3).
+@Suite struct SilentCredentialsTests {
+    @Test func aSilentRequestCarryingCredentialsIsRefused() async throws {
+        try await DaemonHarness.run { harness in
+            #expect(try await harness.signIn("bob@contoso.com").signedIn)
+            let wrong = InteractiveUser.signIn(password: "Wr0ng")
+            for call in 0..<2 {
+                do {
+                    if call == 0 {
+                        _ = try await harness.engine.acquireToken("bob@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: wrong)
+                    } else {
+                        _ = try await harness.engine.signIn("bob@contoso.com", scopes: DaemonHarness.chatRead, silent: true, user: wrong)
+                    }
+                    Issue.record("a silent request with a (wrong) password was answered")
+                } catch let error as EngineError {
+                    #expect(error.code == .badRequest && error.message.contains("silent request carries no credentials"), "\(error)")
+                }
+            }
+        }
+    }
+}
