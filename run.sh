@@ -4,6 +4,8 @@
 #   ./run.sh test    build and run every test
 #   ./run.sh bench   build in release and run the benchmarks (./run.sh bench json: one of them)
 #   ./run.sh dist    regenerate dist/: man pages and shell completions of the three programs
+#   ./run.sh package build the Debian package and the tarball into dist/ (release, static Swift)
+#   ./run.sh package-test  install that package in a clean Debian root and run it there (root)
 #   ./run.sh setup   only install the system packages the build needs
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -79,8 +81,19 @@ case "${1:-}" in
         done
         echo "==> dist/man/man1, dist/completions/{bash,zsh,fish}, dist/systemd"
         ;;
+    package)
+        # dpkg-deb and dpkg-shlibdeps (dpkg-dev), strip (binutils), lintian; see dist/package/.
+        setup dpkg-dev binutils lintian
+        dist/package/build.sh
+        ;;
+    package-test)
+        # A minimal bookworm root (mmdebstrap), curl to fetch mockauth's discovery document from
+        # outside it, systemd-analyze (systemd) to verify its installed units.
+        setup mmdebstrap curl systemd
+        dist/package/clean-root-test.sh
+        ;;
     *)
-        echo "usage: ./run.sh demo|test|bench|dist|setup" >&2
+        echo "usage: ./run.sh demo|test|bench|dist|package|package-test|setup" >&2
         exit 64
         ;;
 esac

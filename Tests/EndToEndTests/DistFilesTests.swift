@@ -3,7 +3,7 @@ import JSON
 import LocalServers
 import Testing
 
-/// `dist/` is what an operator installs: the systemd unit, man pages and shell completions.
+/// `dist/` is what an operator installs: the systemd units, man pages and shell completions.
 /// They must say what the programs built from this tree do (`./run.sh dist` regenerates them).
 @Suite struct DistFilesTests {
     static let programs = ["complianced", "compliancectl", "mockauth"]
@@ -50,14 +50,23 @@ import Testing
         #expect(documented.subtracting(present).isEmpty, "the man page documents options the program no longer has: \(documented.subtracting(present))")
     }
 
-    @Test func systemdUnitIsValidAndHardened() async throws {
-        let unit = try String(contentsOfFile: "\(Self.dist)/systemd/complianced.service", encoding: .utf8)
-        for directive in [
-            "Type=notify", "NotifyAccess=main", "WatchdogSec=", "StateDirectory=complianced", "ProtectSystem=strict", "NoNewPrivileges=yes",
+    /// What each unit must say beyond the shared hardening.
+    static let unitDirectives = [
+        "complianced": [
+            "Type=notify", "NotifyAccess=main", "WatchdogSec=", "StateDirectory=complianced",
+            "EnvironmentFile=-/etc/default/complianced", "--state-dir ${STATE_DIRECTORY} $COMPLIANCED_OPTIONS",
+        ],
+        "mockauth": ["Type=exec", "EnvironmentFile=-/etc/default/mockauth", "/usr/local/bin/mockauth serve $MOCKAUTH_OPTIONS"],
+    ]
+
+    @Test(arguments: ["complianced", "mockauth"])
+    func systemdUnitIsValidAndHardened(program: String) async throws {
+        let unit = try String(contentsOfFile: "\(Self.dist)/systemd/\(program).service", encoding: .utf8)
+        for directive in (Self.unitDirectives[program] ?? []) + [
+            "ProtectSystem=strict", "NoNewPrivileges=yes", "DynamicUser=yes",
             "PrivateTmp=yes", "ProtectHome=yes", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "CapabilityBoundingSet=",
-            "--state-dir ${STATE_DIRECTORY}",
         ] {
-            #expect(unit.contains(directive), "the unit lacks \(directive)")
+            #expect(unit.contains(directive), "\(program).service lacks \(directive)")
         }
         // systemd's own check, on a copy whose ExecStart is the binary built here.
         let analyze = "/usr/bin/systemd-analyze"
@@ -65,8 +74,8 @@ import Testing
         let directory = NSTemporaryDirectory() + "unit-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let copy = directory + "/complianced.service"
-        try unit.replacingOccurrences(of: "/usr/local/bin/complianced", with: ChildServer.executable("complianced"))
+        let copy = directory + "/\(program).service"
+        try unit.replacingOccurrences(of: "/usr/local/bin/\(program)", with: ChildServer.executable(program))
             .write(toFile: copy, atomically: true, encoding: .utf8)
         let verify = try await Command.run(analyze, ["verify", "--man=no", copy], timeout: .seconds(60))
         #expect(verify.status == 0, "systemd-analyze verify: \(verify.stdout)\(verify.stderr)")

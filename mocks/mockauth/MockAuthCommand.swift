@@ -67,18 +67,24 @@ extension MockAuthCommand {
         @Option(name: .customLong("log-format"), help: ArgumentHelp("text, or json (one JSON object a line: time, level, label, message, metadata).", valueName: "format"))
         var logFormat: String = LogFormat.text.rawValue
 
-        static let defaultFixtures = "mocks/fixtures/contoso.json"
+        static let defaultFixtures = Fixtures.defaultPath
         /// How long requests in flight may take to finish after SIGTERM or SIGINT.
         static let shutdownGrace: Duration = .seconds(5)
 
         /// The default fixture path is relative to the package; when it does not exist in the
-        /// working directory, use the one next to this source file (the package checkout).
+        /// working directory, use the installed copy (`/usr/share/compliance-orchestrator/…` for
+        /// `/usr/bin/mockauth`), then the one next to this source file (the package checkout).
         static func resolveFixtures(_ path: String) -> String {
-            guard path == defaultFixtures, !FileManager.default.fileExists(atPath: path) else { return path }
-            let packaged = URL(fileURLWithPath: #filePath)
-                .deletingLastPathComponent().deletingLastPathComponent()
+            Fixtures.resolve(path, executable: executable, checkout: checkout)
+        }
+
+        static var executable: String {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        }
+
+        static var checkout: String {
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("fixtures/contoso.json").path
-            return FileManager.default.fileExists(atPath: packaged) ? packaged : path
         }
 
         func validate() throws {
@@ -98,10 +104,17 @@ extension MockAuthCommand {
             format.bootstrap(level: Logger.Level(rawValue: logLevel) ?? .info)
             let logger = Logger(label: "mockauth")
             let loaded: Fixtures
+            let path = Self.resolveFixtures(fixtures)
             do {
-                loaded = try Fixtures.load(path: Self.resolveFixtures(fixtures))
+                loaded = try Fixtures.load(path: path)
             } catch {
-                FileHandle.standardError.write(Data(format.line("mockauth: \(error)", level: .critical, label: "mockauth").utf8))
+                var message = "mockauth: \(error)"
+                if fixtures == Fixtures.defaultPath, !FileManager.default.fileExists(atPath: path) {
+                    // No default anywhere (an installed copy whose data was removed, say): say where it looked.
+                    let tried = Fixtures.defaultCandidates(executable: Self.executable, checkout: Self.checkout)
+                    message += " (the default fixtures are in none of: \(tried.joined(separator: ", ")); give --fixtures FILE)"
+                }
+                FileHandle.standardError.write(Data(format.line(message, level: .critical, label: "mockauth").utf8))
                 throw ExitCode(2)
             }
             var tls: MockAuthConfiguration.TLS?

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# ./run.sh package-test: the .deb that `./run.sh package` left in dist/, proven in a clean
+# Debian root with no Swift in it (mmdebstrap --variant=minbase bookworm), installed with apt.
+# In that root (chroot; it shares the host's loopback): --version of the three programs, the
+# packaged demo flows all passed, `mockauth serve` with its packaged default fixtures (fetched
+# from outside with curl), systemd-analyze verify of the installed units, then a purge that
+# leaves none of the package's files. The root and its mounts go on success and failure alike.
+# Needs root. BOOKWORM_MIRROR overrides the Debian mirror (default: deb.debian.org).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+name=compliance-orchestrator
+version="$(sed -n 's/.*static let current = "\([^"]*\)".*/\1/p' Sources/ProgramSupport/ProgramVersion.swift)"
+deb="$(ls dist/"${name}_${version}"-*_amd64.deb 2>/dev/null | head -1 || true)"
+[ -n "$deb" ] || { echo "error: no dist/${name}_${version}-*_amd64.deb: run ./run.sh package first" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || { echo "error: the clean-root test needs root (mmdebstrap, chroot, mount)" >&2; exit 1; }
+mirror="${BOOKWORM_MIRROR:-http://deb.debian.org/debian}"
+
+root="$(mktemp -d /tmp/co-clean-root.XXXXXX)"
+mockauth_pid=""
+passed=0
+failed=0
+
+cleanup() {
+    local status=$?
+    if [ -n "$mockauth_pid" ] && kill -0 "$mockauth_pid" 2>/dev/null; then
+        kill "$mockauth_pid" 2>/dev/null || true
+        wait "$mockauth_pid" 2>/dev/null || true
+    fi
+    # Only what this script mounted, innermost first; the root is removed only once unmounted.
+    local mounted=1
+    for point in "$root/dev/pts" "$root/proc"; do
+        if mountpoint -q "$point" 2>/dev/null; then umount "$point" || umount -l "$point" || mounted=0; fi
+    done
+    if [ "$mounted" -eq 1 ]; then
+        rm -rf --one-file-system "$root"
+    else
+        echo "warning: could not unmount under $root; left in place" >&2
+    fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+check() {  # check NAME COMMAND...: run it, count it, say which
+    local what="$1"
+    shift
+    if "$@"; then
+        echo "ok: $what"
+        passed=$((passed + 1))
+    else
+        echo "FAILED: $what" >&2
+        failed=$((failed + 1))
+    fi
+}
+
+in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
+
+echo "==> a minimal bookworm root in $root (mmdebstrap --variant=minbase)"
+start=$(date +%s)
+mmdebstrap --quiet --variant=minbase --skip=cleanup/apt/lists bookworm "$root" \
+    "deb $mirror bookworm main" "deb $mirror bookworm-updates main" "deb ${mirror%/debian}/debian-security bookworm-security main"
+echo "    made in $(($(date +%s) - start)) s"
+mount -t proc proc "$root/proc"
+mount -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts"
+
+check "the root has no Swift" test -z "$(find "$root/usr" "$root/opt" -name 'libswiftCore*' -print -quit 2>/dev/null; in_root sh -c 'command -v swift swiftc' || true)"
+
+echo "==> apt-get install ./$(basename "$deb")"
+cp "$deb" "$root/tmp/"
+start_ns=$(date +%s%N)
+in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "/tmp/$(basename "$deb")" >"$root/tmp/install.log" 2>&1 \
+    || { cat "$root/tmp/install.log" >&2; exit 1; }
+install_ms=$((($(date +%s%N) - start_ns) / 1000000))
+echo "    installed in $((install_ms / 1000)).$(printf '%03d' $((install_ms % 1000))) s ($(grep -c '^Setting up' "$root/tmp/install.log") packages set up)"
+
+versions_ok() {
+    local program out
+    for program in complianced compliancectl mockauth; do
+        out="$(in_root "$program" --version)" || return 1
+        echo "    $program --version: $out"
+        [ "$out" = "$version" ] || return 1
+    done
+}
+check "--version of the three is $version" versions_ok
+
+demo_ok() {
+    local log="$root/tmp/demo.log" status=0
+    in_root sh -c "cd / && compliancectl run /usr/share/$name/flows" >"$log" 2>&1 || status=$?
+    local summary
+    summary="$(grep -aE '^[0-9]+ of [0-9]+ flows passed$' "$log" | tail -1)"
+    echo "    demo: ${summary:-no summary line}"
+    if [ "$status" -ne 0 ]; then tail -40 "$log" >&2; return 1; fi
+    [[ "$summary" =~ ^([0-9]+)\ of\ ([0-9]+)\ flows\ passed$ ]] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && [ "${BASH_REMATCH[1]}" -gt 0 ]
+}
+check "compliancectl run /usr/share/$name/flows: every flow passed" demo_ok
+
+mockauth_ok() {
+    local out="$root/tmp/mockauth.out" url="" _
+    # From /, with no fixtures named: it must find /usr/share/$name/mocks/fixtures/contoso.json.
+    in_root sh -c 'cd / && exec mockauth serve --port 0' >"$out" 2>"$root/tmp/mockauth.err" &
+    mockauth_pid=$!
+    for _ in $(seq 1 300); do  # its first line, or its end
+        url="$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$out" | head -1)"
+        [ -n "$url" ] || ! kill -0 "$mockauth_pid" 2>/dev/null && break
+        sleep 0.2
+    done
+    if [ -z "$url" ]; then cat "$out" "$root/tmp/mockauth.err" >&2; return 1; fi
+    local discovery
+    discovery="$(curl -sS --max-time 20 "$url/contoso.com/v2.0/.well-known/openid-configuration")" || return 1
+    echo "    $url/contoso.com/v2.0/.well-known/openid-configuration: $(echo "$discovery" | head -c 120)…"
+    kill "$mockauth_pid" && wait "$mockauth_pid" || true
+    mockauth_pid=""
+    grep -q '"token_endpoint"' <<<"$discovery" && grep -q '"jwks_uri"' <<<"$discovery" && grep -q "${url#http://}" <<<"$discovery"
+}
+check "mockauth serve (packaged default fixtures) answers its discovery document" mockauth_ok
+
+units_ok() {
+    # systemd itself only now, after the checks above ran without it (the package does not
+    # depend on it); its systemd-analyze then verifies the units as installed, ExecStart too.
+    in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends systemd >"$root/tmp/systemd.log" 2>&1 \
+        || { cat "$root/tmp/systemd.log" >&2; return 1; }
+    local out status=0
+    out="$(in_root systemd-analyze verify --man=no complianced.service mockauth.service 2>&1)" || status=1
+    [ -z "$out" ] || { echo "$out" >&2; status=1; }
+    return "$status"
+}
+check "systemd-analyze verify of the installed units" units_ok
+
+purge_ok() {
+    in_root env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q "$name" >"$root/tmp/purge.log" 2>&1 || { cat "$root/tmp/purge.log" >&2; return 1; }
+    local left
+    left="$(cd "$root" && ls -d usr/bin/complianced usr/bin/mockauth etc/default/complianced etc/default/mockauth \
+        "usr/share/$name" "usr/share/doc/$name" lib/systemd/system/mockauth.service 2>/dev/null || true)"
+    [ -z "$left" ] || { echo "    left after purge: $left" >&2; return 1; }
+}
+check "apt-get purge leaves none of its files" purge_ok
+
+echo "==> clean root: $(du -h "$deb" | cut -f1) package, installed in $((install_ms / 1000)).$(printf '%03d' $((install_ms % 1000))) s"
+echo "clean-root: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
