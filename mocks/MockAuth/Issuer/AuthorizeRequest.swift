@@ -61,6 +61,11 @@ struct AuthorizeRequest: Sendable {
         if parameters.nonEmpty("code_challenge_method") != nil, parameters.nonEmpty("code_challenge") == nil {
             throw .missingParameter("code_challenge")
         }
+        if let challenge = parameters.nonEmpty("code_challenge"),
+            !PKCERules.isValidChallenge(challenge, method: parameters.nonEmpty("code_challenge_method") ?? "plain")
+        {
+            throw .invalidRequest(code: 501491, "Invalid size of Code_Challenge parameter.")
+        }
         let scopes = try ScopeParser.parse(parameters["scope"], apis: directory.apis)
         let capabilities = try Issuer.capabilities(fromClaims: parameters["claims"])
         return (scopes, capabilities)

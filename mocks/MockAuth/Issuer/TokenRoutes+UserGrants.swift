@@ -32,6 +32,10 @@ extension Issuer {
             guard let verifier = form.nonEmpty("code_verifier") else {
                 throw OAuthError.invalidGrant(code: 50148, "The code_verifier does not match the code_challenge supplied in the authorization request for PKCE.")
             }
+            guard PKCERules.isValidVerifier(verifier) else {
+                throw OAuthError.invalidGrant(
+                    code: 501481, "The Code_Verifier does not match the code_challenge supplied in the authorization request. A code_verifier is 43 to 128 characters of A-Z, a-z, 0-9, '-', '.', '_' and '~' (RFC 7636).")
+            }
             let computed = grant.codeChallengeMethod == "S256"
                 ? Base64URL.encode(SHA256.hash(data: Array(verifier.utf8))) : verifier
             guard computed == challenge else {
