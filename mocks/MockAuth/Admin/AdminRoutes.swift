@@ -19,7 +19,7 @@ struct AdminRoutes: Sendable {
     let state: MockState
 
     func addRoutes(to router: Router<MockRequestContext>) {
-        let admin = router.group(RouterPath(Self.pathRoot))
+        let admin = router.group(RouterPath(Self.pathRoot)).add(middleware: AdminCrossSiteGuard())
         admin.get("state") { _, _ in Response.json(self.snapshot()) }
         // The same state for a person: read-only HTML (AdminUIPage.swift).
         admin.get("ui") { _, _ in Response.html(AdminUIPage.render(state: self.state)) }
