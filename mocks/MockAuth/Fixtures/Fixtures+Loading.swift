@@ -35,11 +35,17 @@ extension Fixtures {
             displayName: try tenant.optionalString("displayName") ?? tenant.string("domain"))
         self.clients = try root.array("clients").map { client in
             let isPublic = try client.string("type") == "public"
+            let redirectURIs = try client.optionalStrings("redirectUris") ?? []
+            for (index, uri) in redirectURIs.enumerated() {
+                if let problem = RedirectURIRules.problem(uri) {
+                    throw FixtureError(path: "\(client.path).redirectUris[\(index)]", message: "'\(uri)' \(problem)")
+                }
+            }
             return ClientApp(
                 clientId: try client.string("clientId"),
                 displayName: try client.optionalString("displayName") ?? client.string("clientId"),
                 isPublic: isPublic,
-                redirectURIs: try client.optionalStrings("redirectUris") ?? [],
+                redirectURIs: redirectURIs,
                 secret: isPublic ? nil : try client.string("secret"),
                 objectId: try client.string("objectId"))
         }

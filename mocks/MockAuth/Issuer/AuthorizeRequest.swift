@@ -33,6 +33,9 @@ struct AuthorizeRequest: Sendable {
         guard let redirectURI = parameters.nonEmpty("redirect_uri") else {
             throw PageError(error: .missingParameter("redirect_uri"))
         }
+        if let problem = RedirectURIRules.problem(redirectURI) {
+            throw PageError(error: .invalidRequest(code: 50011, "The redirect URI '\(redirectURI)' specified in the request \(problem)."))
+        }
         guard client.redirectURIs.contains(where: { Self.matches(redirectURI, registered: $0) }) else {
             throw PageError(error: .invalidRequest(
                 code: 50011,
@@ -73,7 +76,9 @@ struct AuthorizeRequest: Sendable {
 
     /// Entra's rule: exact match, except that an `http://localhost` (or `127.0.0.1`)
     /// registration accepts any port on the same path.
+    /// A URI with a fragment or a port outside 1–65535 matches nothing (``RedirectURIRules``).
     static func matches(_ uri: String, registered: String) -> Bool {
+        if RedirectURIRules.problem(uri) != nil { return false }
         if uri == registered { return true }
         guard let candidate = URLComponents(string: uri), let known = URLComponents(string: registered),
             candidate.scheme?.lowercased() == "http", known.scheme?.lowercased() == "http",
