@@ -86,10 +86,19 @@ extension Issuer {
 
     /// Authenticates the client: public clients send only `client_id`; confidential ones a
     /// secret in the body (`client_secret_post`) or HTTP Basic (`client_secret_basic`).
+    /// More than one method in a request (Basic with a body secret or assertion, or a secret
+    /// with an assertion) is `invalid_request`, RFC 6749 §2.3 and §5.2, never decided by
+    /// whichever wins.
     func authenticateClient(_ form: FormParameters, head: HTTPRequest, directory: Fixtures) throws(OAuthError) -> Fixtures.ClientApp {
         var clientId = form.nonEmpty("client_id")
         var secret = form.nonEmpty("client_secret")
-        if let authorization = head.headerFields[.authorization], authorization.lowercased().hasPrefix("basic ") {
+        let basic = head.headerFields[.authorization].map { $0.lowercased().hasPrefix("basic ") } ?? false
+        let methods = [basic, form["client_secret"] != nil, form["client_assertion"] != nil].filter { $0 }.count
+        if methods > 1 {
+            throw .invalidRequest(
+                "The client used more than one authentication method (HTTP Basic, client_secret, client_assertion) in one request; use exactly one (RFC 6749 §2.3).")
+        }
+        if basic, let authorization = head.headerFields[.authorization] {
             guard let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
                 let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
             else { throw .invalidClient(code: 7000215, "Invalid client secret provided.") }
