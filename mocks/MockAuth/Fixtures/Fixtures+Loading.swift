@@ -36,9 +36,12 @@ extension Fixtures {
         self.clients = try root.array("clients").map { client in
             let isPublic = try client.string("type") == "public"
             let redirectURIs = try client.optionalStrings("redirectUris") ?? []
-            for (index, uri) in redirectURIs.enumerated() {
-                if let problem = RedirectURIRules.problem(uri) {
-                    throw FixtureError(path: "\(client.path).redirectUris[\(index)]", message: "'\(uri)' \(problem)")
+            let spaRedirectURIs = try client.optionalStrings("spaRedirectUris") ?? []
+            for (member, uris) in [("redirectUris", redirectURIs), ("spaRedirectUris", spaRedirectURIs)] {
+                for (index, uri) in uris.enumerated() {
+                    if let problem = RedirectURIRules.problem(uri) {
+                        throw FixtureError(path: "\(client.path).\(member)[\(index)]", message: "'\(uri)' \(problem)")
+                    }
                 }
             }
             return ClientApp(
@@ -46,6 +49,7 @@ extension Fixtures {
                 displayName: try client.optionalString("displayName") ?? client.string("clientId"),
                 isPublic: isPublic,
                 redirectURIs: redirectURIs,
+                spaRedirectURIs: spaRedirectURIs,
                 secret: isPublic ? nil : try client.string("secret"),
                 objectId: try client.string("objectId"))
         }

@@ -29,9 +29,17 @@ public struct Fixtures: Sendable, Hashable {
         /// Public clients (mobile/desktop) have no secret; confidential ones authenticate with `secret`.
         public var isPublic: Bool
         public var redirectURIs: [String]
+        /// Redirect URIs of the single-page-application platform: their codes are redeemed by
+        /// cross-origin requests (with `Origin`), which only such a client may send.
+        public var spaRedirectURIs: [String] = []
         public var secret: String?
         /// The service principal's object id, `oid` of app-only tokens.
         public var objectId: String
+
+        /// True when the registration has the single-page-application platform.
+        public var isSPA: Bool { !spaRedirectURIs.isEmpty }
+        /// Every redirect URI, of both platforms.
+        public var allRedirectURIs: [String] { redirectURIs + spaRedirectURIs }
     }
 
     /// A resource tokens are issued for, with its delegated scopes.

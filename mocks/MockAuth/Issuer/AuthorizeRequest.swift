@@ -36,7 +36,7 @@ struct AuthorizeRequest: Sendable {
         if let problem = RedirectURIRules.problem(redirectURI) {
             throw PageError(error: .invalidRequest(code: 50011, "The redirect URI '\(redirectURI)' specified in the request \(problem)."))
         }
-        guard client.redirectURIs.contains(where: { Self.matches(redirectURI, registered: $0) }) else {
+        guard client.allRedirectURIs.contains(where: { Self.matches(redirectURI, registered: $0) }) else {
             throw PageError(error: .invalidRequest(
                 code: 50011,
                 "The redirect URI '\(redirectURI)' specified in the request does not match the redirect URIs configured for the application '\(client.clientId)'. Make sure the redirect URI sent in the request matches one added to your application in the Azure portal."))

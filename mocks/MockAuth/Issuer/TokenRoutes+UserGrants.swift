@@ -25,6 +25,7 @@ extension Issuer {
             throw OAuthError.invalidGrant(code: 70000, "The provided value for the 'code' parameter is not valid.")
         }
         notes.record(user: grant.upn)
+        try CrossOrigin.checkRedemption(of: grant.redirectURI, by: client, head: head)
         if redirect != grant.redirectURI {
             throw OAuthError.invalidGrant(code: 500117, "The reply uri specified in the request does not match the reply uri used when requesting the authorization code.")
         }

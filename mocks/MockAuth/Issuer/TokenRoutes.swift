@@ -16,8 +16,16 @@ extension Issuer {
         router.post("/:tenant/oauth2/v2.0/token") { request, context in
             var request = request
             let form = try await request.formBody()
-            return Response.json(
-                try self.tokenResponse(tenant: context.pathParameter("tenant"), form: form, head: request.head, notes: context.note))
+            let cors = CrossOrigin.headers(answering: request.head)
+            do {
+                return Response.json(
+                    try self.tokenResponse(tenant: context.pathParameter("tenant"), form: form, head: request.head, notes: context.note),
+                    headers: cors)
+            } catch let error as OAuthError {
+                var response = error.response(for: request)
+                response.headers.append(contentsOf: cors)
+                return response
+            }
         }
         router.post("/:tenant/oauth2/v2.0/devicecode") { request, context in
             var request = request
@@ -41,8 +49,12 @@ extension Issuer {
                         code: 900561, "The endpoint only accepts POST, OPTIONS requests. Received a \(request.method.rawValue) request.")
                 }
             }
-            router.on(path, method: .options) { _, _ in
-                Response(status: .ok, headers: [.allow: "POST, OPTIONS", .contentLength: "0"])
+            // A browser's CORS preflight gets its answer (CrossOrigin); the client type is
+            // checked on the POST that follows.
+            router.on(path, method: .options) { request, _ in
+                var headers: HTTPFields = [.allow: "POST, OPTIONS", .contentLength: "0"]
+                headers.append(contentsOf: CrossOrigin.preflightHeaders(answering: request.head))
+                return Response(status: .ok, headers: headers)
             }
         }
     }
@@ -110,6 +122,7 @@ extension Issuer {
             secret = String(text[text.index(after: colon)...]).removingPercentEncoding
         }
         let client = try self.client(clientId, in: directory)
+        try CrossOrigin.check(client, head: head)
         if client.isPublic {
             if secret != nil || form["client_assertion"] != nil {
                 throw .invalidClient(code: 700025, "Client is public so neither 'client_assertion' nor 'client_secret' should be presented.")
