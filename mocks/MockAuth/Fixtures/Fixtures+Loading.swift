@@ -93,7 +93,11 @@ extension Fixtures {
             accessToken: try lifetimes?.optionalInt("accessTokenSeconds") ?? 3600,
             authorizationCode: try lifetimes?.optionalInt("authorizationCodeSeconds") ?? 300,
             refreshToken: try lifetimes?.optionalInt("refreshTokenSeconds") ?? 86_400 * 90,
-            deviceCode: try lifetimes?.optionalInt("deviceCodeSeconds") ?? 900)
+            deviceCode: try lifetimes?.optionalInt("deviceCodeSeconds") ?? 900,
+            deviceCodeInterval: try lifetimes?.optionalInt("deviceCodeIntervalSeconds") ?? 5)
+        guard (1...300).contains(self.lifetimes.deviceCodeInterval) else {
+            throw FixtureError(path: "$.lifetimes.deviceCodeIntervalSeconds", message: "must be 1 to 300 seconds")
+        }
         if let duplicate = Dictionary(grouping: users, by: { $0.upn.lowercased() }).first(where: { $0.value.count > 1 }) {
             throw FixtureError(path: "$.users", message: "UPN '\(duplicate.key)' appears twice")
         }

@@ -75,6 +75,9 @@ public struct Fixtures: Sendable, Hashable {
         public var authorizationCode: Int
         public var refreshToken: Int
         public var deviceCode: Int
+        /// The device-code `interval` (default 5, Entra's): a client polling sooner than this
+        /// after its previous poll gets `slow_down`, and the code's interval grows by 5 s.
+        public var deviceCodeInterval: Int = 5
     }
 
     /// The user with this UPN, compared case-insensitively.

@@ -34,7 +34,7 @@ extension Issuer {
             "device_code": .string(deviceCode),
             "verification_uri": .string(verification),
             "expires_in": .int(Int64(directory.lifetimes.deviceCode)),
-            "interval": 1,
+            "interval": .int(Int64(directory.lifetimes.deviceCodeInterval)),
             "message": .string("To sign in, use a web browser to open the page \(verification) and enter the code \(userCode) to authenticate."),
         ])
     }
@@ -55,6 +55,10 @@ extension Issuer {
                 form: form, head: head, directory: directory)
         case .failure(.authorizationPending):
             throw OAuthError(error: "authorization_pending", aadsts: 70016, message: "OAuth 2.0 device flow error. Authorization is pending. Continue polling.")
+        case .failure(.slowDown):
+            throw OAuthError(
+                error: "slow_down", aadsts: nil,
+                message: "The client polled the device code sooner than the interval allows; wait 5 more seconds between polls (RFC 8628 §3.5).")
         case .failure(.denied):
             throw OAuthError(error: "authorization_declined", aadsts: 70000, message: "The user denied the authorization request.")
         case .failure(.expired):

@@ -64,4 +64,8 @@ struct DeviceCodeGrant: Sendable {
     var approvedUPN: String?
     var denied: Bool
     var redeemed: Bool
+    /// Seconds a client must leave between polls; grows by 5 with each `slow_down`.
+    var interval: Int = 5
+    /// When the client last polled (mock clock).
+    var lastPoll: Date? = nil
 }
