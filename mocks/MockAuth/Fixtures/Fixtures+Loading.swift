@@ -71,7 +71,9 @@ extension Fixtures {
                 password: try user.string("password"),
                 caTargeted: try user.optionalBool("caTargeted") ?? false,
                 mamPolicyAssigned: try user.optionalBool("mamPolicyAssigned") ?? false,
-                licensed: try user.optionalBool("licensed") ?? true)
+                licensed: try user.optionalBool("licensed") ?? true,
+                mfaRequired: try user.optionalBool("mfaRequired") ?? false,
+                accountEnabled: try user.optionalBool("accountEnabled") ?? true)
         }
         let policy = try root.member("mamPolicy")
         var settings = JSONObject()

@@ -67,6 +67,11 @@ public struct Fixtures: Sendable, Hashable {
         public var mamPolicyAssigned: Bool
         /// Holds an Intune license; unlicensed users enroll with 200 AccountNotLicensed.
         public var licensed: Bool
+        /// Needs multi-factor authentication: the password grant gets AADSTS50076 (the
+        /// interactive sign-in satisfies it, as a person would with a second factor).
+        public var mfaRequired: Bool = false
+        /// A disabled account signs in nowhere (AADSTS50057).
+        public var accountEnabled: Bool = true
     }
 
     /// Token and code lifetimes, in seconds.

@@ -77,6 +77,14 @@ public struct Issuer: Sendable {
         guard user.password == password else {
             throw .invalidGrant(code: 50126, "Error validating credentials due to invalid username or password.")
         }
+        try Self.checkEnabled(user)
         return user
+    }
+
+    /// A disabled account's sign-ins and refreshes end here (AADSTS50057).
+    static func checkEnabled(_ user: Fixtures.User) throws(OAuthError) {
+        guard user.accountEnabled else {
+            throw .invalidGrant(code: 50057, "The user account is disabled. The account has been disabled by an administrator.")
+        }
     }
 }

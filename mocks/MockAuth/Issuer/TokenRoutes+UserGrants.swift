@@ -73,6 +73,7 @@ extension Issuer {
         guard let user = directory.user(upn: grant.upn) else {
             throw OAuthError.invalidGrant(code: 50034, "The user account {EUII Hidden} does not exist in the directory.")
         }
+        try Self.checkEnabled(user)
         let scopes = form["scope"] == nil ? grant.scopes : try ScopeParser.parse(form["scope"], apis: directory.apis)
         return try issueUserTokens(
             user: user, client: client, scopes: scopes, capabilities: Issuer.capabilities(fromClaims: form["claims"]),
@@ -88,6 +89,13 @@ extension Issuer {
         let scopes = try ScopeParser.parse(form["scope"], apis: directory.apis)
         let capabilities = try Issuer.capabilities(fromClaims: form["claims"])
         let user = try authenticate(login: login, password: password, in: directory)
+        // ROPC cannot do a second factor: Entra's answer for a user who needs one.
+        if user.mfaRequired {
+            throw OAuthError.invalidGrant(
+                code: 50076,
+                "Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access '\(scopes.resource ?? "openid")'.",
+                suberror: "basic_action")
+        }
         return try issueUserTokens(
             user: user, client: client, scopes: scopes, capabilities: capabilities, nonce: nil,
             form: form, head: head, directory: directory)
