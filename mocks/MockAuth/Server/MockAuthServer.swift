@@ -60,6 +60,7 @@ func buildRouter(issuer: Issuer, logger: Logger) -> Router<MockRequestContext> {
     issuer.addTokenRoutes(to: router)
     issuer.addDeviceVerificationRoutes(to: router)
     issuer.addLogoutRoutes(to: router)
+    issuer.addUserInfoRoutes(to: router)
     MAMService(issuer: issuer, logger: logger).addRoutes(to: router)
     AdminRoutes(state: issuer.state).addRoutes(to: router)
     addOperationalRoutes(to: router, state: issuer.state)
