@@ -100,7 +100,7 @@ struct TokenGrantTests {
         ([("grant_type", "password"), ("client_id", "chatr"), ("username", "bob@contoso.com"), ("password", "nope"), ("scope", "openid")], "invalid_grant", 50126),
         ([("grant_type", "password"), ("client_id", "chatr"), ("username", "zed@contoso.com"), ("password", "Passw0rd!"), ("scope", "openid")], "invalid_grant", 50034),
         ([("grant_type", "password"), ("client_id", "nobody"), ("username", "bob@contoso.com"), ("password", "Passw0rd!"), ("scope", "openid")], "unauthorized_client", 700016),
-        ([("grant_type", "password"), ("client_id", "chatr"), ("username", "bob@contoso.com"), ("password", "Passw0rd!"), ("scope", "api://contoso-chat/Chat.Write")], "invalid_scope", 70011),
+        ([("grant_type", "password"), ("client_id", "chatr"), ("username", "bob@contoso.com"), ("password", "Passw0rd!"), ("scope", "api://contoso-chat/Chat.Delete")], "invalid_scope", 70011),
         ([("grant_type", "password"), ("client_id", "chatr"), ("username", "bob@contoso.com"), ("password", "Passw0rd!"), ("scope", "api://contoso-chat/Chat.Read https://msmamservice.api.application/.default")], "invalid_scope", 28000),
         ([("grant_type", "implicit"), ("client_id", "chatr")], "unsupported_grant_type", 70003),
         ([("client_id", "chatr")], "invalid_request", 900144),

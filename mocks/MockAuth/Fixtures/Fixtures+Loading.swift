@@ -59,9 +59,14 @@ extension Fixtures {
             if let unknown = declined.first(where: { !scopes.contains($0) }) {
                 throw FixtureError(path: "\(api.path).declinedScopes", message: "'\(unknown)' is not one of the API's scopes \(scopes)")
             }
+            let consent = try api.optionalStrings("consentRequiredScopes") ?? []
+            if let bad = consent.first(where: { !scopes.contains($0) || declined.contains($0) }) {
+                throw FixtureError(
+                    path: "\(api.path).consentRequiredScopes", message: "'\(bad)' is not one of the API's scopes \(scopes), or it is declined")
+            }
             return ProtectedAPI(
                 resource: try api.string("resource"), scopes: scopes, isMAMService: try api.optionalBool("mamService") ?? false,
-                declinedScopes: declined)
+                declinedScopes: declined, consentRequiredScopes: consent)
         }
         self.users = try root.array("users").map { user in
             User(

@@ -53,6 +53,10 @@ public struct Fixtures: Sendable, Hashable {
         /// leaves them out of what it grants (its `scope` answer), as an issuer that grants a
         /// subset does. A request left with none of its resource's scopes is refused.
         public var declinedScopes: [String] = []
+        /// Scopes of `scopes` that each user consents to for each app at an interactive
+        /// sign-in (Entra's dynamic consent): until then, a grant that names one is
+        /// `invalid_grant` AADSTS65001 `consent_required`; `.default` does not cover them.
+        public var consentRequiredScopes: [String] = []
     }
 
     /// A directory user; `upn` compares case-insensitively.

@@ -116,6 +116,8 @@ extension Issuer {
     ) async -> Response {
         let parameters = authorize.parameters
         let now = state.now()
+        // The person saw the consent prompt and accepted it by signing in.
+        state.recordConsent(upn: user.upn, clientId: authorize.client.clientId, scopes: scopes)
         let code = state.issueAuthorizationCode(AuthorizationCodeGrant(
             clientId: authorize.client.clientId, redirectURI: authorize.redirectURI, upn: user.upn, scopes: scopes,
             nonce: parameters.nonEmpty("nonce"), codeChallenge: parameters.nonEmpty("code_challenge"),

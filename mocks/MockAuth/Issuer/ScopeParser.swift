@@ -31,7 +31,8 @@ enum ScopeParser {
             }
             request.resource = api.resource
             request.isMAMService = api.isMAMService
-            request.defaultScopes = api.scopes.filter { !api.declinedScopes.contains($0) }
+            request.defaultScopes = api.scopes.filter { !api.declinedScopes.contains($0) && !api.consentRequiredScopes.contains($0) }
+            if api.consentRequiredScopes.contains(name), !request.consentScopes.contains(name) { request.consentScopes.append(name) }
             if api.declinedScopes.contains(name) {
                 if !request.declinedScopes.contains(name) { request.declinedScopes.append(name) }
                 continue

@@ -50,6 +50,8 @@ extension Issuer {
                 throw OAuthError.invalidGrant(code: 50034, "The user account {EUII Hidden} does not exist in the directory.")
             }
             let capabilities = try Self.union(grant.capabilities, Issuer.capabilities(fromClaims: form["claims"]))
+            // The person signed in on the device page, which is where Entra asks for consent.
+            state.recordConsent(upn: user.upn, clientId: client.clientId, scopes: grant.scopes)
             return try issueUserTokens(
                 user: user, client: client, scopes: grant.scopes, capabilities: capabilities, nonce: nil,
                 form: form, head: head, directory: directory)

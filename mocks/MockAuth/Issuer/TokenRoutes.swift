@@ -145,6 +145,14 @@ extension Issuer {
         user: Fixtures.User, client: Fixtures.ClientApp, scopes: ScopeRequest, capabilities: [String],
         nonce: String?, form: FormParameters, head: HTTPRequest, directory: Fixtures
     ) throws -> JSONValue {
+        // Dynamic consent: only an interactive sign-in (authorize, the device page) consents.
+        let missing = state.missingConsent(upn: user.upn, clientId: client.clientId, scopes: scopes)
+        if !missing.isEmpty {
+            throw OAuthError.invalidGrant(
+                code: 65001,
+                "The user or administrator has not consented to use the application with ID '\(client.clientId)' named '\(client.displayName)' for \(missing.map { "\(scopes.resource ?? "")/\($0)" }.joined(separator: ", ")). Send an interactive authorization request for this user and resource.",
+                suberror: "consent_required")
+        }
         try ConditionalAccess.evaluate(
             user: user, clientId: client.clientId, scopes: scopes, capabilities: capabilities, state: state)
         let minter = TokenMinter(

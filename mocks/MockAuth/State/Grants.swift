@@ -14,6 +14,8 @@ public struct ScopeRequest: Sendable, Hashable {
     public var defaultScopes: [String] = []
     /// Requested scopes the tenant declines (the API's `declinedScopes`): not granted.
     public var declinedScopes: [String] = []
+    /// Requested scopes that need the user's consent for the app (the API's `consentRequiredScopes`).
+    public var consentScopes: [String] = []
 
     /// The access token's `scp`: requested scopes, `.default` expanded.
     public var grantedScopes: [String] {

@@ -35,6 +35,8 @@ public final class MockState: Sendable {
         var deviceCodes: [String: DeviceCodeGrant] = [:]
         /// Browser sessions of the sign-in page: cookie value → UPN.
         var sessions: [String: String] = [:]
+        /// Consents given at interactive sign-ins: `upn|clientId|resource/scope`, lowercased.
+        var consents: Set<String> = []
         /// (lowercased UPN, app id) pairs reported compliant.
         var compliant: Set<AccountApp> = []
         var enrollments: [String: Enrollment] = [:]
