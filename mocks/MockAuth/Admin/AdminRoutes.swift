@@ -110,6 +110,26 @@ struct AdminRoutes: Sendable {
             self.state.setCAErrorStatus(Int(status))
             return Response.json(["status": .int(status)])
         }
+        admin.put("lockout") { request, _ in
+            var request = request
+            let body = try await Self.object(&request)
+            var policy = self.state.directory.lockout
+            for (name, value) in body {
+                guard let number = value.intValue else { throw AdminError.badRequest("'\(name)' must be an integer.") }
+                switch name {
+                case "threshold": policy.threshold = Int(clamping: number)
+                case "durationSeconds": policy.durationSeconds = Int(clamping: number)
+                case "deviceCodeGuesses": policy.deviceCodeGuesses = Int(clamping: number)
+                default: throw AdminError.badRequest("unknown field '\(name)' (threshold, durationSeconds, deviceCodeGuesses).")
+                }
+            }
+            if let problem = policy.problem { throw AdminError.badRequest(problem) }
+            self.state.setLockout(policy)
+            return Response.json([
+                "threshold": .int(Int64(policy.threshold)), "durationSeconds": .int(Int64(policy.durationSeconds)),
+                "deviceCodeGuesses": .int(Int64(policy.deviceCodeGuesses)),
+            ])
+        }
         admin.post("faults") { request, _ in
             var request = request
             let body = try await Self.object(&request)

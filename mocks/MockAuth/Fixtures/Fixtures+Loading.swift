@@ -105,6 +105,12 @@ extension Fixtures {
         guard (1...300).contains(self.lifetimes.deviceCodeInterval) else {
             throw FixtureError(path: "$.lifetimes.deviceCodeIntervalSeconds", message: "must be 1 to 300 seconds")
         }
+        if let lockout = try? root.member("lockout") {
+            self.lockout = LockoutPolicy(
+                threshold: try lockout.optionalInt("threshold") ?? 10, durationSeconds: try lockout.optionalInt("durationSeconds") ?? 60,
+                deviceCodeGuesses: try lockout.optionalInt("deviceCodeGuesses") ?? 5)
+            if let problem = self.lockout.problem { throw FixtureError(path: "$.lockout", message: problem) }
+        }
         if let duplicate = Dictionary(grouping: users, by: { $0.upn.lowercased() }).first(where: { $0.value.count > 1 }) {
             throw FixtureError(path: "$.users", message: "UPN '\(duplicate.key)' appears twice")
         }

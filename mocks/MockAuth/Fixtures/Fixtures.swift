@@ -12,6 +12,8 @@ public struct Fixtures: Sendable, Hashable {
     var userIndex: [String: Int] = [:]
     public var mamPolicy: MAMPolicy
     public var lifetimes: Lifetimes
+    /// Smart lockout (`lockout {threshold, durationSeconds, deviceCodeGuesses}`).
+    public var lockout = LockoutPolicy()
 
     /// The directory the mock plays.
     public struct Tenant: Sendable, Hashable {

@@ -91,6 +91,7 @@ extension Issuer {
             let message = switch error.aadsts {
             case 50126: "Your account or password is incorrect. (AADSTS50126)"
             case 50057: "Your account has been disabled. Contact your administrator. (AADSTS50057)"
+            case 50053: "Your account is locked because of too many sign-in attempts. Try again later. (AADSTS50053)"
             default: "This account does not exist in the \(directory.tenant.displayName) directory. Check the username, or use another account. (AADSTS\(error.aadsts ?? 0))"
             }
             return page(login, message)

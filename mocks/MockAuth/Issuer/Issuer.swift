@@ -74,9 +74,15 @@ public struct Issuer: Sendable {
                 code: 50034,
                 "The user account {EUII Hidden} does not exist in the '\(directory.tenant.id)' directory. To sign into this application, the account must be added to the directory.")
         }
+        let key = user.upn.lowercased()
+        if state.isLockedOut(key) {
+            throw .invalidGrant(code: 50053, "The account is locked, you've tried to sign in too many times with an incorrect user ID or password.")
+        }
         guard user.password == password else {
+            state.recordFailure(key, limit: directory.lockout.threshold)
             throw .invalidGrant(code: 50126, "Error validating credentials due to invalid username or password.")
         }
+        state.clearFailures(key)
         try Self.checkEnabled(user)
         return user
     }

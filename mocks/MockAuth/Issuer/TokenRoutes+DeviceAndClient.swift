@@ -81,14 +81,26 @@ extension Issuer {
             var request = request
             let form = try await request.formBody()
             let directory = try self.directory(forTenant: context.pathParameter("tenant"))
+            // Wrong user codes in a row lock the page for a while: codes cannot be guessed.
+            if self.state.isLockedOut(MockState.deviceGuessKey) {
+                return Response.html(Self.devicePage(directory, message: .error("Too many codes that were not valid. Try again later.")), status: .ok)
+            }
             let user: Fixtures.User
             do {
                 user = try self.authenticate(login: form["login"] ?? "", password: form["passwd"] ?? "", in: directory)
             } catch {
-                return Response.html(Self.devicePage(directory, message: .error("Your account or password is incorrect.")), status: .ok)
+                let code = (error as? OAuthError)?.aadsts
+                let message = code == 50053 ? "Your account is locked. Try again later." : code == 50057
+                    ? "Your account has been disabled." : "Your account or password is incorrect."
+                return Response.html(Self.devicePage(directory, message: .error(message)), status: .ok)
             }
             context.note.record(user: user.upn)
             let done = self.state.completeDeviceCode(userCode: form["user_code"] ?? "", upn: user.upn)
+            if done {
+                self.state.clearFailures(MockState.deviceGuessKey)
+            } else {
+                self.state.recordFailure(MockState.deviceGuessKey, limit: directory.lockout.deviceCodeGuesses)
+            }
             return Response.html(Self.devicePage(
                 directory, message: done ? .done("You have signed in. You may close this window.") : .error("That code is not valid or has expired.")))
         }

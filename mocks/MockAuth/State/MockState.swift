@@ -37,6 +37,8 @@ public final class MockState: Sendable {
         var sessions: [String: String] = [:]
         /// Consents given at interactive sign-ins: `upn|clientId|resource/scope`, lowercased.
         var consents: Set<String> = []
+        /// Failed sign-ins per lowercased UPN, and wrong device codes (``LockoutPolicy``).
+        var lockouts: [String: LockoutCounter] = [:]
         /// (lowercased UPN, app id) pairs reported compliant.
         var compliant: Set<AccountApp> = []
         var enrollments: [String: Enrollment] = [:]
