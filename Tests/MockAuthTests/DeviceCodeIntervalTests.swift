@@ -35,7 +35,7 @@ struct DeviceCodeIntervalTests {
             #expect(try await Self.poll(client, deviceCode)["error"] == "authorization_pending")
             let fast = try await Self.poll(client, deviceCode)
             #expect(fast["error"] == "slow_down", "\(fast)")
-            state.advanceClock(seconds: 9.5)  // the interval is 10 s now
+            state.advanceClock(seconds: 2)  // the interval is 10 s now (real time between the polls adds to the 2 s)
             #expect(try await Self.poll(client, deviceCode)["error"] == "slow_down")
             state.advanceClock(seconds: 15)
             #expect(try await Self.poll(client, deviceCode)["error"] == "authorization_pending")

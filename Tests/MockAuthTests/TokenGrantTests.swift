@@ -19,7 +19,7 @@ struct TokenGrantTests {
             #expect(body["ext_expires_in"] == 3600)
             #expect(body["refresh_token"]?.stringValue?.isEmpty == false)
             let token = try #require(body["access_token"]?.stringValue)
-            let claims = try JWT.verify(token, key: TestSupport.key, audience: "api://contoso-chat", now: Date())
+            let claims = try JWT.verify(token, key: TestSupport.key, audience: "c4a7e2d9-5b1f-4e3a-9c8d-7f2b6a1e3d5c", now: Date())
             #expect(claims["upn"] == "bob@contoso.com")
             #expect(claims["preferred_username"] == "bob@contoso.com")
             #expect(claims["tid"] == .string(TestSupport.tenantId))

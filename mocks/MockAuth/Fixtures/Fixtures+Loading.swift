@@ -66,7 +66,7 @@ extension Fixtures {
             }
             return ProtectedAPI(
                 resource: try api.string("resource"), scopes: scopes, isMAMService: try api.optionalBool("mamService") ?? false,
-                declinedScopes: declined, consentRequiredScopes: consent)
+                declinedScopes: declined, consentRequiredScopes: consent, appId: try api.optionalString("appId")?.lowercased())
         }
         self.users = try root.array("users").map { user in
             User(
@@ -101,7 +101,8 @@ extension Fixtures {
             authorizationCode: try lifetimes?.optionalInt("authorizationCodeSeconds") ?? 300,
             refreshToken: try lifetimes?.optionalInt("refreshTokenSeconds") ?? 86_400 * 90,
             deviceCode: try lifetimes?.optionalInt("deviceCodeSeconds") ?? 900,
-            deviceCodeInterval: try lifetimes?.optionalInt("deviceCodeIntervalSeconds") ?? 5)
+            deviceCodeInterval: try lifetimes?.optionalInt("deviceCodeIntervalSeconds") ?? 5,
+            randomizeAccessToken: try lifetimes?.optionalBool("randomizeAccessToken") ?? false)
         guard (1...300).contains(self.lifetimes.deviceCodeInterval) else {
             throw FixtureError(path: "$.lifetimes.deviceCodeIntervalSeconds", message: "must be 1 to 300 seconds")
         }

@@ -59,6 +59,13 @@ public struct Fixtures: Sendable, Hashable {
         /// sign-in (Entra's dynamic consent): until then, a grant that names one is
         /// `invalid_grant` AADSTS65001 `consent_required`; `.default` does not cover them.
         public var consentRequiredScopes: [String] = []
+        /// The API's application (client) ID: v2.0 access tokens carry it as `aud`, as Entra's
+        /// do; requests may name the API by it or by `resource` (its App ID URI). When absent,
+        /// `aud` is `resource`.
+        public var appId: String? = nil
+
+        /// The access token's `aud` for this API.
+        public var audience: String { appId ?? resource }
     }
 
     /// A directory user; `upn` compares case-insensitively.
@@ -89,6 +96,14 @@ public struct Fixtures: Sendable, Hashable {
         /// The device-code `interval` (default 5, Entra's): a client polling sooner than this
         /// after its previous poll gets `slow_down`, and the code's interval grows by 5 s.
         public var deviceCodeInterval: Int = 5
+        /// When true, each access token lives a random 3600–5400 s (Entra's 60–90 minutes)
+        /// instead of `accessToken`; off by default, for determinism.
+        public var randomizeAccessToken = false
+
+        /// The lifetime of the next access token.
+        public func nextAccessTokenLifetime() -> Int {
+            randomizeAccessToken ? Int.random(in: 3600...5400) : accessToken
+        }
     }
 
     /// The user with this UPN, compared case-insensitively.

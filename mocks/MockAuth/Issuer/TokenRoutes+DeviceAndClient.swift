@@ -11,13 +11,14 @@ extension Issuer {
             throw OAuthError.invalidClient(code: 7000218, "The request body must contain the following parameter: 'client_assertion' or 'client_secret'.")
         }
         let scopes = try ScopeParser.parseClientCredentials(form["scope"], apis: directory.apis)
+        let lifetime = directory.lifetimes.nextAccessTokenLifetime()
         let minter = TokenMinter(
             key: key, issuer: issuerURL(base: baseURL(head), tenantId: directory.tenant.id),
-            tenantId: directory.tenant.id, now: state.now(), lifetime: directory.lifetimes.accessToken)
+            tenantId: directory.tenant.id, now: state.now(), lifetime: lifetime)
         return [
             "token_type": "Bearer",
-            "expires_in": .int(Int64(directory.lifetimes.accessToken)),
-            "ext_expires_in": .int(Int64(directory.lifetimes.accessToken)),
+            "expires_in": .int(Int64(lifetime)),
+            "ext_expires_in": .int(Int64(lifetime)),
             "access_token": .string(try minter.appAccessToken(client: client, scopes: scopes)),
         ]
     }

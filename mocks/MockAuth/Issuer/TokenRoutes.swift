@@ -157,7 +157,7 @@ extension Issuer {
             user: user, clientId: client.clientId, scopes: scopes, capabilities: capabilities, state: state)
         let minter = TokenMinter(
             key: key, issuer: issuerURL(base: baseURL(head), tenantId: directory.tenant.id),
-            tenantId: directory.tenant.id, now: state.now(), lifetime: directory.lifetimes.accessToken)
+            tenantId: directory.tenant.id, now: state.now(), lifetime: directory.lifetimes.nextAccessTokenLifetime())
         let refreshToken = scopes.oidcScopes.contains("offline_access")
             ? state.issueRefreshToken(upn: user.upn, clientId: client.clientId, scopes: scopes) : nil
         logger.debug(
@@ -165,7 +165,7 @@ extension Issuer {
             metadata: ["user.upn": "\(user.upn)", "client.id": "\(client.clientId)", "token.scope": "\(scopes.responseScope)"])
         let body = try minter.userTokenResponse(
             user: user, clientId: client.clientId, scopes: scopes, capabilities: capabilities, nonce: nonce,
-            refreshToken: refreshToken, wantsClientInfo: form["client_info"] == "1")
+            refreshToken: refreshToken, wantsClientInfo: form["client_info"] == "1", clientAuthenticated: !client.isPublic)
         state.noteIssued(body)
         return body
     }

@@ -16,6 +16,8 @@ public struct ScopeRequest: Sendable, Hashable {
     public var declinedScopes: [String] = []
     /// Requested scopes that need the user's consent for the app (the API's `consentRequiredScopes`).
     public var consentScopes: [String] = []
+    /// The access token's `aud`: the API's application ID (``Fixtures/ProtectedAPI/audience``).
+    public var audience: String? = nil
 
     /// The access token's `scp`: requested scopes, `.default` expanded.
     public var grantedScopes: [String] {
