@@ -21,6 +21,8 @@ extension Issuer {
             throw OAuthError.invalidGrant(code: 70008, "The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource.")
         case .failure(.wrongClient):
             throw OAuthError.invalidGrant(code: 70000, "The provided authorization code was issued to a different client.")
+        case .failure(.revoked):
+            throw OAuthError.invalidGrant(code: 50173, "The provided grant has expired due to it being revoked, a fresh auth token is needed.")
         case .failure:
             throw OAuthError.invalidGrant(code: 70000, "The provided value for the 'code' parameter is not valid.")
         }

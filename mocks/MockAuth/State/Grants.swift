@@ -42,6 +42,8 @@ struct AuthorizationCodeGrant: Sendable {
     var codeChallenge: String?
     var codeChallengeMethod: String?
     var capabilities: [String]
+    /// Set by an admin revocation of the user's sessions after the code was issued.
+    var revoked = false
     var expiresAt: Date
     var redeemed: Bool
 }

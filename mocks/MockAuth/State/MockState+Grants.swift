@@ -29,6 +29,7 @@ extension MockState {
             guard !grant.redeemed else { return .failure(.alreadyRedeemed) }
             grant.redeemed = true
             state.authorizationCodes[code] = grant
+            if grant.revoked { return .failure(.revoked) }
             guard grant.expiresAt > state.now() else { return .failure(.expired) }
             return .success(grant)
         }
@@ -57,10 +58,19 @@ extension MockState {
     }
 
     /// Revokes every refresh token of a user, as an admin "revoke sessions" does; returns how many.
+    ///
+    /// Revocation means revocation (issue 41 point 4): it also ends the user's browser
+    /// sessions (no silent sign-in from a cookie) and invalidates the authorization codes
+    /// issued to the user before it (AADSTS50173 when redeemed).
     public func revokeRefreshTokens(upn: String) -> Int {
-        locked { state in
-            let keys = state.refreshTokens.filter { $0.value.upn == upn.lowercased() && !$0.value.revoked }.map(\.key)
+        let upn = upn.lowercased()
+        return locked { state in
+            let keys = state.refreshTokens.filter { $0.value.upn == upn && !$0.value.revoked }.map(\.key)
             for key in keys { state.refreshTokens[key]?.revoked = true }
+            state.sessions = state.sessions.filter { $0.value != upn }
+            for (code, grant) in state.authorizationCodes where grant.upn.lowercased() == upn {
+                state.authorizationCodes[code]?.revoked = true
+            }
             return keys.count
         }
     }
