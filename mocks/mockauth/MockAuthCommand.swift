@@ -96,7 +96,7 @@ extension MockAuthCommand {
             }
             if let publicURL {
                 guard let url = URLComponents(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host?.isEmpty == false,
-                    url.query == nil, url.fragment == nil, url.path.isEmpty
+                    url.query == nil, url.fragment == nil, url.path.isEmpty || url.path == "/", url.user == nil
                 else { throw ValidationError("--public-url must be http(s)://host[:port], without a path, got '\(publicURL)'.") }
             }
             guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'.") }
@@ -123,7 +123,7 @@ extension MockAuthCommand {
                 logger.info("self-signed certificate written", metadata: ["tls.cert_path": "\(path)"])
                 tls = .selfSigned(generated)
             }
-            let configuration = MockAuthConfiguration(host: host, port: port, fixtures: loaded, tls: tls, publicURL: publicURL)
+            let configuration = MockAuthConfiguration(host: host, port: port, fixtures: loaded, tls: tls, publicURL: publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
             let (application, _) = try buildApplication(configuration, logger: logger) { url in
                 // Unbuffered write: the first stdout line must reach a pipe at once.
                 let line = format.line("listening on \(url)", label: "mockauth", metadata: [("server.url", url)])
