@@ -8,8 +8,8 @@ import Hummingbird
 /// `GET`, `HEAD` and `OPTIONS` pass. Any other method is refused when:
 /// - its `Origin` names another authority than its `Host` (or is `null`): 403;
 /// - its `Sec-Fetch-Site` is `cross-site` or `same-site`: 403;
-/// - its body is of a type a cross-site HTML form or a simple `fetch` can send without a
-///   CORS preflight (`text/plain`, `application/x-www-form-urlencoded`,
+/// - its body (a non-empty one) is of a type a cross-site HTML form or a simple `fetch` can
+///   send without a CORS preflight (`text/plain`, `application/x-www-form-urlencoded`,
 ///   `multipart/form-data`): 415. The admin API reads JSON only.
 ///
 /// curl, scripts and the daemon's harnesses send no `Origin`, so they are not affected.
@@ -37,7 +37,11 @@ struct AdminCrossSiteGuard: RouterMiddleware {
         if let site = head.headerFields[secFetchSite]?.lowercased(), site == "cross-site" || site == "same-site" {
             return AdminError(status: .forbidden, message: "cross-site request refused (Sec-Fetch-Site: \(site)).")
         }
-        if let type = head.headerFields[.contentType], formTypes.contains(mediaType(type)) {
+        // Only a body a browser's form would send (with a Content-Length) is refused for its
+        // type: libcurl labels a bodiless POST `application/x-www-form-urlencoded`, and may
+        // send it chunked; browsers send `Origin` with any POST anyway (checked above).
+        let hasBody = head.declaredBodyLength.map { $0 > 0 } ?? false
+        if hasBody, let type = head.headerFields[.contentType], formTypes.contains(mediaType(type)) {
             return AdminError(
                 status: .unsupportedMediaType,
                 message: "the admin API reads JSON: send 'Content-Type: application/json' (a '\(mediaType(type))' body could come from a cross-site form).")
