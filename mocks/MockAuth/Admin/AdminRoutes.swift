@@ -110,6 +110,16 @@ struct AdminRoutes: Sendable {
             self.state.setCAErrorStatus(Int(status))
             return Response.json(["status": .int(status)])
         }
+        admin.post("keys/rotate") { request, _ in
+            var request = request
+            let body = try await Self.object(&request)
+            let retain = body["retainSeconds"].map { $0.intValue } ?? 86_400
+            guard let retain, (0...31_536_000).contains(retain) else {
+                throw AdminError.badRequest("'retainSeconds' must be an integer from 0 to 31536000 (how long the old key stays published).")
+            }
+            let (current, previous) = try self.state.keyRing.rotate(now: self.state.now(), retainSeconds: Int(retain))
+            return Response.json(["kid": .string(current), "previousKid": .string(previous), "retainSeconds": .int(retain)])
+        }
         admin.put("lockout") { request, _ in
             var request = request
             let body = try await Self.object(&request)

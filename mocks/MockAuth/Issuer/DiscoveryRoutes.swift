@@ -29,9 +29,13 @@ extension Issuer {
         router.get("/:tenant/discovery/v2.0/keys") { request, context in
             let segment = try context.pathParameter("tenant")
             let directory = try self.directory(forTenant: segment)
-            var jwk = self.key.jwk.objectValue ?? JSONObject()
-            jwk["issuer"] = .string(self.issuerURL(base: self.baseURL(request.head), tenantId: directory.tenant.id))
-            return Response.json(["keys": [.object(jwk)]])
+            let issuer = JSONValue.string(self.issuerURL(base: self.baseURL(request.head), tenantId: directory.tenant.id))
+            let keys = try self.state.keyRing.publishedKeys(now: self.state.now()).map { key -> JSONValue in
+                var jwk = key.objectValue ?? JSONObject()
+                jwk["issuer"] = issuer
+                return .object(jwk)
+            }
+            return Response.json(["keys": .array(keys)])
         }
     }
 

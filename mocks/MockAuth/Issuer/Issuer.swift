@@ -10,7 +10,8 @@ import Logging
 /// with (`http` or `https`) so URLs in discovery documents and `iss` match what clients use.
 public struct Issuer: Sendable {
     public let state: MockState
-    public let key: SigningKey
+    /// The key that signs new tokens: the key ring's current one.
+    public var key: SigningKey { state.keyRing.current }
     /// `http` or `https`.
     public let scheme: String
     /// Where the server listens: the authority of URLs for a request that names none.
@@ -24,7 +25,7 @@ public struct Issuer: Sendable {
         publicURL: String? = nil, logger: Logger
     ) {
         self.state = state
-        self.key = key
+        state.keyRing.install(key)
         self.scheme = scheme
         self.listening = listening
         self.publicURL = publicURL

@@ -35,7 +35,7 @@ extension Issuer {
     /// The enabled user (and the app the token was issued to) of a verified bearer token.
     private func userInfoUser(_ request: Request, directory: Fixtures) -> (upn: String, displayName: String, objectId: String, clientId: String)? {
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
-            let claims = try? JWT.verify(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces), key: key, audience: nil, now: state.now()),
+            let claims = try? JWT.verify(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces), keys: state.keyRing, audience: nil, now: state.now()),
             claims["tid"]?.stringValue == directory.tenant.id, let upn = claims["upn"]?.stringValue,
             let clientId = claims["azp"]?.stringValue, let user = directory.user(upn: upn), user.accountEnabled
         else { return nil }

@@ -23,6 +23,8 @@ public final class MockState: Sendable {
     let faultsArmed = Atomic<Bool>(false)
     /// Counts served at `GET /metrics` (its own lock; never reset).
     public let metrics = MockMetrics()
+    /// The signing keys (``KeyRing``); a reset keeps them, as tokens signed before it may still be checked.
+    public let keyRing = KeyRing()
 
     /// The mutable state; only ever touched under the lock (``locked(_:)``).
     struct Storage: Sendable {
