@@ -32,9 +32,32 @@ public final class KeyRing: Sendable {
 
     public init() {}
 
-    /// Makes `key` the signing key unless the ring has one already (a shared state).
+    /// Makes `key` the signing key unless the ring has one already (a shared state), with its
+    /// companion as the next key: made here, off the event loops, and once a process for a key
+    /// (RSA generation is slow: many mocks of one test process share their keys).
     func install(_ key: SigningKey) {
-        ring.withLock { ring in if ring.current == nil { ring.current = Entry(key: key) } }
+        guard ring.withLock({ $0.current == nil }) else { return }
+        let next = try? Self.companion(of: key)
+        ring.withLock { ring in
+            guard ring.current == nil else { return }
+            ring.current = Entry(key: key)
+            if ring.next == nil, let next { ring.next = Entry(key: next) }
+        }
+    }
+
+    /// Next keys made for initial keys, by the initial key's `kid` (process-wide).
+    private static let companions = Mutex<[String: SigningKey]>([:])
+    /// Published JWKs (with `x5c`), by `kid` (process-wide): a certificate is made once a key.
+    private static let published = Mutex<[String: JSONValue]>([:])
+
+    static func companion(of key: SigningKey) throws -> SigningKey {
+        if let known = companions.withLock({ $0[key.kid] }) { return known }
+        let made = try SigningKey.generate()
+        return companions.withLock { table in
+            if let known = table[key.kid] { return known }
+            table[key.kid] = made
+            return made
+        }
     }
 
     /// The key that signs new tokens.
@@ -100,6 +123,13 @@ public final class KeyRing: Sendable {
 
     /// `key`'s JWK with `x5c` (a self-signed certificate, DER base64) and `x5t` (its SHA-1, base64url).
     static func publishedJWK(_ key: SigningKey, now: Date) throws -> JSONValue {
+        if let known = published.withLock({ $0[key.kid] }) { return known }
+        let jwk = try makePublishedJWK(key, now: now)
+        published.withLock { $0[key.kid] = jwk }
+        return jwk
+    }
+
+    private static func makePublishedJWK(_ key: SigningKey, now: Date) throws -> JSONValue {
         let certificateKey = Certificate.PrivateKey(key.privateKey)
         let name = try DistinguishedName { CommonName("accounts.mockauth.local") }
         let certificate = try Certificate(
