@@ -164,7 +164,7 @@ struct AdminTests {
 
     @Test("device code: pending until approved through the admin API, then tokens once")
     func deviceCode() async throws {
-        try await TestSupport.withRouterApp { client, _ in
+        try await TestSupport.withRouterApp { client, state in
             let (_, started) = try await client.postForm(
                 "/contoso.com/oauth2/v2.0/devicecode", [("client_id", "chatr"), ("scope", TestSupport.chatScope)])
             let deviceCode = try #require(started["device_code"]?.stringValue)
@@ -175,6 +175,7 @@ struct AdminTests {
             #expect(try await poll().1["error"] == "authorization_pending")
             let (approved, _) = try await client.sendJSON("/_admin/device-codes/\(userCode)/approve", ["upn": "bob@contoso.com"])
             #expect(approved == .ok)
+            state.advanceClock(seconds: 1)  // the fixture's interval: a sooner poll is slow_down
             let (status, body) = try await poll()
             #expect(status == .ok)
             #expect(body.jwtClaims("access_token")?["upn"] == "bob@contoso.com")

@@ -38,8 +38,10 @@ struct DiscoveryTests {
     func keys() async throws {
         try await TestSupport.withRouterApp { client, _ in
             let (_, jwks) = try await client.sendJSON("/contoso.com/discovery/v2.0/keys", method: .get)
-            let key = try #require(jwks["keys"]?[0])
-            #expect(key["kid"] == .string(TestSupport.key.kid))
+            // The signing key is found by kid, never by position: keys[0] is the next key.
+            let keys = try #require(jwks["keys"]?.arrayValue)
+            #expect(keys.count == 2 && keys[0]["kid"] != .string(TestSupport.key.kid))
+            let key = try #require(keys.first { $0["kid"] == .string(TestSupport.key.kid) })
             #expect(key["kty"] == "RSA")
             #expect(key["e"] == "AQAB")
             let (_, body) = try await client.passwordToken("bob@contoso.com")

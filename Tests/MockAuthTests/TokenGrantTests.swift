@@ -19,7 +19,7 @@ struct TokenGrantTests {
             #expect(body["ext_expires_in"] == 3600)
             #expect(body["refresh_token"]?.stringValue?.isEmpty == false)
             let token = try #require(body["access_token"]?.stringValue)
-            let claims = try JWT.verify(token, key: TestSupport.key, audience: "api://contoso-chat", now: Date())
+            let claims = try JWT.verify(token, key: TestSupport.key, audience: "c4a7e2d9-5b1f-4e3a-9c8d-7f2b6a1e3d5c", now: Date())
             #expect(claims["upn"] == "bob@contoso.com")
             #expect(claims["preferred_username"] == "bob@contoso.com")
             #expect(claims["tid"] == .string(TestSupport.tenantId))
@@ -100,7 +100,7 @@ struct TokenGrantTests {
         ([("grant_type", "password"), ("client_id", "chatr"), ("username", "bob@contoso.com"), ("password", "nope"), ("scope", "openid")], "invalid_grant", 50126),
         ([("grant_type", "password"), ("client_id", "chatr"), ("username", "zed@contoso.com"), ("password", "Passw0rd!"), ("scope", "openid")], "invalid_grant", 50034),
         ([("grant_type", "password"), ("client_id", "nobody"), ("username", "bob@contoso.com"), ("password", "Passw0rd!"), ("scope", "openid")], "unauthorized_client", 700016),
-        ([("grant_type", "password"), ("client_id", "chatr"), ("username", "bob@contoso.com"), ("password", "Passw0rd!"), ("scope", "api://contoso-chat/Chat.Write")], "invalid_scope", 70011),
+        ([("grant_type", "password"), ("client_id", "chatr"), ("username", "bob@contoso.com"), ("password", "Passw0rd!"), ("scope", "api://contoso-chat/Chat.Delete")], "invalid_scope", 70011),
         ([("grant_type", "password"), ("client_id", "chatr"), ("username", "bob@contoso.com"), ("password", "Passw0rd!"), ("scope", "api://contoso-chat/Chat.Read https://msmamservice.api.application/.default")], "invalid_scope", 28000),
         ([("grant_type", "implicit"), ("client_id", "chatr")], "unsupported_grant_type", 70003),
         ([("client_id", "chatr")], "invalid_request", 900144),

@@ -11,7 +11,8 @@
 set -euo pipefail
 URL=${1:?usage: curl-walkthrough.sh BASE_URL [CA_CERT_PEM]}
 CACERT=${2:-}
-TENANT=contoso.com CLIENT=chatr SCOPE=api://contoso-chat/Chat.Read RESOURCE=api://contoso-chat
+# AUDIENCE: the API's application ID, the access token's aud (as at Entra: not the api:// URI)
+TENANT=contoso.com CLIENT=chatr SCOPE=api://contoso-chat/Chat.Read AUDIENCE=c4a7e2d9-5b1f-4e3a-9c8d-7f2b6a1e3d5c
 USER_UPN=bob@contoso.com PASSWORD='Passw0rd!'
 MAM_SCOPE=https://msmamservice.api.application/.default
 PROTAPP='{"access_token":{"xms_cc":{"values":["protapp"]}}}'
@@ -70,7 +71,7 @@ resource_check() {
   openssl dgst -sha256 -verify "$WORK/key.pem" -signature "$WORK/signature" "$WORK/signed" >/dev/null 2>&1 ||
     { echo 'rejected: bad signature'; return; }
   now=$(date +%s)
-  b64url "$payload" | jq -c --arg iss "$(jq -r .issuer <<<"$config")" --arg aud "$RESOURCE" --argjson now "$now" '
+  b64url "$payload" | jq -c --arg iss "$(jq -r .issuer <<<"$config")" --arg aud "$AUDIENCE" --argjson now "$now" '
     if .iss != $iss then "rejected: iss \(.iss)"
     elif .aud != $aud then "rejected: aud \(.aud)"
     elif .exp + 60 < $now or .nbf - 60 > $now then "rejected: expired or not yet valid"
@@ -86,7 +87,7 @@ check "not CA-targeted yet" '{"caTargeted":false}' "$(admin POST "users/$U/ca" '
 # 1. No CA: a token; declaring protapp puts it in xms_cc, and the API accepts the token.
 answer=$(token "$PROTAPP")
 check "1 token without CA" '{"http":200,"token_type":"Bearer"}' "$(jq '{http, token_type: .body.token_type}' <<<"$answer")"
-check "1 the API accepts it" "{\"aud\":\"$RESOURCE\",\"upn\":\"$USER_UPN\",\"xms_cc\":[\"protapp\"]}" \
+check "1 the API accepts it" "{\"aud\":\"$AUDIENCE\",\"upn\":\"$USER_UPN\",\"xms_cc\":[\"protapp\"]}" \
   "$(resource_check "$(jq -r .body.access_token <<<"$answer")" | jq '{aud, upn, xms_cc}')"
 check "1 the API refuses a token without protapp" '"rejected: no protapp in xms_cc"' \
   "$(resource_check "$(token | jq -r .body.access_token)")"

@@ -30,12 +30,14 @@ parser.add_argument("--tenant", default="contoso.com")
 parser.add_argument("--client-id", default="chatr")
 parser.add_argument("--scope", default="api://contoso-chat/Chat.Read")
 parser.add_argument("--user", default="bob@contoso.com")
+parser.add_argument("--audience", default="c4a7e2d9-5b1f-4e3a-9c8d-7f2b6a1e3d5c",
+                    help="the API's application ID: the access token's aud, as at Entra (not the api:// URI)")
 args = parser.parse_args()
 
 BASE = args.base_url.rstrip("/")
 AUTHORITY = f"{BASE}/{args.tenant}"
 SCOPES = [args.scope]
-RESOURCE = args.scope.rsplit("/", 1)[0]  # api://contoso-chat: the access token's aud
+AUDIENCE = args.audience  # the API's application ID: the access token's aud
 MAM_SCOPES = ["https://msmamservice.api.application/.default"]  # never blocked by CA
 USER = args.user
 VERIFY = args.cacert or True
@@ -156,7 +158,7 @@ def resource_check(access_token):
     if key is None:
         raise Rejected(f"no key {kid!r} in the issuer's JWKS")
     try:
-        claims = jwt.decode(access_token, key=key, algorithms=["RS256"], audience=RESOURCE,
+        claims = jwt.decode(access_token, key=key, algorithms=["RS256"], audience=AUDIENCE,
                             issuer=config["issuer"], leeway=60,
                             options={"require": ["exp", "nbf", "iat", "iss", "aud"]})
     except jwt.InvalidTokenError as error:
@@ -173,7 +175,7 @@ def accepted(step, result):
         claims = resource_check(result["access_token"])
     except Rejected as error:
         expect(step + ": the API accepts it", {"rejected": str(error)}, accepted=True)
-    expect(step + ": the API accepts it", claims, aud=RESOURCE, upn=USER, xms_cc=["protapp"])
+    expect(step + ": the API accepts it", claims, aud=AUDIENCE, upn=USER, xms_cc=["protapp"])
     return claims
 
 

@@ -61,6 +61,11 @@ extension MockAuthCommand {
             help: ArgumentHelp("Generate a certificate for 127.0.0.1 and localhost; write DIR/cert.pem for clients to trust.", valueName: "dir"))
         var tlsSelfSigned: String?
 
+        @Option(
+            name: .customLong("public-url"),
+            help: ArgumentHelp("The URL clients reach the server by (e.g. behind a proxy): used for iss and every URL in answers, whatever the Host header.", valueName: "url"))
+        var publicURL: String?
+
         @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
         var logLevel: String = "info"
 
@@ -95,6 +100,11 @@ extension MockAuthCommand {
             if tlsSelfSigned != nil, tlsCertificate != nil {
                 throw ValidationError("choose either --tls-self-signed or --tls-cert/--tls-key.")
             }
+            if let publicURL {
+                guard let url = URLComponents(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host?.isEmpty == false,
+                    url.query == nil, url.fragment == nil, url.path.isEmpty || url.path == "/", url.user == nil
+                else { throw ValidationError("--public-url must be http(s)://host[:port], without a path, got '\(publicURL)'.") }
+            }
             guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'.") }
             guard LogFormat(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be \(LogFormat.choices), got '\(logFormat)'.") }
         }
@@ -126,7 +136,7 @@ extension MockAuthCommand {
                 logger.info("self-signed certificate written", metadata: ["tls.cert_path": "\(path)"])
                 tls = .selfSigned(generated)
             }
-            let configuration = MockAuthConfiguration(host: host, port: port, fixtures: loaded, tls: tls)
+            let configuration = MockAuthConfiguration(host: host, port: port, fixtures: loaded, tls: tls, publicURL: publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
             let (application, _) = try buildApplication(configuration, logger: logger) { url in
                 // Unbuffered write: the first stdout line must reach a pipe at once.
                 let line = format.line("listening on \(url)", label: "mockauth", metadata: [("server.url", url)])

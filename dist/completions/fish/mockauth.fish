@@ -23,7 +23,7 @@ function __mockauth_parse_tokens -S
         __mockauth_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'serve'
-            __mockauth_parse_subcommand 0 'fixtures=' 'host=' 'port=' 'tls-cert=' 'tls-key=' 'tls-self-signed=' 'log-level=' 'log-format=' 'version' 'h/help'
+            __mockauth_parse_subcommand 0 'fixtures=' 'host=' 'port=' 'tls-cert=' 'tls-key=' 'tls-self-signed=' 'public-url=' 'log-level=' 'log-format=' 'version' 'h/help'
         case 'help'
             __mockauth_parse_subcommand -r 1 'version'
         end
@@ -89,6 +89,7 @@ complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_opti
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth serve" tls-cert' -l 'tls-cert' -d 'PEM certificate chain for https (with --tls-key).' -rfka ''
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth serve" tls-key' -l 'tls-key' -d 'PEM private key for https (with --tls-cert).' -rfka ''
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth serve" tls-self-signed' -l 'tls-self-signed' -d 'Generate a certificate for 127.0.0.1 and localhost; write DIR/cert.pem for clients to trust.' -rfka ''
+complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth serve" public-url' -l 'public-url' -d 'The URL clients reach the server by (e.g. behind a proxy): used for iss and every URL in answers, whatever the Host header.' -rfka ''
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth serve" log-level' -l 'log-level' -d 'trace, debug, info, notice, warning, error or critical.' -rfka ''
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth serve" log-format' -l 'log-format' -d 'text, or json (one JSON object a line: time, level, label, message, metadata).' -rfka ''
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth serve" version' -l 'version' -d 'Show the version.'

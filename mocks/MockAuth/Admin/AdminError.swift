@@ -15,7 +15,11 @@ public struct AdminError: HTTPResponseError, Sendable, Hashable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let error = status == .notFound ? "not_found" : "invalid_request"
+        let error = switch status {
+        case .notFound: "not_found"
+        case .forbidden: "forbidden"
+        default: "invalid_request"
+        }
         return .json(["error": .string(error), "error_description": .string(message)], status: status)
     }
 }

@@ -19,7 +19,7 @@ struct AdminRoutes: Sendable {
     let state: MockState
 
     func addRoutes(to router: Router<MockRequestContext>) {
-        let admin = router.group(RouterPath(Self.pathRoot))
+        let admin = router.group(RouterPath(Self.pathRoot)).add(middleware: AdminCrossSiteGuard())
         admin.get("state") { _, _ in Response.json(self.snapshot()) }
         // The same state for a person: read-only HTML (AdminUIPage.swift).
         admin.get("ui") { _, _ in Response.html(AdminUIPage.render(state: self.state)) }
@@ -109,6 +109,36 @@ struct AdminRoutes: Sendable {
             }
             self.state.setCAErrorStatus(Int(status))
             return Response.json(["status": .int(status)])
+        }
+        admin.post("keys/rotate") { request, _ in
+            var request = request
+            let body = try await Self.object(&request)
+            let retain = body["retainSeconds"].map { $0.intValue } ?? 86_400
+            guard let retain, (0...31_536_000).contains(retain) else {
+                throw AdminError.badRequest("'retainSeconds' must be an integer from 0 to 31536000 (how long the old key stays published).")
+            }
+            let (current, previous) = try self.state.keyRing.rotate(now: self.state.now(), retainSeconds: Int(retain))
+            return Response.json(["kid": .string(current), "previousKid": .string(previous), "retainSeconds": .int(retain)])
+        }
+        admin.put("lockout") { request, _ in
+            var request = request
+            let body = try await Self.object(&request)
+            var policy = self.state.directory.lockout
+            for (name, value) in body {
+                guard let number = value.intValue else { throw AdminError.badRequest("'\(name)' must be an integer.") }
+                switch name {
+                case "threshold": policy.threshold = Int(clamping: number)
+                case "durationSeconds": policy.durationSeconds = Int(clamping: number)
+                case "deviceCodeGuesses": policy.deviceCodeGuesses = Int(clamping: number)
+                default: throw AdminError.badRequest("unknown field '\(name)' (threshold, durationSeconds, deviceCodeGuesses).")
+                }
+            }
+            if let problem = policy.problem { throw AdminError.badRequest(problem) }
+            self.state.setLockout(policy)
+            return Response.json([
+                "threshold": .int(Int64(policy.threshold)), "durationSeconds": .int(Int64(policy.durationSeconds)),
+                "deviceCodeGuesses": .int(Int64(policy.deviceCodeGuesses)),
+            ])
         }
         admin.post("faults") { request, _ in
             var request = request

@@ -68,8 +68,8 @@ enum AdminUIPage {
                 [
                     "<code>\(e(client.clientId))</code>", e(client.displayName),
                     client.isPublic ? "public" : "confidential",
-                    client.redirectURIs.isEmpty ? "<span class=\"muted\">none</span>"
-                        : client.redirectURIs.map { "<code>\(e($0))</code>" }.joined(separator: "<br>"),
+                    client.allRedirectURIs.isEmpty ? "<span class=\"muted\">none</span>"
+                        : client.allRedirectURIs.map { "<code>\(e($0))</code>" }.joined(separator: "<br>"),
                 ]
             }, empty: "No applications.")
         }

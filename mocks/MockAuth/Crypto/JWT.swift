@@ -43,6 +43,15 @@ public enum JWT {
 
     /// Verifies signature, `exp`/`nbf` (with `leeway` seconds) and, when given, the audience;
     /// returns the claims.
+    /// ``verify(_:key:audience:now:leeway:)`` with the published key the token's `kid` names.
+    static func verify(_ token: String, keys: KeyRing, audience: String?, now: Date) throws(VerificationFailure) -> JSONValue {
+        guard let first = token.split(separator: ".", maxSplits: 1).first, let bytes = Base64URL.decode(first),
+            let header = try? JSONValue.parse(bytes), let kid = header["kid"]?.stringValue
+        else { throw .malformed }
+        guard let key = keys.key(kid: kid, now: now) else { throw .unknownKey }
+        return try verify(token, key: key, audience: audience, now: now)
+    }
+
     public static func verify(
         _ token: String, key: SigningKey, audience: String?, now: Date, leeway: TimeInterval = 60
     ) throws(VerificationFailure) -> JSONValue {

@@ -35,11 +35,21 @@ extension Fixtures {
             displayName: try tenant.optionalString("displayName") ?? tenant.string("domain"))
         self.clients = try root.array("clients").map { client in
             let isPublic = try client.string("type") == "public"
+            let redirectURIs = try client.optionalStrings("redirectUris") ?? []
+            let spaRedirectURIs = try client.optionalStrings("spaRedirectUris") ?? []
+            for (member, uris) in [("redirectUris", redirectURIs), ("spaRedirectUris", spaRedirectURIs)] {
+                for (index, uri) in uris.enumerated() {
+                    if let problem = RedirectURIRules.problem(uri) {
+                        throw FixtureError(path: "\(client.path).\(member)[\(index)]", message: "'\(uri)' \(problem)")
+                    }
+                }
+            }
             return ClientApp(
                 clientId: try client.string("clientId"),
                 displayName: try client.optionalString("displayName") ?? client.string("clientId"),
                 isPublic: isPublic,
-                redirectURIs: try client.optionalStrings("redirectUris") ?? [],
+                redirectURIs: redirectURIs,
+                spaRedirectURIs: spaRedirectURIs,
                 secret: isPublic ? nil : try client.string("secret"),
                 objectId: try client.string("objectId"))
         }
@@ -49,9 +59,14 @@ extension Fixtures {
             if let unknown = declined.first(where: { !scopes.contains($0) }) {
                 throw FixtureError(path: "\(api.path).declinedScopes", message: "'\(unknown)' is not one of the API's scopes \(scopes)")
             }
+            let consent = try api.optionalStrings("consentRequiredScopes") ?? []
+            if let bad = consent.first(where: { !scopes.contains($0) || declined.contains($0) }) {
+                throw FixtureError(
+                    path: "\(api.path).consentRequiredScopes", message: "'\(bad)' is not one of the API's scopes \(scopes), or it is declined")
+            }
             return ProtectedAPI(
                 resource: try api.string("resource"), scopes: scopes, isMAMService: try api.optionalBool("mamService") ?? false,
-                declinedScopes: declined)
+                declinedScopes: declined, consentRequiredScopes: consent, appId: try api.optionalString("appId")?.lowercased())
         }
         self.users = try root.array("users").map { user in
             User(
@@ -61,7 +76,9 @@ extension Fixtures {
                 password: try user.string("password"),
                 caTargeted: try user.optionalBool("caTargeted") ?? false,
                 mamPolicyAssigned: try user.optionalBool("mamPolicyAssigned") ?? false,
-                licensed: try user.optionalBool("licensed") ?? true)
+                licensed: try user.optionalBool("licensed") ?? true,
+                mfaRequired: try user.optionalBool("mfaRequired") ?? false,
+                accountEnabled: try user.optionalBool("accountEnabled") ?? true)
         }
         let policy = try root.member("mamPolicy")
         var settings = JSONObject()
@@ -83,7 +100,18 @@ extension Fixtures {
             accessToken: try lifetimes?.optionalInt("accessTokenSeconds") ?? 3600,
             authorizationCode: try lifetimes?.optionalInt("authorizationCodeSeconds") ?? 300,
             refreshToken: try lifetimes?.optionalInt("refreshTokenSeconds") ?? 86_400 * 90,
-            deviceCode: try lifetimes?.optionalInt("deviceCodeSeconds") ?? 900)
+            deviceCode: try lifetimes?.optionalInt("deviceCodeSeconds") ?? 900,
+            deviceCodeInterval: try lifetimes?.optionalInt("deviceCodeIntervalSeconds") ?? 5,
+            randomizeAccessToken: try lifetimes?.optionalBool("randomizeAccessToken") ?? false)
+        guard (1...300).contains(self.lifetimes.deviceCodeInterval) else {
+            throw FixtureError(path: "$.lifetimes.deviceCodeIntervalSeconds", message: "must be 1 to 300 seconds")
+        }
+        if let lockout = try? root.member("lockout") {
+            self.lockout = LockoutPolicy(
+                threshold: try lockout.optionalInt("threshold") ?? 10, durationSeconds: try lockout.optionalInt("durationSeconds") ?? 60,
+                deviceCodeGuesses: try lockout.optionalInt("deviceCodeGuesses") ?? 5)
+            if let problem = self.lockout.problem { throw FixtureError(path: "$.lockout", message: problem) }
+        }
         if let duplicate = Dictionary(grouping: users, by: { $0.upn.lowercased() }).first(where: { $0.value.count > 1 }) {
             throw FixtureError(path: "$.users", message: "UPN '\(duplicate.key)' appears twice")
         }

@@ -12,6 +12,8 @@ public struct Fixtures: Sendable, Hashable {
     var userIndex: [String: Int] = [:]
     public var mamPolicy: MAMPolicy
     public var lifetimes: Lifetimes
+    /// Smart lockout (`lockout {threshold, durationSeconds, deviceCodeGuesses}`).
+    public var lockout = LockoutPolicy()
 
     /// The directory the mock plays.
     public struct Tenant: Sendable, Hashable {
@@ -29,9 +31,17 @@ public struct Fixtures: Sendable, Hashable {
         /// Public clients (mobile/desktop) have no secret; confidential ones authenticate with `secret`.
         public var isPublic: Bool
         public var redirectURIs: [String]
+        /// Redirect URIs of the single-page-application platform: their codes are redeemed by
+        /// cross-origin requests (with `Origin`), which only such a client may send.
+        public var spaRedirectURIs: [String] = []
         public var secret: String?
         /// The service principal's object id, `oid` of app-only tokens.
         public var objectId: String
+
+        /// True when the registration has the single-page-application platform.
+        public var isSPA: Bool { !spaRedirectURIs.isEmpty }
+        /// Every redirect URI, of both platforms.
+        public var allRedirectURIs: [String] { redirectURIs + spaRedirectURIs }
     }
 
     /// A resource tokens are issued for, with its delegated scopes.
@@ -45,6 +55,17 @@ public struct Fixtures: Sendable, Hashable {
         /// leaves them out of what it grants (its `scope` answer), as an issuer that grants a
         /// subset does. A request left with none of its resource's scopes is refused.
         public var declinedScopes: [String] = []
+        /// Scopes of `scopes` that each user consents to for each app at an interactive
+        /// sign-in (Entra's dynamic consent): until then, a grant that names one is
+        /// `invalid_grant` AADSTS65001 `consent_required`; `.default` does not cover them.
+        public var consentRequiredScopes: [String] = []
+        /// The API's application (client) ID: v2.0 access tokens carry it as `aud`, as Entra's
+        /// do; requests may name the API by it or by `resource` (its App ID URI). When absent,
+        /// `aud` is `resource`.
+        public var appId: String? = nil
+
+        /// The access token's `aud` for this API.
+        public var audience: String { appId ?? resource }
     }
 
     /// A directory user; `upn` compares case-insensitively.
@@ -59,6 +80,11 @@ public struct Fixtures: Sendable, Hashable {
         public var mamPolicyAssigned: Bool
         /// Holds an Intune license; unlicensed users enroll with 200 AccountNotLicensed.
         public var licensed: Bool
+        /// Needs multi-factor authentication: the password grant gets AADSTS50076 (the
+        /// interactive sign-in satisfies it, as a person would with a second factor).
+        public var mfaRequired: Bool = false
+        /// A disabled account signs in nowhere (AADSTS50057).
+        public var accountEnabled: Bool = true
     }
 
     /// Token and code lifetimes, in seconds.
@@ -67,6 +93,17 @@ public struct Fixtures: Sendable, Hashable {
         public var authorizationCode: Int
         public var refreshToken: Int
         public var deviceCode: Int
+        /// The device-code `interval` (default 5, Entra's): a client polling sooner than this
+        /// after its previous poll gets `slow_down`, and the code's interval grows by 5 s.
+        public var deviceCodeInterval: Int = 5
+        /// When true, each access token lives a random 3600–5400 s (Entra's 60–90 minutes)
+        /// instead of `accessToken`; off by default, for determinism.
+        public var randomizeAccessToken = false
+
+        /// The lifetime of the next access token.
+        public func nextAccessTokenLifetime() -> Int {
+            randomizeAccessToken ? Int.random(in: 3600...5400) : accessToken
+        }
     }
 
     /// The user with this UPN, compared case-insensitively.

@@ -33,7 +33,10 @@ struct AuthorizeRequest: Sendable {
         guard let redirectURI = parameters.nonEmpty("redirect_uri") else {
             throw PageError(error: .missingParameter("redirect_uri"))
         }
-        guard client.redirectURIs.contains(where: { Self.matches(redirectURI, registered: $0) }) else {
+        if let problem = RedirectURIRules.problem(redirectURI) {
+            throw PageError(error: .invalidRequest(code: 50011, "The redirect URI '\(redirectURI)' specified in the request \(problem)."))
+        }
+        guard client.allRedirectURIs.contains(where: { Self.matches(redirectURI, registered: $0) }) else {
             throw PageError(error: .invalidRequest(
                 code: 50011,
                 "The redirect URI '\(redirectURI)' specified in the request does not match the redirect URIs configured for the application '\(client.clientId)'. Make sure the redirect URI sent in the request matches one added to your application in the Azure portal."))
@@ -61,6 +64,11 @@ struct AuthorizeRequest: Sendable {
         if parameters.nonEmpty("code_challenge_method") != nil, parameters.nonEmpty("code_challenge") == nil {
             throw .missingParameter("code_challenge")
         }
+        if let challenge = parameters.nonEmpty("code_challenge"),
+            !PKCERules.isValidChallenge(challenge, method: parameters.nonEmpty("code_challenge_method") ?? "plain")
+        {
+            throw .invalidRequest(code: 501491, "Invalid size of Code_Challenge parameter.")
+        }
         let scopes = try ScopeParser.parse(parameters["scope"], apis: directory.apis)
         let capabilities = try Issuer.capabilities(fromClaims: parameters["claims"])
         return (scopes, capabilities)
@@ -68,7 +76,9 @@ struct AuthorizeRequest: Sendable {
 
     /// Entra's rule: exact match, except that an `http://localhost` (or `127.0.0.1`)
     /// registration accepts any port on the same path.
+    /// A URI with a fragment or a port outside 1–65535 matches nothing (``RedirectURIRules``).
     static func matches(_ uri: String, registered: String) -> Bool {
+        if RedirectURIRules.problem(uri) != nil { return false }
         if uri == registered { return true }
         guard let candidate = URLComponents(string: uri), let known = URLComponents(string: registered),
             candidate.scheme?.lowercased() == "http", known.scheme?.lowercased() == "http",

@@ -88,9 +88,12 @@ extension Issuer {
             context.note.record(user: login)
             // The page again, with the message in its error area (and the username kept), as
             // Entra does; nothing goes to the redirect URI, so the person can retry or cancel.
-            let message = error.aadsts == 50126
-                ? "Your account or password is incorrect. (AADSTS50126)"
-                : "This account does not exist in the \(directory.tenant.displayName) directory. Check the username, or use another account. (AADSTS\(error.aadsts ?? 0))"
+            let message = switch error.aadsts {
+            case 50126: "Your account or password is incorrect. (AADSTS50126)"
+            case 50057: "Your account has been disabled. Contact your administrator. (AADSTS50057)"
+            case 50053: "Your account is locked because of too many sign-in attempts. Try again later. (AADSTS50053)"
+            default: "This account does not exist in the \(directory.tenant.displayName) directory. Check the username, or use another account. (AADSTS\(error.aadsts ?? 0))"
+            }
             return page(login, message)
         }
         context.note.record(user: user.upn)
@@ -105,7 +108,7 @@ extension Issuer {
     /// The user of the request's session cookie, if it names a live session of a known user.
     func sessionUser(_ request: Request, _ directory: Fixtures) -> Fixtures.User? {
         guard let id = request.cookies[Self.sessionCookie]?.value, let upn = state.sessionUser(id) else { return nil }
-        return directory.user(upn: upn)
+        return directory.user(upn: upn).flatMap { $0.accountEnabled ? $0 : nil }
     }
 
     /// Issues the code and hands it to the client with `client_info`.
@@ -114,6 +117,8 @@ extension Issuer {
     ) async -> Response {
         let parameters = authorize.parameters
         let now = state.now()
+        // The person saw the consent prompt and accepted it by signing in.
+        state.recordConsent(upn: user.upn, clientId: authorize.client.clientId, scopes: scopes)
         let code = state.issueAuthorizationCode(AuthorizationCodeGrant(
             clientId: authorize.client.clientId, redirectURI: authorize.redirectURI, upn: user.upn, scopes: scopes,
             nonce: parameters.nonEmpty("nonce"), codeChallenge: parameters.nonEmpty("code_challenge"),

@@ -29,13 +29,18 @@ extension Issuer {
         router.get("/:tenant/discovery/v2.0/keys") { request, context in
             let segment = try context.pathParameter("tenant")
             let directory = try self.directory(forTenant: segment)
-            var jwk = self.key.jwk.objectValue ?? JSONObject()
-            jwk["issuer"] = .string(self.issuerURL(base: self.baseURL(request.head), tenantId: directory.tenant.id))
-            return Response.json(["keys": [.object(jwk)]])
+            let issuer = JSONValue.string(self.issuerURL(base: self.baseURL(request.head), tenantId: directory.tenant.id))
+            let keys = try self.state.keyRing.publishedKeys(now: self.state.now()).map { key -> JSONValue in
+                var jwk = key.objectValue ?? JSONObject()
+                jwk["issuer"] = issuer
+                return .object(jwk)
+            }
+            return Response.json(["keys": .array(keys)])
         }
     }
 
-    /// The OpenID Provider metadata, Entra's member set.
+    /// The OpenID Provider metadata: Entra's v2.0 member set, in Entra's order, less what the
+    /// mock does not do (mocks/README.md, "mockauth vs Entra", says which and why).
     func openIDConfiguration(base: String, segment: String, directory: Fixtures) -> JSONValue {
         let multiTenant = ["common", "organizations"].contains(segment.lowercased())
         let pathTenant = multiTenant ? segment.lowercased() : directory.tenant.id
@@ -52,21 +57,22 @@ extension Issuer {
             "scopes_supported": ["openid", "profile", "email", "offline_access"],
             "issuer": .string(issuer),
             "request_uri_parameter_supported": false,
+            "userinfo_endpoint": endpoint("openid/userinfo"),
             "authorization_endpoint": endpoint("oauth2/v2.0/authorize"),
             "device_authorization_endpoint": endpoint("oauth2/v2.0/devicecode"),
+            "http_logout_supported": true,
+            "frontchannel_logout_supported": true,
             "end_session_endpoint": endpoint("oauth2/v2.0/logout"),
-            "grant_types_supported": [
-                "authorization_code", "refresh_token", "password", "client_credentials",
-                "urn:ietf:params:oauth:grant-type:device_code",
-            ],
-            "code_challenge_methods_supported": ["S256", "plain"],
             "claims_supported": [
-                "sub", "iss", "aud", "exp", "iat", "nbf", "name", "nonce", "oid", "preferred_username",
-                "tid", "upn", "ver", "xms_cc",
+                "sub", "iss", "cloud_instance_name", "cloud_instance_host_name", "cloud_graph_host_name", "msgraph_host",
+                "aud", "exp", "iat", "auth_time", "acr", "nonce", "preferred_username", "name", "tid", "ver", "at_hash",
+                "c_hash", "email",
             ],
             "tenant_region_scope": "NA",
             "cloud_instance_name": "mockauth.local",
+            "cloud_graph_host_name": "graph.windows.net",
             "msgraph_host": "graph.microsoft.com",
+            "rbac_url": "https://pas.windows.net",
         ]
     }
 

@@ -10,26 +10,55 @@ import Logging
 /// with (`http` or `https`) so URLs in discovery documents and `iss` match what clients use.
 public struct Issuer: Sendable {
     public let state: MockState
-    public let key: SigningKey
+    /// The key that signs new tokens: the key ring's current one.
+    public var key: SigningKey { state.keyRing.current }
     /// `http` or `https`.
     public let scheme: String
     /// Where the server listens: the authority of URLs for a request that names none.
     public let listening: ListeningAuthority
+    /// The URL clients reach the server by (`--public-url`): every URL in answers and `iss`.
+    public let publicURL: String?
     let logger: Logger
 
-    public init(state: MockState, key: SigningKey, scheme: String, listening: ListeningAuthority = ListeningAuthority(), logger: Logger) {
+    public init(
+        state: MockState, key: SigningKey, scheme: String, listening: ListeningAuthority = ListeningAuthority(),
+        publicURL: String? = nil, logger: Logger
+    ) {
         self.state = state
-        self.key = key
+        state.keyRing.install(key)
         self.scheme = scheme
         self.listening = listening
+        self.publicURL = publicURL
         self.logger = logger
     }
 
-    /// `scheme://host[:port]` as the client addressed the server (its `Host` header), or
-    /// where the server listens when the request names no authority (no or an empty `Host`).
+    /// The base of every URL in answers (and of `iss`): the public URL when one was given;
+    /// else `scheme://host[:port]` as the client addressed the server (its `Host`) when that
+    /// names this server (a loopback name or the bound host, on the bound port); else where
+    /// the server listens. An arbitrary `Host` (`evil.example`) never reaches `iss`.
     func baseURL(_ head: HTTPRequest) -> String {
-        guard let authority = head.authority, !authority.isEmpty else { return "\(scheme)://\(listening.authority)" }
+        if let publicURL { return publicURL }
+        let listening = listening.authority
+        guard let authority = head.authority, !authority.isEmpty, Self.namesThisServer(authority, listening: listening) else {
+            return "\(scheme)://\(listening)"
+        }
         return "\(scheme)://\(authority)"
+    }
+
+    /// True when `authority` (a `Host`) is a loopback name or the bound host, with the bound port.
+    static func namesThisServer(_ authority: String, listening: String) -> Bool {
+        let (host, port) = split(authority.lowercased())
+        let (boundHost, boundPort) = split(listening.lowercased())
+        return port == boundPort && (["localhost", "127.0.0.1", "[::1]"].contains(host) || host == boundHost)
+    }
+
+    /// `host[:port]` → (host, port); IPv6 literals keep their brackets.
+    private static func split(_ authority: String) -> (host: Substring, port: Substring?) {
+        let hostEnd = authority.hasPrefix("[") ? (authority.firstIndex(of: "]").map { authority.index(after: $0) } ?? authority.endIndex)
+            : (authority.firstIndex(of: ":") ?? authority.endIndex)
+        let host = authority[..<hostEnd]
+        let rest = authority[hostEnd...]
+        return (host, rest.first == ":" ? rest.dropFirst() : nil)
     }
 
     /// The issuer URL for the tenant, as in `iss`: `{base}/{tid}/v2.0`.
@@ -74,9 +103,23 @@ public struct Issuer: Sendable {
                 code: 50034,
                 "The user account {EUII Hidden} does not exist in the '\(directory.tenant.id)' directory. To sign into this application, the account must be added to the directory.")
         }
+        let key = user.upn.lowercased()
+        if state.isLockedOut(key) {
+            throw .invalidGrant(code: 50053, "The account is locked, you've tried to sign in too many times with an incorrect user ID or password.")
+        }
         guard user.password == password else {
+            state.recordFailure(key, limit: directory.lockout.threshold)
             throw .invalidGrant(code: 50126, "Error validating credentials due to invalid username or password.")
         }
+        state.clearFailures(key)
+        try Self.checkEnabled(user)
         return user
+    }
+
+    /// A disabled account's sign-ins and refreshes end here (AADSTS50057).
+    static func checkEnabled(_ user: Fixtures.User) throws(OAuthError) {
+        guard user.accountEnabled else {
+            throw .invalidGrant(code: 50057, "The user account is disabled. The account has been disabled by an administrator.")
+        }
     }
 }

@@ -12,7 +12,7 @@ extension Issuer {
                 self.state.endSession(id)
             }
             let target = try request.queryParameters.nonEmpty("post_logout_redirect_uri")
-            let registered = directory.clients.flatMap(\.redirectURIs)
+            let registered = directory.clients.flatMap(\.allRedirectURIs)
             var response: Response
             if let target, registered.contains(where: { AuthorizeRequest.matches(target, registered: $0) }) {
                 response = .redirect(to: target)

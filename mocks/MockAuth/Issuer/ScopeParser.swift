@@ -30,8 +30,10 @@ enum ScopeParser {
                     "Provided value for the input parameter scope is not valid because it contains more than one resource. Scope \(scope ?? "") is not valid.")
             }
             request.resource = api.resource
+            request.audience = api.audience
             request.isMAMService = api.isMAMService
-            request.defaultScopes = api.scopes.filter { !api.declinedScopes.contains($0) }
+            request.defaultScopes = api.scopes.filter { !api.declinedScopes.contains($0) && !api.consentRequiredScopes.contains($0) }
+            if api.consentRequiredScopes.contains(name), !request.consentScopes.contains(name) { request.consentScopes.append(name) }
             if api.declinedScopes.contains(name) {
                 if !request.declinedScopes.contains(name) { request.declinedScopes.append(name) }
                 continue
@@ -62,8 +64,11 @@ enum ScopeParser {
     }
 
     private static func resolve(_ item: String, apis: [Fixtures.ProtectedAPI]) -> (Fixtures.ProtectedAPI, String)? {
-        for api in apis where item.lowercased().hasPrefix(api.resource.lowercased() + "/") {
-            let name = String(item.dropFirst(api.resource.count + 1))
+        for api in apis {
+            // The App ID URI or the application ID names the API, as at Entra.
+            guard let prefix = [api.resource, api.appId].compactMap({ $0 }).first(where: { item.lowercased().hasPrefix($0.lowercased() + "/") })
+            else { continue }
+            let name = String(item.dropFirst(prefix.count + 1))
             if name == ".default" { return (api, name) }
             if let match = api.scopes.first(where: { $0.lowercased() == name.lowercased() }) { return (api, match) }
         }

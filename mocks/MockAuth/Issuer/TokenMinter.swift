@@ -21,11 +21,14 @@ struct TokenMinter {
     }
 
     /// A delegated access token for `user`.
-    func accessToken(user: Fixtures.User, clientId: String, scopes: ScopeRequest, capabilities: [String]) throws -> String {
-        var claims = JSONObject([("aud", .string(scopes.resource ?? clientId)), ("iss", .string(issuer))])
+    /// `azpacr` is `1` when the client authenticated with a secret (`clientAuthenticated`), else `0`.
+    func accessToken(
+        user: Fixtures.User, clientId: String, scopes: ScopeRequest, capabilities: [String], clientAuthenticated: Bool = false
+    ) throws -> String {
+        var claims = JSONObject([("aud", .string(scopes.audience ?? scopes.resource ?? clientId)), ("iss", .string(issuer))])
         for (name, value) in times { claims[name] = value }
         claims["azp"] = .string(clientId)
-        claims["azpacr"] = "0"
+        claims["azpacr"] = clientAuthenticated ? "1" : "0"
         claims["name"] = .string(user.displayName)
         claims["oid"] = .string(user.objectId)
         claims["preferred_username"] = .string(user.upn)
@@ -42,13 +45,13 @@ struct TokenMinter {
 
     /// An app-only access token for a confidential client.
     func appAccessToken(client: Fixtures.ClientApp, scopes: ScopeRequest) throws -> String {
-        var claims = JSONObject([("aud", .string(scopes.resource ?? client.clientId)), ("iss", .string(issuer))])
+        var claims = JSONObject([("aud", .string(scopes.audience ?? scopes.resource ?? client.clientId)), ("iss", .string(issuer))])
         for (name, value) in times { claims[name] = value }
         claims["azp"] = .string(client.clientId)
         claims["azpacr"] = "1"
         claims["idtyp"] = "app"
         claims["oid"] = .string(client.objectId)
-        claims["roles"] = []
+        // No app role is ever assigned in the mock: Entra leaves `roles` out then.
         claims["sub"] = .string(client.objectId)
         claims["tid"] = .string(tenantId)
         claims["uti"] = .string(Base64URL.randomToken(bytes: 16))
@@ -79,14 +82,15 @@ struct TokenMinter {
     /// The success body of a user token request.
     func userTokenResponse(
         user: Fixtures.User, clientId: String, scopes: ScopeRequest, capabilities: [String],
-        nonce: String?, refreshToken: String?, wantsClientInfo: Bool
+        nonce: String?, refreshToken: String?, wantsClientInfo: Bool, clientAuthenticated: Bool = false
     ) throws -> JSONValue {
         var body = JSONObject([
             ("token_type", "Bearer"),
             ("scope", .string(scopes.responseScope)),
             ("expires_in", .int(Int64(lifetime))),
             ("ext_expires_in", .int(Int64(lifetime))),
-            ("access_token", .string(try accessToken(user: user, clientId: clientId, scopes: scopes, capabilities: capabilities))),
+            ("access_token", .string(try accessToken(
+                user: user, clientId: clientId, scopes: scopes, capabilities: capabilities, clientAuthenticated: clientAuthenticated))),
         ])
         if let refreshToken { body["refresh_token"] = .string(refreshToken) }
         if scopes.oidcScopes.contains("openid") {

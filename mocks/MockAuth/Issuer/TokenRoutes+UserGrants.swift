@@ -21,16 +21,23 @@ extension Issuer {
             throw OAuthError.invalidGrant(code: 70008, "The provided authorization code or refresh token has expired due to inactivity. Send a new interactive authorization request for this user and resource.")
         case .failure(.wrongClient):
             throw OAuthError.invalidGrant(code: 70000, "The provided authorization code was issued to a different client.")
+        case .failure(.revoked):
+            throw OAuthError.invalidGrant(code: 50173, "The provided grant has expired due to it being revoked, a fresh auth token is needed.")
         case .failure:
             throw OAuthError.invalidGrant(code: 70000, "The provided value for the 'code' parameter is not valid.")
         }
         notes.record(user: grant.upn)
+        try CrossOrigin.checkRedemption(of: grant.redirectURI, by: client, head: head)
         if redirect != grant.redirectURI {
             throw OAuthError.invalidGrant(code: 500117, "The reply uri specified in the request does not match the reply uri used when requesting the authorization code.")
         }
         if let challenge = grant.codeChallenge {
             guard let verifier = form.nonEmpty("code_verifier") else {
                 throw OAuthError.invalidGrant(code: 50148, "The code_verifier does not match the code_challenge supplied in the authorization request for PKCE.")
+            }
+            guard PKCERules.isValidVerifier(verifier) else {
+                throw OAuthError.invalidGrant(
+                    code: 501481, "The Code_Verifier does not match the code_challenge supplied in the authorization request. A code_verifier is 43 to 128 characters of A-Z, a-z, 0-9, '-', '.', '_' and '~' (RFC 7636).")
             }
             let computed = grant.codeChallengeMethod == "S256"
                 ? Base64URL.encode(SHA256.hash(data: Array(verifier.utf8))) : verifier
@@ -68,6 +75,7 @@ extension Issuer {
         guard let user = directory.user(upn: grant.upn) else {
             throw OAuthError.invalidGrant(code: 50034, "The user account {EUII Hidden} does not exist in the directory.")
         }
+        try Self.checkEnabled(user)
         let scopes = form["scope"] == nil ? grant.scopes : try ScopeParser.parse(form["scope"], apis: directory.apis)
         return try issueUserTokens(
             user: user, client: client, scopes: scopes, capabilities: Issuer.capabilities(fromClaims: form["claims"]),
@@ -83,6 +91,13 @@ extension Issuer {
         let scopes = try ScopeParser.parse(form["scope"], apis: directory.apis)
         let capabilities = try Issuer.capabilities(fromClaims: form["claims"])
         let user = try authenticate(login: login, password: password, in: directory)
+        // ROPC cannot do a second factor: Entra's answer for a user who needs one.
+        if user.mfaRequired {
+            throw OAuthError.invalidGrant(
+                code: 50076,
+                "Due to a configuration change made by your administrator, or because you moved to a new location, you must use multi-factor authentication to access '\(scopes.resource ?? "openid")'.",
+                suberror: "basic_action")
+        }
         return try issueUserTokens(
             user: user, client: client, scopes: scopes, capabilities: capabilities, nonce: nil,
             form: form, head: head, directory: directory)

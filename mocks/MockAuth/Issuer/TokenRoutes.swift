@@ -16,8 +16,16 @@ extension Issuer {
         router.post("/:tenant/oauth2/v2.0/token") { request, context in
             var request = request
             let form = try await request.formBody()
-            return Response.json(
-                try self.tokenResponse(tenant: context.pathParameter("tenant"), form: form, head: request.head, notes: context.note))
+            let cors = CrossOrigin.headers(answering: request.head)
+            do {
+                return Response.json(
+                    try self.tokenResponse(tenant: context.pathParameter("tenant"), form: form, head: request.head, notes: context.note),
+                    headers: cors)
+            } catch let error as OAuthError {
+                var response = error.response(for: request)
+                response.headers.append(contentsOf: cors)
+                return response
+            }
         }
         router.post("/:tenant/oauth2/v2.0/devicecode") { request, context in
             var request = request
@@ -41,8 +49,12 @@ extension Issuer {
                         code: 900561, "The endpoint only accepts POST, OPTIONS requests. Received a \(request.method.rawValue) request.")
                 }
             }
-            router.on(path, method: .options) { _, _ in
-                Response(status: .ok, headers: [.allow: "POST, OPTIONS", .contentLength: "0"])
+            // A browser's CORS preflight gets its answer (CrossOrigin); the client type is
+            // checked on the POST that follows.
+            router.on(path, method: .options) { request, _ in
+                var headers: HTTPFields = [.allow: "POST, OPTIONS", .contentLength: "0"]
+                headers.append(contentsOf: CrossOrigin.preflightHeaders(answering: request.head))
+                return Response(status: .ok, headers: headers)
             }
         }
     }
@@ -86,10 +98,19 @@ extension Issuer {
 
     /// Authenticates the client: public clients send only `client_id`; confidential ones a
     /// secret in the body (`client_secret_post`) or HTTP Basic (`client_secret_basic`).
+    /// More than one method in a request (Basic with a body secret or assertion, or a secret
+    /// with an assertion) is `invalid_request`, RFC 6749 §2.3 and §5.2, never decided by
+    /// whichever wins.
     func authenticateClient(_ form: FormParameters, head: HTTPRequest, directory: Fixtures) throws(OAuthError) -> Fixtures.ClientApp {
         var clientId = form.nonEmpty("client_id")
         var secret = form.nonEmpty("client_secret")
-        if let authorization = head.headerFields[.authorization], authorization.lowercased().hasPrefix("basic ") {
+        let basic = head.headerFields[.authorization].map { $0.lowercased().hasPrefix("basic ") } ?? false
+        let methods = [basic, form["client_secret"] != nil, form["client_assertion"] != nil].filter { $0 }.count
+        if methods > 1 {
+            throw .invalidRequest(
+                "The client used more than one authentication method (HTTP Basic, client_secret, client_assertion) in one request; use exactly one (RFC 6749 §2.3).")
+        }
+        if basic, let authorization = head.headerFields[.authorization] {
             guard let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
                 let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
             else { throw .invalidClient(code: 7000215, "Invalid client secret provided.") }
@@ -101,6 +122,7 @@ extension Issuer {
             secret = String(text[text.index(after: colon)...]).removingPercentEncoding
         }
         let client = try self.client(clientId, in: directory)
+        try CrossOrigin.check(client, head: head)
         if client.isPublic {
             if secret != nil || form["client_assertion"] != nil {
                 throw .invalidClient(code: 700025, "Client is public so neither 'client_assertion' nor 'client_secret' should be presented.")
@@ -123,11 +145,19 @@ extension Issuer {
         user: Fixtures.User, client: Fixtures.ClientApp, scopes: ScopeRequest, capabilities: [String],
         nonce: String?, form: FormParameters, head: HTTPRequest, directory: Fixtures
     ) throws -> JSONValue {
+        // Dynamic consent: only an interactive sign-in (authorize, the device page) consents.
+        let missing = state.missingConsent(upn: user.upn, clientId: client.clientId, scopes: scopes)
+        if !missing.isEmpty {
+            throw OAuthError.invalidGrant(
+                code: 65001,
+                "The user or administrator has not consented to use the application with ID '\(client.clientId)' named '\(client.displayName)' for \(missing.map { "\(scopes.resource ?? "")/\($0)" }.joined(separator: ", ")). Send an interactive authorization request for this user and resource.",
+                suberror: "consent_required")
+        }
         try ConditionalAccess.evaluate(
             user: user, clientId: client.clientId, scopes: scopes, capabilities: capabilities, state: state)
         let minter = TokenMinter(
             key: key, issuer: issuerURL(base: baseURL(head), tenantId: directory.tenant.id),
-            tenantId: directory.tenant.id, now: state.now(), lifetime: directory.lifetimes.accessToken)
+            tenantId: directory.tenant.id, now: state.now(), lifetime: directory.lifetimes.nextAccessTokenLifetime())
         let refreshToken = scopes.oidcScopes.contains("offline_access")
             ? state.issueRefreshToken(upn: user.upn, clientId: client.clientId, scopes: scopes) : nil
         logger.debug(
@@ -135,7 +165,7 @@ extension Issuer {
             metadata: ["user.upn": "\(user.upn)", "client.id": "\(client.clientId)", "token.scope": "\(scopes.responseScope)"])
         let body = try minter.userTokenResponse(
             user: user, clientId: client.clientId, scopes: scopes, capabilities: capabilities, nonce: nonce,
-            refreshToken: refreshToken, wantsClientInfo: form["client_info"] == "1")
+            refreshToken: refreshToken, wantsClientInfo: form["client_info"] == "1", clientAuthenticated: !client.isPublic)
         state.noteIssued(body)
         return body
     }

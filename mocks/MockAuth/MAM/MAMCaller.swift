@@ -21,7 +21,7 @@ struct MAMCaller: Sendable {
         let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
         let claims: JSONValue
         do {
-            claims = try JWT.verify(token, key: issuer.key, audience: resource, now: issuer.state.now())
+            claims = try JWT.verify(token, keys: issuer.state.keyRing, audience: resource, now: issuer.state.now())
         } catch {
             throw .unauthorized("The bearer token was refused: \(error.description).")
         }

@@ -19,9 +19,15 @@ public struct MockAuthConfiguration: Sendable {
     public var tls: TLS?
     /// The token signing key; generated at start when `nil`.
     public var signingKey: SigningKey?
+    /// The URL clients use (`--public-url`, e.g. behind a proxy): URLs in answers and `iss`
+    /// use it whatever the `Host`; without it only a `Host` naming this server is followed.
+    public var publicURL: String?
 
     /// Loopback, free port, plain http and a fresh signing key unless told otherwise.
-    public init(host: String = "127.0.0.1", port: Int = 0, fixtures: Fixtures, tls: TLS? = nil, signingKey: SigningKey? = nil) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, fixtures: Fixtures, tls: TLS? = nil, signingKey: SigningKey? = nil, publicURL: String? = nil
+    ) {
+        self.publicURL = publicURL
         self.host = host
         self.port = port
         self.fixtures = fixtures

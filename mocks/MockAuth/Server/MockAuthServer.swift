@@ -21,7 +21,7 @@ public func buildApplication(
 ) throws -> (application: some ApplicationProtocol, state: MockState) {
     let state = sharedState ?? MockState(fixtures: configuration.fixtures)
     let key = try configuration.signingKey ?? SigningKey.generate()
-    let issuer = Issuer(state: state, key: key, scheme: configuration.scheme, logger: logger)
+    let issuer = Issuer(state: state, key: key, scheme: configuration.scheme, publicURL: configuration.publicURL, logger: logger)
     let router = buildRouter(issuer: issuer, logger: logger)
     let serverName = "mockauth"
     // Each connection's handler runs on its own event loop (EventLoopPinnedChannel); token
@@ -60,6 +60,7 @@ func buildRouter(issuer: Issuer, logger: Logger) -> Router<MockRequestContext> {
     issuer.addTokenRoutes(to: router)
     issuer.addDeviceVerificationRoutes(to: router)
     issuer.addLogoutRoutes(to: router)
+    issuer.addUserInfoRoutes(to: router)
     MAMService(issuer: issuer, logger: logger).addRoutes(to: router)
     AdminRoutes(state: issuer.state).addRoutes(to: router)
     addOperationalRoutes(to: router, state: issuer.state)

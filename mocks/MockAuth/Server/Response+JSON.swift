@@ -25,13 +25,17 @@ extension Response {
         Response(status: status, headers: .json(adding: extra), body: .init(byteBuffer: ByteBuffer(bytes: value.encoded())))
     }
 
-    /// An HTML page.
+    /// An HTML page. Never framed (`X-Frame-Options: DENY`, CSP `frame-ancestors 'none'`), as
+    /// Entra's pages are, so a page that frames the sign-in (clickjacking) fails against the mock too.
     static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(
-            status: status,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: page)))
+        Response(status: status, headers: htmlHeaders, body: .init(byteBuffer: ByteBuffer(string: page)))
     }
+
+    /// The headers of every HTML page.
+    static let htmlHeaders: HTTPFields = [
+        .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+        HTTPField.Name("X-Frame-Options")!: "DENY", .contentSecurityPolicy: "frame-ancestors 'none'",
+    ]
 
     /// A 302 to `location`.
     static func redirect(to location: String) -> Response {

@@ -106,7 +106,7 @@ final class TokenFastLane: ChannelDuplexHandler, RemovableChannelHandler {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         guard segments.count == 5, segments[0].isEmpty, !segments[1].isEmpty, !Self.routerGroups.contains(segments[1]),
             segments[2] == "oauth2", segments[3] == "v2.0", segments[4] == "token",
-            head.headerFields[.expect] == nil,
+            head.headerFields[.expect] == nil, head.headerFields[.origin] == nil,
             !Self.closes(head),
             let length = head.declaredBodyLength, (0...MockAuthLimits.maxRequestBodyBytes).contains(length),
             !issuer.state.hasPendingFaults

@@ -14,6 +14,10 @@ public struct ScopeRequest: Sendable, Hashable {
     public var defaultScopes: [String] = []
     /// Requested scopes the tenant declines (the API's `declinedScopes`): not granted.
     public var declinedScopes: [String] = []
+    /// Requested scopes that need the user's consent for the app (the API's `consentRequiredScopes`).
+    public var consentScopes: [String] = []
+    /// The access token's `aud`: the API's application ID (``Fixtures/ProtectedAPI/audience``).
+    public var audience: String? = nil
 
     /// The access token's `scp`: requested scopes, `.default` expanded.
     public var grantedScopes: [String] {
@@ -38,6 +42,8 @@ struct AuthorizationCodeGrant: Sendable {
     var codeChallenge: String?
     var codeChallengeMethod: String?
     var capabilities: [String]
+    /// Set by an admin revocation of the user's sessions after the code was issued.
+    var revoked = false
     var expiresAt: Date
     var redeemed: Bool
 }
@@ -64,4 +70,8 @@ struct DeviceCodeGrant: Sendable {
     var approvedUPN: String?
     var denied: Bool
     var redeemed: Bool
+    /// Seconds a client must leave between polls; grows by 5 with each `slow_down`.
+    var interval: Int = 5
+    /// When the client last polled (mock clock).
+    var lastPoll: Date? = nil
 }

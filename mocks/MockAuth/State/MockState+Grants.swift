@@ -10,6 +10,8 @@ extension MockState {
         case authorizationPending
         case denied
         case revoked
+        /// A device code polled sooner than its interval after the previous poll.
+        case slowDown
     }
 
     /// Stores a new authorization code and returns it.
@@ -27,6 +29,7 @@ extension MockState {
             guard !grant.redeemed else { return .failure(.alreadyRedeemed) }
             grant.redeemed = true
             state.authorizationCodes[code] = grant
+            if grant.revoked { return .failure(.revoked) }
             guard grant.expiresAt > state.now() else { return .failure(.expired) }
             return .success(grant)
         }
@@ -55,10 +58,19 @@ extension MockState {
     }
 
     /// Revokes every refresh token of a user, as an admin "revoke sessions" does; returns how many.
+    ///
+    /// Revocation means revocation (issue 41 point 4): it also ends the user's browser
+    /// sessions (no silent sign-in from a cookie) and invalidates the authorization codes
+    /// issued to the user before it (AADSTS50173 when redeemed).
     public func revokeRefreshTokens(upn: String) -> Int {
-        locked { state in
-            let keys = state.refreshTokens.filter { $0.value.upn == upn.lowercased() && !$0.value.revoked }.map(\.key)
+        let upn = upn.lowercased()
+        return locked { state in
+            let keys = state.refreshTokens.filter { $0.value.upn == upn && !$0.value.revoked }.map(\.key)
             for key in keys { state.refreshTokens[key]?.revoked = true }
+            state.sessions = state.sessions.filter { $0.value != upn }
+            for (code, grant) in state.authorizationCodes where grant.upn.lowercased() == upn {
+                state.authorizationCodes[code]?.revoked = true
+            }
             return keys.count
         }
     }
@@ -72,7 +84,7 @@ extension MockState {
             state.deviceCodes[deviceCode] = DeviceCodeGrant(
                 clientId: clientId, userCode: userCode, scopes: scopes, capabilities: capabilities,
                 expiresAt: state.now().addingTimeInterval(TimeInterval(state.directory.lifetimes.deviceCode)),
-                approvedUPN: nil, denied: false, redeemed: false)
+                approvedUPN: nil, denied: false, redeemed: false, interval: state.directory.lifetimes.deviceCodeInterval)
         }
         return (deviceCode, userCode)
     }
@@ -91,13 +103,21 @@ extension MockState {
         }
     }
 
-    /// Polls a device code: pending until approved, then redeemable once.
+    /// Polls a device code: pending until approved, then redeemable once. A poll sooner than
+    /// the code's interval after the previous one (100 ms of slack for timers) is `slowDown`
+    /// and adds 5 s to the interval (RFC 8628 §3.5); the first poll is never too soon.
     func redeemDeviceCode(_ deviceCode: String, clientId: String) -> Result<(DeviceCodeGrant, String), RedemptionFailure> {
         locked { state in
             guard let grant = state.deviceCodes[deviceCode] else { return .failure(.unknown) }
             guard grant.clientId == clientId else { return .failure(.wrongClient) }
-            guard grant.expiresAt > state.now() else { return .failure(.expired) }
+            let now = state.now()
+            guard grant.expiresAt > now else { return .failure(.expired) }
             guard !grant.redeemed else { return .failure(.alreadyRedeemed) }
+            state.deviceCodes[deviceCode]?.lastPoll = now
+            if let last = grant.lastPoll, now.timeIntervalSince(last) < Double(grant.interval) - 0.1 {
+                state.deviceCodes[deviceCode]?.interval = grant.interval + 5
+                return .failure(.slowDown)
+            }
             if grant.denied { return .failure(.denied) }
             guard let upn = grant.approvedUPN else { return .failure(.authorizationPending) }
             state.deviceCodes[deviceCode]?.redeemed = true

@@ -23,6 +23,8 @@ public final class MockState: Sendable {
     let faultsArmed = Atomic<Bool>(false)
     /// Counts served at `GET /metrics` (its own lock; never reset).
     public let metrics = MockMetrics()
+    /// The signing keys (``KeyRing``); a reset keeps them, as tokens signed before it may still be checked.
+    public let keyRing = KeyRing()
 
     /// The mutable state; only ever touched under the lock (``locked(_:)``).
     struct Storage: Sendable {
@@ -35,6 +37,10 @@ public final class MockState: Sendable {
         var deviceCodes: [String: DeviceCodeGrant] = [:]
         /// Browser sessions of the sign-in page: cookie value → UPN.
         var sessions: [String: String] = [:]
+        /// Consents given at interactive sign-ins: `upn|clientId|resource/scope`, lowercased.
+        var consents: Set<String> = []
+        /// Failed sign-ins per lowercased UPN, and wrong device codes (``LockoutPolicy``).
+        var lockouts: [String: LockoutCounter] = [:]
         /// (lowercased UPN, app id) pairs reported compliant.
         var compliant: Set<AccountApp> = []
         var enrollments: [String: Enrollment] = [:]
