@@ -14,7 +14,8 @@ struct RedirectURIRuleTests {
         try await TestSupport.withRouterApp { client, _ in
             for uri in ["http://localhost:5555#x", "http://localhost#", "msauth.com.contoso.chatr://auth#frag",
                         "http://localhost:0", "http://localhost:65536", "http://127.0.0.1:99999999999999999999/",
-                        "http://localhost:-1", "http://localhost:+80", "http://localhost:"] {
+                        "http://localhost:-1", "http://localhost:+80", "http://localhost:",
+                        "http://user:pw@localhost/", "http://evil@127.0.0.1:80"] {
                 let response = try await client.execute(
                     uri: "/contoso.com/oauth2/v2.0/authorize?" + Browser.authorizeQuery(redirect: uri), method: .get)
                 #expect(response.status == .badRequest, "\(uri)")

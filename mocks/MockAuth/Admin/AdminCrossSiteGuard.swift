@@ -13,14 +13,25 @@ import Hummingbird
 ///   `multipart/form-data`): 415. The admin API reads JSON only.
 ///
 /// curl, scripts and the daemon's harnesses send no `Origin`, so they are not affected.
+///
+/// Every admin request, reads included, is refused (403) when its `Host` does not name this
+/// server (``Issuer/namesThisServer(_:)``): a page that rebinds its own name to 127.0.0.1
+/// (DNS rebinding) sends a matching `Origin` and `Host`, both its own.
 struct AdminCrossSiteGuard: RouterMiddleware {
     typealias Context = MockRequestContext
+
+    /// Whether a `Host` names this server.
+    let namesThisServer: @Sendable (String) -> Bool
 
     static let formTypes: Set<String> = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data"]
     static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
     static let host = HTTPField.Name("Host")!
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let host = request.head.authority ?? request.head.headerFields[Self.host] ?? ""
+        if !host.isEmpty, !namesThisServer(host) {
+            throw AdminError(status: .forbidden, message: "refused: Host '\(host)' does not name this server (the admin API answers only its own names).")
+        }
         if let refusal = Self.refusal(request.head) { throw refusal }
         return try await next(request, context)
     }

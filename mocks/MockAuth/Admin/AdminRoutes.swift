@@ -17,9 +17,11 @@ struct AdminRoutes: Sendable {
     }
 
     let state: MockState
+    /// Whether a `Host` names this server (``Issuer/namesThisServer(_:)``).
+    var namesThisServer: @Sendable (String) -> Bool = { _ in true }
 
     func addRoutes(to router: Router<MockRequestContext>) {
-        let admin = router.group(RouterPath(Self.pathRoot)).add(middleware: AdminCrossSiteGuard())
+        let admin = router.group(RouterPath(Self.pathRoot)).add(middleware: AdminCrossSiteGuard(namesThisServer: namesThisServer))
         admin.get("state") { _, _ in Response.json(self.snapshot()) }
         // The same state for a person: read-only HTML (AdminUIPage.swift).
         admin.get("ui") { _, _ in Response.html(AdminUIPage.render(state: self.state)) }

@@ -45,6 +45,16 @@ public struct Issuer: Sendable {
         return "\(scheme)://\(authority)"
     }
 
+    /// True when `authority` (a `Host`) names this server: a loopback name or the bound host on
+    /// the bound port, or the public URL's authority.
+    func namesThisServer(_ authority: String) -> Bool {
+        if let publicURL, let start = publicURL.range(of: "://") {
+            let own = publicURL[start.upperBound...].prefix { $0 != "/" }.lowercased()
+            if own == authority.lowercased() { return true }
+        }
+        return Self.namesThisServer(authority, listening: listening.authority)
+    }
+
     /// True when `authority` (a `Host`) is a loopback name or the bound host, with the bound port.
     static func namesThisServer(_ authority: String, listening: String) -> Bool {
         let (host, port) = split(authority.lowercased())

@@ -62,7 +62,7 @@ func buildRouter(issuer: Issuer, logger: Logger) -> Router<MockRequestContext> {
     issuer.addLogoutRoutes(to: router)
     issuer.addUserInfoRoutes(to: router)
     MAMService(issuer: issuer, logger: logger).addRoutes(to: router)
-    AdminRoutes(state: issuer.state).addRoutes(to: router)
+    AdminRoutes(state: issuer.state, namesThisServer: { [issuer] in issuer.namesThisServer($0) }).addRoutes(to: router)
     addOperationalRoutes(to: router, state: issuer.state)
     return router
 }
