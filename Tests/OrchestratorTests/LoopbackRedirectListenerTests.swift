@@ -16,7 +16,7 @@ import Testing
     static func answer(to targets: [String], port: Int = 0) async throws -> (LoopbackRedirectListener.Answer?, [Page]) {
         let listener = try LoopbackRedirectListener(port: port)
         let listenerPort = listener.port
-        async let answer = listener.waitForRedirect(expectedState: state, until: ContinuousClock.now + .seconds(60), cancelled: { false })
+        async let answer = listener.waitForRedirect(expectedState: state, until: ContinuousClock.now + .seconds(600), cancelled: { false })
         let pages = await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(returning: targets.map { Page.get(port: listenerPort, target: $0) })
@@ -33,7 +33,7 @@ import Testing
         static func get(port: Int, target: String) -> Page {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             defer { close(fd) }
-            var timeout = timeval(tv_sec: 30, tv_usec: 0)
+            var timeout = timeval(tv_sec: 300, tv_usec: 0)  // the explorer's tests can hold both cores a minute
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
