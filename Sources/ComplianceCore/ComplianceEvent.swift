@@ -137,3 +137,16 @@ public struct DocumentedTransition: Sendable, Hashable, CustomStringConvertible 
     public var mermaid: String { "\(from) --> \(to): \(event)" }
     public var description: String { mermaid }
 }
+
+/// The kinds of the events the Orchestrator notes of its own (not the machine's): spelled here,
+/// beside ``ComplianceEvent``, once.
+public enum EngineEventKind: String, Sendable, Hashable, CaseIterable {
+    /// The daemon started (`{resumed, clock}`).
+    case daemonStarted
+    /// A timer fired (`{timer, dueAt}`).
+    case timerFired
+    /// The virtual clock moved (`{from, to}`).
+    case clockAdvanced
+    /// The managed account's plain files were encrypted (`{files, mode, reason}`).
+    case dataReprotected
+}

@@ -1,16 +1,17 @@
+import ComplianceCore
+
 /// Names that check patterns may use. A pattern naming an event kind or a request route that
 /// cannot occur would make an `absent` or counted check pass without checking anything, so
 /// such a flow is refused when it is read (65).
 enum KnownNames {
     /// The event kinds the daemon writes (Sources/complianced/README.md, the events table; a
     /// test keeps the two equal).
-    static let eventKinds: Set<String> = [
-        "daemonStarted", "signInRefused", "signedIn", "signedOut", "tokenAcquired", "tokenFailed", "remediationStarted", "enrollment",
+    static let eventKinds: Set<String> = Set(EngineEventKind.allCases.map(\.rawValue)).union([
+        "signInRefused", "signedIn", "signedOut", "tokenAcquired", "tokenFailed", "remediationStarted", "enrollment",
         "policy", "policyApplied", "unenroll", "allowedAccountsChanged", "restartRequired", "appRestarted", "compliance", "wipeStarted",
-        "wipeFinished", "wipeHook", "restartApplication", "timerFired", "clockAdvanced", "appConfigChanged", "policyAbsent",
+        "wipeFinished", "wipeHook", "restartApplication", "appConfigChanged", "policyAbsent",
         "identitySwitched", "identitySwitchRequired", "settingsOverridden", "settingsOverridesCleared",
-        "dataReprotected",
-    ]
+    ])
 
     /// The route names of mockauth's request log (mocks/README.md; a test keeps them equal to
     /// MockAuth's `RouteName.all`).

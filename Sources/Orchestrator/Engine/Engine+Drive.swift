@@ -170,8 +170,9 @@ extension Engine {
         logger.debug("committed", metadata: ["commit.changes": "\(changes)"])
     }
 
-    /// Appends an event of the engine's own (`daemonStarted`, `timerFired`, `clockAdvanced`).
-    func record(_ kind: String, account: AccountID?, _ payload: JSONObject) {
+    /// Appends an event of the engine's own (``EngineEventKind``).
+    func record(_ event: EngineEventKind, account: AccountID?, _ payload: JSONObject) {
+        let kind = event.rawValue
         do {
             try store.writeSync { _ = try $0.appendEvent(kind, account: account, payload: .object(payload)) }
         } catch {

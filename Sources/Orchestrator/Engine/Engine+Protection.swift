@@ -76,7 +76,7 @@ extension Engine {
             guard !names.isEmpty else { return }
             let encrypted = try await vault.encryptFiles(managed, names: names)
             guard !encrypted.isEmpty else { return }
-            record("dataReprotected", account: managed, [
+            record(.dataReprotected, account: managed, [
                 "files": .array(encrypted.map { .string($0) }), "mode": .string(ProtectionMode.encrypted.rawValue),
                 "reason": "fileEncryptionRequired",
             ])

@@ -32,7 +32,7 @@ extension Engine {
             let before = clock.milliseconds
             clock.advance(to: due.at.millisecondsSinceEpoch)
             let timer = due.timer == .enrollmentRetry ? "enrollmentRetry" : "checkIn"
-            record("timerFired", account: due.account, ["timer": .string(timer), "dueAt": .int(due.at.millisecondsSinceEpoch)])
+            record(.timerFired, account: due.account, ["timer": .string(timer), "dueAt": .int(due.at.millisecondsSinceEpoch)])
             let reply = await submit { machine, ticket in machine.timerFired(due.account, due.timer, ticket: ticket, now: clock.now) }
             if case .refused(let refusal) = reply {
                 clock.restore(to: before)
@@ -58,7 +58,7 @@ extension Engine {
         let fired = try await fireDueTimers(upTo: target)
         clock.advance(to: target)
         saveVirtualClock()
-        record("clockAdvanced", account: nil, ["from": .int(from), "to": .int(target)])
+        record(.clockAdvanced, account: nil, ["from": .int(from), "to": .int(target)])
         return (from, target, fired)
     }
 }
