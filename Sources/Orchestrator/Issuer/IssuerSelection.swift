@@ -11,9 +11,14 @@ final class IssuerSelection: Sendable {
     let base: IssuerClient
     private let state: Mutex<(overrides: SettingsOverrides, client: IssuerClient)>
 
+    /// The app's own partition, computed once: every token read of an app without overrides
+    /// (the hot path of a cache hit) uses it.
+    private let appPartition: String
+
     init(base: IssuerClient) {
         self.base = base
         state = Mutex((SettingsOverrides(), base))
+        appPartition = Self.partition(clientID: base.configuration.clientID, authority: base.configuration.authority.url)
     }
 
     /// The client in force.
@@ -44,7 +49,8 @@ final class IssuerSelection: Sendable {
     /// The token store's partition for `environment`: its client id and authority, so tokens
     /// are stored, read and removed per issuer and client, as MSAL keys its cache.
     func partition(_ environment: TokenEnvironment) -> String {
-        Self.partition(clientID: environment.clientID ?? base.configuration.clientID, authority: environment.authority ?? base.configuration.authority.url)
+        if environment == .app { return appPartition }
+        return Self.partition(clientID: environment.clientID ?? base.configuration.clientID, authority: environment.authority ?? base.configuration.authority.url)
     }
 
     /// `clientID`, a space, the authority without trailing slashes and with its scheme and
