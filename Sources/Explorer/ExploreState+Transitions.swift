@@ -130,6 +130,7 @@ extension ExploreState {
         facts.wipesCommittedDone = factsBefore.wipesCommittedDone
         facts.tokenKeys = world.tokenKeys
         world.facts.strangerTokens = []  // reported once, with this transition
+        world.facts.identitiesAtReload = nil
         facts.dataKeys = world.vault
         facts.dataRead = read
         facts.credentialedTickets = credentialed
@@ -153,13 +154,19 @@ extension ExploreState {
         guard let owner = universe.spelling(named: name)?.account, world.vault.contains(ComplianceInvariants.storeKey(owner)),
             machine.dataReadRefusal(owner) == nil, owner == machine.managedAccount
         else { return nil }
-        return ComplianceInvariants.DataRead(owner: owner, identity: machine.effectiveUIIdentity, identitiesUnset: machine.identitiesUnset)
+        return ComplianceInvariants.DataRead(
+            owner: owner, fileIdentity: machine.effectiveFileIdentity, processIdentityUnset: machine.identities.process == .unset)
     }
 
     private mutating func issue(_ command: Command, universe: Universe, now: Instant) {
         if case .switchUI(let name) = command {
             let account = name.flatMap { universe.spelling(named: $0)?.account }
             machine.setUIPolicyIdentity(account, userCancels: false, ticket: newTicket(command), now: now)
+            return
+        }
+        if case .switchProcess(let name) = command {
+            let account = name.flatMap { universe.spelling(named: $0)?.account }
+            machine.setProcessIdentity(account, ticket: newTicket(command), now: now)
             return
         }
         if case .overrideAuthority(let url) = command {
@@ -182,7 +189,7 @@ extension ExploreState {
         case .putData:
             // The Orchestrator asks the machine, then writes the vault under the account's key.
             if machine.dataRefusal(account) == nil { world.vault.insert(ComplianceInvariants.storeKey(account)) }
-        case .readData, .switchUI, .overrideAuthority:
+        case .readData, .switchUI, .switchProcess, .overrideAuthority:
             break  // handled above
         }
     }
@@ -215,6 +222,7 @@ extension ExploreState {
     /// the identities as they were before the step.
     private mutating func reloadAfterFailedCommit(now: Instant) {
         machine = (try? machine.reloadedAfterFailedCommit(world.durable)) ?? ComplianceMachine(configuration: machine.configuration)
+        world.facts.identitiesAtReload = machine.identities
         machine.resumed(now: now)
     }
 

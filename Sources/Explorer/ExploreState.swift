@@ -48,6 +48,8 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case readData(String)
     /// `setUIPolicyIdentity` to the account (nil: no user).
     case switchUI(String?)
+    /// `setProcessIdentity` to the account (nil: no user): the identity file tasks run under.
+    case switchProcess(String?)
     /// The app overrides its authority (`aadAuthorityUriOverride`) with this URL; nil clears it.
     case overrideAuthority(String?)
 
@@ -61,7 +63,7 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     public var spelling: String {
         switch self {
         case .signIn(let name), .token(let name), .remediate(let name), .deregister(let name, _), .putData(let name), .readData(let name): name
-        case .switchUI(let name): name ?? ""
+        case .switchUI(let name), .switchProcess(let name): name ?? ""
         case .overrideAuthority: ""
         }
     }
@@ -75,6 +77,7 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
         case .putData(let name): "putData \(name)"
         case .readData(let name): "readData \(name)"
         case .switchUI(let name): "switchUI \(name ?? "no user")"
+        case .switchProcess(let name): "switchProcess \(name ?? "no user")"
         case .overrideAuthority(let url): "overrideAuthority \(url ?? "cleared")"
         }
     }

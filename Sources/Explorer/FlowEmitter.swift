@@ -91,6 +91,8 @@ public struct FlowEmitter: Sendable {
             ["do": "readData", "account": .string(upn(name)), "name": "notes.txt"]
         case .switchUI(let name):
             ["do": "setUIIdentity", "identity": .string(name.map(upn) ?? "")]
+        case .switchProcess(let name):
+            ["do": "setProcessIdentity", "identity": .string(name.map(upn) ?? "")]
         case .overrideAuthority(let url):
             ["do": "overrideSettings", "aadAuthorityUriOverride": url.map { .string($0) } ?? .null]
         }

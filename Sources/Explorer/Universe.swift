@@ -169,29 +169,31 @@ public struct Universe: Sendable, Hashable {
         return universe
     }()
 
-    /// The standard people in a `MultiIdentity` app that switches its UI identity and reads
-    /// managed data while accounts are wiped, excluded or wait for the managed slot.
+    /// The standard people in a `MultiIdentity` app that switches its UI and process identities
+    /// and reads managed data while accounts are wiped, excluded or wait for the managed slot.
+    /// Reads follow the process identity (the file identity); the UI identity plays no part.
     public static let withMultiIdentity: Universe = {
         var universe = Universe.standard
         universe.multiIdentity = true
         universe.scripts = [
-            Script("the UI switches to no user, then reads alice's data", [
-                .command(.signIn("alice")), .command(.putData("alice")), .command(.switchUI(nil)), .command(.readData("alice")),
+            Script("the UI shows alice, the process runs as no user, and reads alice's data; then the other way round", [
+                .command(.signIn("alice")), .command(.putData("alice")), .command(.switchUI("alice")), .command(.switchProcess(nil)),
+                .command(.readData("alice")), .command(.switchUI(nil)), .command(.switchProcess("alice")), .command(.readData("alice")),
             ]),
-            Script("the UI shows alice and reads her data; an admin wipe arrives at her check-in", [
-                .command(.signIn("alice")), .command(.putData("alice")), .command(.switchUI("alice")), .command(.readData("alice")),
+            Script("the process runs as alice and reads her data; an admin wipe arrives at her check-in", [
+                .command(.signIn("alice")), .command(.putData("alice")), .command(.switchProcess("alice")), .command(.readData("alice")),
                 .admin(.queueWipe("alice")), .command(.readData("alice")),
             ]),
-            Script("the UI shows josé; the allowed list excludes him", [
-                .command(.signIn("josé-nfc")), .command(.putData("josé-nfd")), .command(.switchUI("josé-nfd")), .admin(.excludeJose),
-                .command(.readData("josé-nfc")),
+            Script("the UI and the process show josé; the allowed list excludes him", [
+                .command(.signIn("josé-nfc")), .command(.putData("josé-nfd")), .command(.switchUI("josé-nfd")),
+                .command(.switchProcess("josé-nfc")), .admin(.excludeJose), .command(.readData("josé-nfc")),
             ]),
-            Script("alice is managed; the UI asks for josé (registered), then dave, then no user, and reads alice's data", [
-                .command(.signIn("alice")), .command(.putData("alice")), .command(.signIn("josé-nfc")), .command(.switchUI("josé-nfc")),
-                .command(.switchUI("dave")), .command(.switchUI(nil)), .command(.readData("alice")),
+            Script("alice is managed; the process asks for josé (registered), then dave, then no user, and reads alice's data", [
+                .command(.signIn("alice")), .command(.putData("alice")), .command(.signIn("josé-nfc")), .command(.switchProcess("josé-nfc")),
+                .command(.switchProcess("dave")), .command(.switchProcess(nil)), .command(.readData("alice")),
             ]),
-            Script("the UI shows alice, she deregisters with wipe, then signs in again", [
-                .command(.signIn("alice")), .command(.putData("alice")), .command(.switchUI("alice")), .command(.deregister("alice", wipe: true)),
+            Script("the process runs as alice, she deregisters with wipe, then signs in again", [
+                .command(.signIn("alice")), .command(.putData("alice")), .command(.switchProcess("alice")), .command(.deregister("alice", wipe: true)),
                 .command(.readData("alice")), .command(.signIn("alice")), .command(.readData("alice")),
             ]),
         ]

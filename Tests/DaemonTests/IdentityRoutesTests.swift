@@ -4,7 +4,7 @@ import JSON
 import Testing
 
 /// `/v1/identity` on a real `complianced` child: bad input named, the switch results, a
-/// managed file read only under its owner, and `loginAndEnrollAccount(nil)`.
+/// managed file read only under its owner's process identity, and `loginAndEnrollAccount(nil)`.
 @Suite struct IdentityRoutesTests {
     @Test func badIdentityInputIsA400NamingTheField() async throws {
         try await DaemonProcess.with { daemon, _ in
@@ -36,6 +36,10 @@ import Testing
 
             let toNobody = try await daemon.call(.post, "/v1/identity/ui", ["identity": ""])
             #expect(toNobody.status == 200 && toNobody.json["result"] == "Success" && toNobody.json["effectiveUIIdentity"] == "")
+            let underNoUI = try await daemon.client.execute(HTTPClientRequest(method: .get, url: "http://localhost/v1/accounts/alice@contoso.com/data/plan.txt"))
+            #expect(underNoUI.status == 200, "the UI identity doesn't affect file tasks")
+            let toNoProcess = try await daemon.call(.put, "/v1/identity/process", ["identity": ""])
+            #expect(toNoProcess.status == 200)
             let refused = try await daemon.call(.get, "/v1/accounts/alice@contoso.com/data/plan.txt")
             #expect(refused.status == 403 && refused.json["error"]?["code"] == "identity_mismatch")
 
@@ -46,6 +50,10 @@ import Testing
 
             let toAlice = try await daemon.call(.post, "/v1/identity/ui", ["identity": "Alice@Contoso.com"])
             #expect(toAlice.json["result"] == "Success" && toAlice.json["effectiveUIIdentity"] == "alice@contoso.com")
+            let stillRefused = try await daemon.call(.get, "/v1/accounts/alice@contoso.com/data/plan.txt")
+            #expect(stillRefused.status == 403, "the UI identity alice does not open her files; the process identity does")
+            let processAlice = try await daemon.call(.put, "/v1/identity/process", ["identity": "Alice@Contoso.com"])
+            #expect(processAlice.status == 200)
             let read = try await daemon.client.execute(HTTPClientRequest(method: .get, url: "http://localhost/v1/accounts/alice@contoso.com/data/plan.txt"))
             #expect(read.status == 200 && read.body == Array("plan".utf8))
 

@@ -32,10 +32,12 @@ import Testing
         }
     }
 
-    /// alice managed (enrolled under a policy), the UI switched to her: the script's end state.
+    /// alice managed (enrolled under a policy): the script's end state, with the app's
+    /// identities as at launch (unset).
     static func aliceManaged() throws -> ComplianceMachine {
-        let machine = final("alice is managed")
+        var machine = final("alice is managed")
         try #require(machine.managedAccount == alice)
+        machine.identities = AppIdentities()
         return machine
     }
 
@@ -67,7 +69,25 @@ import Testing
         #expect(machine.effectiveUIIdentity == alice && machine.dataReadRefusal(alice) == nil)
         let (noUser, _) = Self.switchUI(&machine, nil)
         #expect(noUser?.result == .success && machine.effectiveUIIdentity == nil)
-        #expect(machine.dataReadRefusal(alice)?.code == .identityMismatch, "alice's managed data under no user")
+        #expect(machine.dataReadRefusal(alice) == nil, "the UI identity doesn't affect file tasks")
+    }
+
+    @Test func managedDataFollowsTheProcessIdentityNotTheUIs() throws {
+        var machine = try Self.aliceManaged()
+        func setProcess(_ identity: AccountID?) {
+            machine.setProcessIdentity(identity, ticket: .init(903), now: Self.now)
+            _ = Self.drain(&machine)
+        }
+        setProcess(nil)
+        #expect(machine.effectiveFileIdentity == nil)
+        #expect(machine.dataReadRefusal(alice)?.code == .identityMismatch, "alice's managed data under the process identity no user")
+        #expect(machine.dataReadRefusal(alice)?.message.contains("setProcessIdentity") == true)
+        #expect(machine.dataReadRefusal(dave) == nil, "unmanaged data reads under any identity")
+        _ = Self.switchUI(&machine, alice)
+        #expect(machine.dataReadRefusal(alice)?.code == .identityMismatch, "the UI identity alice does not open her files")
+        setProcess(alice)
+        _ = Self.switchUI(&machine, nil)
+        #expect(machine.effectiveFileIdentity == alice && machine.dataReadRefusal(alice) == nil, "the process identity alice does")
     }
 
     @Test func aPINTheUserCancelsIsCanceledAndTheSDKAsksForNoUser() throws {
@@ -76,7 +96,7 @@ import Testing
         let (canceled, events) = Self.switchUI(&machine, alice, cancels: true)
         #expect(canceled?.result == .canceled && canceled?.conditionalLaunch == .pin)
         #expect(events.contains(.identitySwitchRequired(nil, .cancelConditionalLaunch)))
-        #expect(machine.identities.ui == .noUser && machine.dataReadRefusal(alice)?.code == .identityMismatch)
+        #expect(machine.identities.ui == .noUser && machine.dataReadRefusal(alice) == nil, "files do not follow the UI")
         let (entered, _) = Self.switchUI(&machine, alice)
         #expect(entered?.result == .success && entered?.conditionalLaunch == .pin)
         let (again, _) = Self.switchUI(&machine, alice, cancels: true)
@@ -85,6 +105,7 @@ import Testing
 
     @Test func aProcessIdentityThePolicyDoesNotAllowIsRefused() throws {
         var machine = try Self.aliceManaged()
+        _ = Self.switchUI(&machine, nil)
         machine.setProcessIdentity(dave, ticket: .init(901), now: Self.now)
         guard case .refused(let refusal)? = Self.drain(&machine).replies.first else { Issue.record("not refused"); return }
         #expect(refusal.code == .identityNotAllowed)
@@ -102,11 +123,11 @@ import Testing
     }
 
     @Test func anExcludedIdentityInForceBecomesNoUserAndTheAppIsTold() {
-        let log = ScriptRun(universe: Self.universe).run(Self.universe.scripts.firstIndex { $0.name.hasPrefix("the UI shows josé") }!)
+        let log = ScriptRun(universe: Self.universe).run(Self.universe.scripts.firstIndex { $0.name.hasPrefix("the UI and the process show josé") }!)
         #expect(log.violations.isEmpty, "\(log.violations)")
         let told = log.transitions.flatMap(\.transition.events).contains(.identitySwitchRequired(nil, .accountRemoved))
         #expect(told, "josé left the allowed list while the UI showed him")
-        #expect(log.final.machine.identities.ui == .noUser)
+        #expect(log.final.machine.identities.ui == .noUser && log.final.machine.identities.process == .noUser)
     }
 
     @Test func theMultiIdentitySpaceBreaksNothing() {
@@ -117,7 +138,7 @@ import Testing
 
     @Test func fifteen_anIdentityInForceThePolicyDoesNotAllow() throws {
         let log = ScriptRun(universe: Self.universe).run(Self.universe.scripts.firstIndex { $0.name.hasPrefix("alice is managed") }!)
-        let entry = try firstCleanTransition(in: log) { $0.after.identities.ui == .noUser }
+        let entry = try firstCleanTransition(in: log) { $0.after.identities.process == .noUser }
         var transition = entry.transition
         transition.after.identities.ui = .account(dave)
         #expect(broken(transition, entry.facts) == [15])
@@ -130,13 +151,44 @@ import Testing
         let log = ScriptRun(universe: Self.universe).run(0)
         let entry = try firstCleanTransition(in: log) { $0.after.managedAccount == alice }
         var facts = entry.facts
-        facts.dataRead = ComplianceInvariants.DataRead(owner: alice, identity: alice, identitiesUnset: false)
+        facts.dataRead = ComplianceInvariants.DataRead(owner: alice, fileIdentity: alice, processIdentityUnset: false)
         #expect(broken(entry.transition, facts).isEmpty)
-        facts.dataRead = ComplianceInvariants.DataRead(owner: alice, identity: nil, identitiesUnset: true)
+        facts.dataRead = ComplianceInvariants.DataRead(owner: alice, fileIdentity: nil, processIdentityUnset: true)
         #expect(broken(entry.transition, facts).isEmpty, "before the app named any identity")
-        facts.dataRead = ComplianceInvariants.DataRead(owner: alice, identity: josé, identitiesUnset: false)
+        facts.dataRead = ComplianceInvariants.DataRead(owner: alice, fileIdentity: josé, processIdentityUnset: false)
         #expect(broken(entry.transition, facts) == [15])
-        facts.dataRead = ComplianceInvariants.DataRead(owner: alice, identity: nil, identitiesUnset: false)
+        facts.dataRead = ComplianceInvariants.DataRead(owner: alice, fileIdentity: nil, processIdentityUnset: false)
         #expect(broken(entry.transition, facts) == [15])
+    }
+
+    /// Invariant 20 judges the machine rebuilt after the failed commit, not what the resumed
+    /// machine did next: a resumed remediation that fails may remove an identity, as any step.
+    @Test func twenty_identitiesLostInTheReloadNotInWhatFollows() throws {
+        let log = ScriptRun(universe: Self.universe).run(Self.universe.scripts.firstIndex { $0.name.hasPrefix("the process runs as alice") }!)
+        let entry = try firstCleanTransition(in: log) {
+            $0.before?.identities.process == .account(alice) && $0.actions.contains { if case .persist = $0 { true } else { false } }
+        }
+        var transition = entry.transition
+        transition.persistFailed = true
+        var facts = entry.facts
+        facts.identitiesAtReload = AppIdentities()
+        #expect(broken(transition, facts) == [20], "the reload fell back to never set")
+        facts.identitiesAtReload = transition.before?.identities
+        transition.after.identities.process = .noUser
+        #expect(!broken(transition, facts).contains(20), "a later step removed it")
+    }
+
+    /// `protect` for an account being wiped is refused: its data would otherwise come back
+    /// header-only, as an unmanaged account's, while its key is destroyed (issue 36's attack).
+    @Test func protectingTheDataOfAnAccountBeingWipedIsRefused() throws {
+        let log = ScriptRun(universe: Self.universe).run(Self.universe.scripts.firstIndex { $0.name.hasPrefix("the process runs as alice, she deregisters") }!)
+        let before = try #require(log.transitions.last { $0.transition.before?.managedAccount == alice }?.transition.before)
+        #expect(before.bufferProtection(for: alice) == .success(.encrypted))
+        #expect(before.bufferProtection(for: dave) == .success(.identityHeader))
+        #expect(before.bufferProtection(for: nil) == .success(.identityHeader))
+        let leaving = try #require(log.transitions.first { $0.transition.after.isLeaving(alice) }?.transition.after)
+        guard case .failure(let refusal) = leaving.bufferProtection(for: alice) else { Issue.record("protected while wiped"); return }
+        #expect(refusal.code == .conflict && refusal.message.contains("wiped"))
+        #expect(leaving.bufferProtection(for: dave) == .success(.identityHeader), "others are untouched")
     }
 }

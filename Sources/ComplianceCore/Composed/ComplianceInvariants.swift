@@ -45,7 +45,7 @@ public enum ComplianceInvariants {
             case .tokensOfTheAccountsPerson: "a token is returned or cached for an account only when its id_token names the account and the person who signed in under it"
             case .noTokenWithoutRequiredPolicy: "with MAMPolicyRequired, the app's token requests get no token while no app protection policy is in force"
             case .noManagedDataUnderDisallowedIdentity:
-                "no identity the policy does not allow is in force, and managed data is read only under its owner's identity (or before the app set any)"
+                "no identity the policy does not allow is in force, and managed data is read only under its owner's process identity (or before the app set one)"
             case .owedRestartHoldsTheApp: "while the app owes a restart (restartApplication YES), no token reaches it and the remediation waiting for the restart does not go on; only the app's report ends the debt"
             case .everyRestartEnds: "every restartRequired ends in the app's restart (appRestarted) or stays owed by the app; a crash, the restart hook's included, is the restart and is recorded as one"
             case .failedCommitKeepsTheIdentities: "a step whose commit failed leaves the app's identities as they were: memory-only state does not fall back to never set"
@@ -98,21 +98,27 @@ public enum ComplianceInvariants {
         public var restartsOutstanding: Set<[UInt8]> = []
         /// The transition is a crash and restart of the process.
         public var crashed = false
+        /// The app's identities in the machine rebuilt after the transition's failed commit
+        /// (``ComplianceMachine/reloadedAfterFailedCommit(_:)``), before it resumed: steps
+        /// after the reload may change them as any step may.
+        public var identitiesAtReload: AppIdentities?
 
         public init() {}
     }
 
-    /// A read of managed data: whose, and under which effective UI identity (nil: no user).
+    /// A read of managed data (a file or a buffer): whose, and under which effective file
+    /// identity (the process identity; nil: no user). The UI identity is not part of it: the
+    /// guide's "The UI identity doesn't affect file tasks like encryption and backup".
     public struct DataRead: Sendable, Hashable {
         public var owner: AccountID
-        public var identity: AccountID?
-        /// The app had set no identity since it started.
-        public var identitiesUnset: Bool
+        public var fileIdentity: AccountID?
+        /// The app had set no process identity since it started.
+        public var processIdentityUnset: Bool
 
-        public init(owner: AccountID, identity: AccountID?, identitiesUnset: Bool) {
+        public init(owner: AccountID, fileIdentity: AccountID?, processIdentityUnset: Bool) {
             self.owner = owner
-            self.identity = identity
-            self.identitiesUnset = identitiesUnset
+            self.fileIdentity = fileIdentity
+            self.processIdentityUnset = processIdentityUnset
         }
     }
 
@@ -202,7 +208,7 @@ public enum ComplianceInvariants {
         found += tokensStayWithTheirIssuer(transition, facts: facts)
         found += credentialsReachTheIssuer(transition, facts: facts)
         found += allowedListOutlivesItsPolicy(transition)
-        found += failedCommitKeepsTheIdentities(transition)
+        found += failedCommitKeepsTheIdentities(transition, facts: facts)
         found += everyRestartEnds(transition, facts: facts)
         return found
     }
@@ -555,9 +561,9 @@ public enum ComplianceInvariants {
 
     /// 15. After every step, the process and UI identities the app set are accounts the
     /// allowed list allows and that are not leaving (a switch refuses any other, and one that
-    /// starts to leave is replaced by no user in the step that starts it); and managed data is
-    /// read only while the effective UI identity is its owner, an owner the policy allows, or
-    /// while the app has set no identity yet.
+    /// starts to leave is replaced by no user in the step that starts it); and managed data (a
+    /// file or a buffer) is read only by an owner the policy allows, while the effective file
+    /// identity (the process identity) is that owner or the app has set no process identity yet.
     public static func noManagedDataUnderDisallowedIdentity(_ transition: Transition, facts: Facts) -> [Violation] {
         let machine = transition.after
         var found: [Violation] = []
@@ -566,9 +572,10 @@ public enum ComplianceInvariants {
             found.append(Violation(.noManagedDataUnderDisallowedIdentity, "the \(level) identity is \(account.upn), whom the policy does not allow now"))
         }
         if let read = facts.dataRead {
-            if !read.identitiesUnset, read.identity != read.owner {
+            if !read.processIdentityUnset, read.fileIdentity != read.owner {
                 found.append(Violation(
-                    .noManagedDataUnderDisallowedIdentity, "\(read.owner.upn)'s managed data was read under \(read.identity?.upn ?? "no user")"))
+                    .noManagedDataUnderDisallowedIdentity,
+                    "\(read.owner.upn)'s managed data was read under the process identity \(read.fileIdentity?.upn ?? "no user")"))
             }
             if !machine.mayBeInForce(read.owner) {
                 found.append(Violation(.noManagedDataUnderDisallowedIdentity, "\(read.owner.upn)'s managed data was read while the policy does not allow \(read.owner.upn)"))
@@ -663,14 +670,15 @@ public enum ComplianceInvariants {
     // MARK: - 20
 
     /// 20. A failed commit changes nothing a caller can observe, memory-only state included:
-    /// when the transition's first persist fails, the app's identities after it are those
-    /// before it (not "never set", the most permissive state).
-    public static func failedCommitKeepsTheIdentities(_ transition: Transition) -> [Violation] {
+    /// when the transition's first persist fails, the machine rebuilt from the records holds
+    /// the app's identities as they were before it (not "never set", the most permissive
+    /// state). What the resumed machine does next is judged like any step.
+    public static func failedCommitKeepsTheIdentities(_ transition: Transition, facts: Facts) -> [Violation] {
         guard let before = transition.before, let failed = transition.failedIndex,
               !transition.actions[..<failed].contains(where: { if case .persist = $0 { true } else { false } }),
-              before.identities != transition.after.identities
+              let reloaded = facts.identitiesAtReload, before.identities != reloaded
         else { return [] }
-        return [Violation(.failedCommitKeepsTheIdentities, "a failed commit changed the app's identities from \(before.identities) to \(transition.after.identities)")]
+        return [Violation(.failedCommitKeepsTheIdentities, "a failed commit changed the app's identities from \(before.identities) to \(reloaded)")]
     }
 
     // MARK: - 21

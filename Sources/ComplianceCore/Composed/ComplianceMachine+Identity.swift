@@ -9,9 +9,11 @@
 /// - An identity in force whose account starts to leave (a wipe, a deregistration, the allowed
 ///   accounts excluding it) is replaced by no user in the same step, and the app is told
 ///   (`identitySwitchRequired`, reason `accountRemoved`).
-/// - Managed data (the managed account's) is readable only while the effective UI identity is
-///   its owner (``dataReadRefusal(_:)``), or while the app has set no identity since it started;
-///   unmanaged accounts' data under any identity.
+/// - Managed data (the managed account's), a file or a protected buffer, is readable only while
+///   the effective file identity (the process identity) is its owner (``dataReadRefusal(_:)``),
+///   or while the app has set no process identity since it started; unmanaged accounts' data
+///   under any identity. The UI identity plays no part: "The UI identity doesn't affect file
+///   tasks like encryption and backup".
 extension ComplianceMachine {
     /// The process identity in force: the one set, else, in an app that is not `MultiIdentity`,
     /// the enrolled user (nil while none is, or while it leaves).
@@ -128,23 +130,34 @@ extension ComplianceMachine {
     /// True while the app has set neither its process nor its UI identity since it started.
     public var identitiesUnset: Bool { identities.process == .unset && identities.ui == .unset }
 
-    /// Why the data of `owner` may not be read now, or nil. Managed data (the managed
-    /// account's) is readable only under the effective UI identity of its owner, or while the
-    /// app has set no identity (``identitiesUnset``): an app that is not `MultiIdentity` then
-    /// runs as the enrolled user, and of a `MultiIdentity` one the guide says "no policies will
-    /// be enforced on the app" until it names an identity. Unmanaged data is readable under any
-    /// identity; nothing while `MAMPolicyRequired` waits for a policy.
+    /// The identity file tasks run under (the guide's "effective identity for ... file tasks"):
+    /// the process identity in force. The daemon's callers have no threads of their own, so no
+    /// thread identity overrides it; the UI identity never does ("The UI identity doesn't
+    /// affect file tasks like encryption and backup").
+    public var effectiveFileIdentity: AccountID? { effectiveProcessIdentity }
+
+    /// Why the data of `owner` may not be read now, or nil: the one rule of `data get` (a file)
+    /// and `unprotect` (a buffer), both file tasks that take the data's owner (the file's or
+    /// the buffer's header).
+    ///
+    /// - nothing while `MAMPolicyRequired` waits for a policy;
+    /// - unmanaged data (any owner but the managed account) under any identity;
+    /// - managed data not while its owner is being wiped;
+    /// - managed data while the effective file identity (``effectiveFileIdentity``) is its
+    ///   owner, or while the app has set no process identity since it started (a `MultiIdentity`
+    ///   app then runs "under an unknown, unmanaged account... no policies will be enforced";
+    ///   an app that is not `MultiIdentity` runs as the enrolled user, the owner).
     public func dataReadRefusal(_ owner: AccountID) -> Refusal? {
         if let refusal = policyRequiredRefusal(owner) { return refusal }
         guard owner == managedAccount else { return nil }
         if isLeaving(owner) { return Refusal(.conflict, owner, "\(owner.upn) is being wiped") }
-        if identitiesUnset { return nil }
-        let current = effectiveUIIdentity
+        if identities.process == .unset { return nil }
+        let current = effectiveFileIdentity
         guard current == owner else {
-            let now = current.map { "the app's UI identity is \($0.upn)" } ?? "the app runs under no user"
+            let now = current.map { "the app's process identity is \($0.upn)" } ?? "the app's process identity is no user"
             return Refusal(
                 .identityMismatch, owner,
-                "\(owner.upn)'s data is managed and \(now): switch the UI identity to \(owner.upn) first (setUIPolicyIdentity)")
+                "\(owner.upn)'s data is managed and \(now): set the process identity to \(owner.upn) first (setProcessIdentity)")
         }
         return nil
     }

@@ -294,7 +294,7 @@ extension ComplianceMachine {
             /// The identity cannot be put in force: it leaves, the allowed accounts exclude it,
             /// or another account of the organization is the one managed identity.
             case identityNotAllowed = "identity_not_allowed"
-            /// Managed data asked for under a UI identity other than its owner.
+            /// Managed data (a file or a buffer) asked for under a process identity other than its owner.
             case identityMismatch = "identity_mismatch"
             /// The app owes a restart (its `restartApplication` answered YES) and has not
             /// reported it: no token is served until it does.
@@ -313,3 +313,6 @@ extension ComplianceMachine {
         }
     }
 }
+
+/// A refusal is the error of a decision that may refuse (``ComplianceMachine/bufferProtection(for:)``).
+extension ComplianceMachine.Refusal: Error {}

@@ -228,6 +228,21 @@ public struct ComplianceMachine: Sendable, Hashable {
         return nil
     }
 
+    /// How `protect:identity:` protects data of `owner` (nil: no user) now, or why it may not:
+    /// the managed account's data is encrypted, anyone else's gets the identity header alone
+    /// (``DataProtectionPolicy/bufferProtection``). An account that is leaving (deregistering
+    /// or being wiped) gets nothing: its data would come back as unmanaged, header-only, while
+    /// its key is destroyed. Data to encrypt needs an account that may store managed data
+    /// (``dataRefusal(_:)``).
+    public func bufferProtection(for owner: AccountID?) -> Result<ProtectionMode, Refusal> {
+        if let owner, isLeaving(owner) {
+            return .failure(Refusal(.conflict, owner, "\(owner.upn) is being deregistered or wiped; protect its data once that is done"))
+        }
+        let mode = dataProtectionPolicy(for: owner).bufferProtection
+        if mode == .encrypted, let owner, let refusal = dataRefusal(owner) { return .failure(refusal) }
+        return .success(mode)
+    }
+
     /// `isFileEncryptionRequired` for `account`'s data: true only for the managed (enrolled)
     /// account whose policy sets `fileEncryptionRequired`. Every other account is unmanaged
     /// with unrestricted policy settings (the SDK guide: "Other users in the app will be

@@ -27,11 +27,15 @@ extension Engine {
     /// `protect:identity:`: `data` encrypted for the managed account, with the identity header
     /// alone for any other identity; `identity` nil or empty is no user. Any valid UPN may own
     /// data (an account the app never signed in is unmanaged); the managed account must be
-    /// able to hold data (not being wiped, not blocked by `MAMPolicyRequired`).
+    /// able to hold data (not blocked by `MAMPolicyRequired`), and no account may be leaving
+    /// (``ComplianceMachine/bufferProtection(for:)``).
     public func protect(_ data: [UInt8], identity: String?) async throws(EngineError) -> ProtectedBuffer {
         let owner = try identity.flatMap { $0.isEmpty ? nil : $0 }.map { upn throws(EngineError) in try parseAccount(upn) }
-        let mode = machine.dataProtectionPolicy(for: owner).bufferProtection
-        if mode == .encrypted, let owner, let refusal = machine.dataRefusal(owner) { throw Self.error(refusal) }
+        let mode: ProtectionMode
+        switch machine.bufferProtection(for: owner) {
+        case .success(let decided): mode = decided
+        case .failure(let refusal): throw Self.error(refusal)
+        }
         do {
             let bytes = try await vault.protect(data, owner: owner, mode: mode)
             return ProtectedBuffer(bytes: bytes, owner: owner, mode: mode)
@@ -51,10 +55,18 @@ extension Engine {
     }
 
     /// `unprotect:`: the plain content and what protected it (nil: it was not protected data,
-    /// returned unchanged).
+    /// returned unchanged). A file task like `getData`, under the same rule
+    /// (``ComplianceMachine/dataReadRefusal(_:)``) applied to the owner in the buffer's header:
+    /// the managed account's data only under its process identity.
     public func unprotect(_ data: [UInt8]) async throws(EngineError) -> (bytes: [UInt8], protection: Vault.BufferProtection?) {
+        let protection: Vault.BufferProtection?
         do {
-            let protection = try await vault.protectionInfo(data)
+            protection = try await vault.protectionInfo(data)
+        } catch {
+            throw Self.vaultError(error, buffer: true)
+        }
+        if let owner = protection?.owner, let refusal = machine.dataReadRefusal(owner) { throw Self.error(refusal) }
+        do {
             return (try await vault.unprotect(data), protection)
         } catch {
             throw Self.vaultError(error, buffer: true)

@@ -34,7 +34,8 @@ extension Engine {
     }
 
     /// The content of `name` for `upn`. Managed data (the managed account's) only while the
-    /// app's UI identity is `upn` (`identity_mismatch` otherwise: ``ComplianceMachine/dataReadRefusal(_:)``).
+    /// app's process identity is `upn` or unset (`identity_mismatch` otherwise:
+    /// ``ComplianceMachine/dataReadRefusal(_:)``, the rule `unprotect` follows too).
     public func getData(_ upn: String, name: String) async throws(EngineError) -> [UInt8] {
         let account = try knownAccount(upn)
         if let refusal = machine.dataReadRefusal(account) { throw Self.error(refusal) }
