@@ -8,7 +8,7 @@
 /// belong to their script (`a١ice` mixes Latin and Arabic).
 extension AccountID {
     enum Script: Sendable, Hashable {
-        case latin, greek, cyrillic, armenian, hebrew, arabic, devanagari, thai, georgian, hangul, hiragana, katakana, bopomofo, han, other(UInt32)
+        case latin, greek, cyrillic, armenian, hebrew, arabic, devanagari, thai, georgian, cherokee, hangul, hiragana, katakana, bopomofo, han, other(UInt32)
     }
 
     /// The script of a letter, of a digit other than ASCII's (Arabic-Indic `١` is Arabic), or
@@ -37,6 +37,7 @@ extension AccountID {
         case 0x900...0x97F: return .devanagari
         case 0xE00...0xE7F: return .thai
         case 0x10A0...0x10FF, 0x2D00...0x2D2F: return .georgian
+        case 0x13A0...0x13FF, 0xAB70...0xABBF: return .cherokee  // Cherokee and its lower-case supplement
         case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF: return .hangul
         case 0x3040...0x309F: return .hiragana
         case 0x30A0...0x30FF, 0x31F0...0x31FF: return .katakana

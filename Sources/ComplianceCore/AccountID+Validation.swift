@@ -66,11 +66,21 @@ extension AccountID {
     /// True for a character that only imitates another (``AccountIDError/Code/lookAlikeCharacter``).
     /// ASCII never is; other letters (Cyrillic, Greek, accented Latin) are accepted and stay
     /// distinct accounts.
+    ///
+    /// A letter is genuine when its lower-case form is stable under NFKC case folding (no
+    /// compatibility mapping, no ASCII twin), or, for the scripts whose case folding goes to
+    /// upper case (Cherokee: U+AB70 folds to U+13A0), when its upper-case form is stable and
+    /// lower-cases to the same letter.
     static func isLookAlike(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return false }
         if scalar.properties.generalCategory == .format { return true }
-        return scalar.properties.lowercaseMapping.unicodeScalars.contains { lower in
-            lower.isASCII || lower.properties.changesWhenNFKCCaseFolded
+        func stable(_ form: String) -> Bool {
+            !form.unicodeScalars.contains { $0.isASCII || $0.properties.changesWhenNFKCCaseFolded }
         }
+        let lower = scalar.properties.lowercaseMapping
+        if stable(lower) { return false }
+        let upper = scalar.properties.uppercaseMapping
+        let upperLowers = upper.unicodeScalars.map { $0.properties.lowercaseMapping }.joined()
+        return !(stable(upper) && upperLowers == lower)
     }
 }

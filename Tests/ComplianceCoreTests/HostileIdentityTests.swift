@@ -72,6 +72,18 @@ import Testing
         }
     }
 
+    /// Cherokee folds case to upper case; its letters are neither look-alikes nor a mix of
+    /// scripts, in either case, and both cases are one account. Greek final sigma stays a
+    /// look-alike of sigma (issue 36's attack found Cherokee refused as an imitation).
+    @Test func cherokeeNamesAreAccountsInEitherCase() throws {
+        let upper = try AccountID("\u{13A0}\u{13CD}\u{13A6}@contoso.com")  // ᎠᏍᎦ
+        let lower = try AccountID("\u{AB70}\u{AB9D}\u{AB76}@contoso.com")  // ꭰꮝꭶ
+        #expect(upper == lower && upper.key == lower.key)
+        #expect(throws: AccountIDError.self) { try AccountID("\u{13A0}lice@contoso.com") }
+        #expect(AccountID.isLookAlike("\u{03C2}"), "final sigma")
+        #expect(!AccountID.isLookAlike("\u{03C3}") && !AccountID.isLookAlike("\u{00E9}"))
+    }
+
     /// Exhaustively over all of Unicode: a scalar whose lowercase form is an ASCII character can
     /// stand in for that character in a key (`lowercased()`); put in place of any character of
     /// an allowed name, it must be refused unless it is the plain ASCII upper-case twin. (The

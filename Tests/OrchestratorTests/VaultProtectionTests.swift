@@ -120,7 +120,7 @@ import Testing
             let nobody = try await vault.protect(text, owner: nil, mode: .identityHeader)
             #expect(!sealed.contains(subsequence: text))
             #expect(Array(headerOnly.suffix(text.count)) == text)
-            #expect(Array(nobody) == Array("CPRT".utf8) + [1, 0, 0, 0] + text)
+            #expect(Array(nobody) == Array("CPRT".utf8) + [2, 0, 0, 0] + text)
 
             #expect(try await vault.protectionInfo(sealed) == .init(owner: alice, mode: .encrypted))
             #expect(try await vault.protectionInfo(headerOnly) == .init(owner: bob, mode: .identityHeader))
@@ -153,6 +153,7 @@ import Testing
                 // NFD (e + combining acute) where the key is NFC: refused like upper case.
                 (Array("CPRT".utf8) + [1, 0, 0, 10] + Array("jose\u{301}@x.y".utf8), "normalised"),
                 (Array("CPRT".utf8) + [1, 0, 0x10, 0x01], "at most 1024"),
+                (Array("CPRT".utf8) + [2, 1, 0, 3] + Array("a@b".utf8) + [1, 2, 3], "inside its key id"),
             ]
             for (bytes, problem) in cases {
                 let error = await #expect(throws: VaultError.self) { try await vault.unprotect(bytes) }
@@ -167,6 +168,59 @@ import Testing
             #expect(gone?.message.contains("alice@contoso.com") == true)
             #expect(try await vault.protectionInfo(sealed) == .init(owner: alice, mode: .encrypted), "the header stays readable")
             #expect(!FileManager.default.fileExists(atPath: vault.directory(for: alice)), "unprotect creates nothing")
+        }
+    }
+}
+
+/// The key id in encrypted buffers (format version 2): a changed owner header is told from a
+/// key that is gone, and version-1 buffers still read.
+@Suite struct VaultBufferKeyIDTests {
+    /// `buffer` with its owner header replaced by `owner` (same length or not).
+    static func reowned(_ buffer: [UInt8], to owner: AccountID) -> [UInt8] {
+        let length = Int(buffer[6]) << 8 | Int(buffer[7])
+        let ownerBytes = Array(owner.key.utf8)
+        return Array(buffer[0..<6]) + [UInt8(ownerBytes.count >> 8), UInt8(ownerBytes.count & 0xFF)] + ownerBytes + Array(buffer[(8 + length)...])
+    }
+
+    @Test func aChangedOwnerHeaderIsTamperedWhetherOrNotTheNamedOwnerHasAKey() async throws {
+        try await withTemporaryDirectory { root in
+            let vault = try Vault(stateDirectory: root, logger: quietLogger)
+            let sealed = try await vault.protect(Array("alice's secret".utf8), owner: alice, mode: .encrypted)
+            let toBob = Self.reowned(sealed, to: bob)
+            #expect(try await vault.protectionInfo(toBob)?.owner == bob)
+            let keyless = await #expect(throws: VaultError.self) { try await vault.unprotect(toBob) }
+            #expect(keyless?.code == .tampered, "bob has no key; alice's key made it: \(keyless?.message ?? "")")
+            _ = try await vault.protect([1], owner: bob, mode: .encrypted)
+            #expect(await #expect(throws: VaultError.self) { try await vault.unprotect(toBob) }?.code == .tampered)
+            #expect(try await vault.unprotect(sealed) == Array("alice's secret".utf8))
+        }
+    }
+
+    @Test func aBufferFromBeforeAWipeIsKeyGoneAfterTheOwnerGetsANewKey() async throws {
+        try await withTemporaryDirectory { root in
+            let vault = try Vault(stateDirectory: root, logger: quietLogger)
+            let old = try await vault.protect(Array("before".utf8), owner: alice, mode: .encrypted)
+            try await vault.wipe(alice)
+            let new = try await vault.protect(Array("after".utf8), owner: alice, mode: .encrypted)
+            let error = await #expect(throws: VaultError.self) { try await vault.unprotect(old) }
+            #expect(error?.code == .keyMissing, "the key it was made under is gone: \(error?.message ?? "")")
+            #expect(error?.message.contains("wiped") == true)
+            #expect(try await vault.unprotect(new) == Array("after".utf8))
+        }
+    }
+
+    @Test func versionOneBuffersStillRead() async throws {
+        try await withTemporaryDirectory { root in
+            let vault = try Vault(stateDirectory: root, logger: quietLogger)
+            _ = try await vault.protect([0], owner: alice, mode: .encrypted)
+            let key = try #require(VaultFormat.key(fromFile: try [UInt8](Data(contentsOf: URL(fileURLWithPath: vault.directory(for: alice) + "/.key")))))
+            let owner = Array(alice.key.utf8)
+            let header = Array("CPRT".utf8) + [1, 1, 0, UInt8(owner.count)] + owner
+            let box = try AES.GCM.seal(Array("v1 secret".utf8), using: key, authenticating: header)
+            let v1 = header + Array(box.combined!)
+            #expect(try await vault.protectionInfo(v1) == .init(owner: alice, mode: .encrypted))
+            #expect(try await vault.unprotect(v1) == Array("v1 secret".utf8))
+            #expect(try await vault.unprotect(Array("CPRT".utf8) + [1, 0, 0, 0] + [9]) == [9])
         }
     }
 }

@@ -36,10 +36,42 @@ import Testing
             let hook = WipeHook(command: "sleep 30 & echo $! > '\(pidFile)'; wait", timeout: .seconds(1))
             #expect(try await hook.run(for: alice, logger: quietLogger) == .timedOut)
             let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-            // Dead: gone, or a zombie waiting for init to reap it.
-            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-            let state = stat.flatMap { $0.split(separator: ")").last?.split(separator: " ").first }
-            #expect(stat == nil || state == "Z", "the forked sleep was left running (state \(state ?? "?"))")
+            let state = await Self.stateOnceDead(pid)
+            #expect(state == nil || state == "Z", "the forked sleep was left running (state \(state ?? "?"))")
         }
+    }
+
+    /// The shell's exit is the answer, even when it leaves a command running in the background
+    /// (which holds Foundation's status socket open); what it left behind is killed (issue 36's
+    /// attack: `sleep 300 & exit 0` was recorded as timed out).
+    @Test func aHookThatAnswersAndLeavesABackgroundCommandAnswersAndLeavesNothing() async throws {
+        try await withTemporaryDirectory { root in
+            let pidFile = root + "/child.pid"
+            let hook = WipeHook(command: "sleep 300 & echo $! > '\(pidFile)'; exit 0", timeout: .seconds(60))
+            let clock = ContinuousClock()
+            let begin = clock.now
+            let outcome = try await hook.run(for: alice, logger: quietLogger)
+            #expect(outcome == .exited(0), "\(outcome)")
+            #expect(clock.now - begin < .seconds(60), "answered before its limit")
+            let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+            let state = await Self.stateOnceDead(pid)
+            #expect(state == nil || state == "Z", "the background sleep was left running (state \(state ?? "?"))")
+            let failing = try await WipeHook(command: "sleep 300 & exit 4", timeout: .seconds(60)).run(for: alice, logger: quietLogger)
+            #expect(failing == .exited(4))
+        }
+    }
+
+    /// The state letter of process `pid` once it is dead (nil: gone; "Z": a zombie waiting
+    /// for init), or its state after 30 s. A SIGKILL is delivered asynchronously: a busy
+    /// machine may show the killed process a moment longer.
+    static func stateOnceDead(_ pid: Int32) async -> String? {
+        var state: String?
+        for _ in 0..<300 {
+            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+            state = stat.flatMap { $0.split(separator: ")").last?.split(separator: " ").first.map(String.init) }
+            if state == nil || state == "Z" { return state }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return state
     }
 }

@@ -60,6 +60,14 @@ public struct SettingsOverrides: Sendable, Hashable {
             guard scheme.count < redirectURI.utf8.count, let first = scheme.first, isLetter(first), scheme.allSatisfy(isSchemeByte),
                   redirectURI.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F })
             else { return "aadRedirectUriOverride must be a URI with a scheme, such as msauth.com.contoso.app://auth, got '\(redirectURI)'" }
+            // RFC 6749 3.1.2: "The endpoint URI MUST NOT include a fragment component"; user
+            // information would be a credential in every authorization request.
+            if redirectURI.contains("#") { return "aadRedirectUriOverride must not hold a fragment (#…)" }
+            let afterScheme = redirectURI.utf8.dropFirst(scheme.count + 1)
+            if afterScheme.starts(with: "//".utf8),
+               String(decoding: afterScheme.dropFirst(2), as: UTF8.self).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first?.contains("@") == true {
+                return "aadRedirectUriOverride must not hold user information (user@host)"
+            }
         }
         return nil
     }
@@ -81,6 +89,40 @@ public struct SettingsOverrides: Sendable, Hashable {
         }
         if rest.contains("#") { return "\(name) must not hold a fragment (#…), \(example)" }
         if rest.contains("?") { return "\(name) must not hold a query (?…), \(example)" }
+        if let problem = hostProblem(String(host)) { return "\(name): \(problem), \(example)" }
+        return nil
+    }
+
+    /// What is wrong with an authority's `host[:port]` (lowercased), or nil: a name of
+    /// letters, digits, `-` and `.`, or a bracketed IPv6 literal, then at most a port of 1 to
+    /// 65535.
+    static func hostProblem(_ hostAndPort: String) -> String? {
+        var name = Substring(hostAndPort)
+        var port: Substring?
+        if name.hasPrefix("[") {
+            guard let close = name.firstIndex(of: "]") else { return "the IPv6 host lacks its closing ]" }
+            let literal = name[name.index(after: name.startIndex)..<close]
+            guard !literal.isEmpty, literal.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return "the IPv6 host is not an address" }
+            let after = name[name.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return "the IPv6 host is followed by something other than a port" }
+                port = after.dropFirst()
+            }
+            name = literal
+        } else {
+            if let colon = name.firstIndex(of: ":") {
+                port = name[name.index(after: colon)...]
+                name = name[..<colon]
+            }
+            guard !name.isEmpty, name.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "." }) else {
+                return "the host must be letters, digits, '-' and '.'"
+            }
+        }
+        if let port {
+            guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(port), (1...65535).contains(number) else {
+                return "the port must be a number from 1 to 65535"
+            }
+        }
         return nil
     }
 }

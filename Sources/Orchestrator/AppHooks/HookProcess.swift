@@ -83,9 +83,13 @@ enum HookProcess {
         defer { HookGroups.forget(record) }
         logger.info("\(label) hook started", metadata: ["account.id": "\(account)", "hook.pid": "\(pid)"])
 
+        // The shell's own end decides, not Foundation's termination handler: that one fires
+        // only once every process holding the shell's status socket has exited, background
+        // commands the hook left behind (`sleep 300 & exit 0`) included.
+        let end = await ended.wait(atMost: timeout, orUntilExited: pid)
         // A hook that ended only after its limit outlived it, even when this task (starved on a
         // busy machine) got to look only later: that is a timeout, as if it had been killed.
-        guard await ended.wait(atMost: timeout), let end = ended.endedAt, end - started <= timeout else {
+        guard let end, end.at - started <= timeout else {
             // SIGKILL: a child of a test runner may have SIGTERM blocked, and the hook had its chance.
             // Process starts the shell as a process-group leader: kill the group, so commands the
             // shell forked (it does not always exec the last one) die with it.
@@ -100,10 +104,30 @@ enum HookProcess {
             logger.warning("\(label) hook timed out and was killed", metadata: ["account.id": "\(account)", "hook.pid": "\(pid)"])
             return .timedOut
         }
-        let outcome: HookOutcome = process.terminationReason == .exit
-            ? .exited(process.terminationStatus) : .signaled(process.terminationStatus)
+        if !ended.isSet {
+            // The shell answered but left commands running in its group: the hook's answer is
+            // given, and nothing of it may outlive it. (The shell is a zombie until Foundation
+            // reaps it, so its pid still names this group.)
+            kill(-pid, SIGKILL)
+            logger.warning("\(label) hook left processes running after it answered; they were killed",
+                           metadata: ["account.id": "\(account)", "hook.pid": "\(pid)"])
+            if !(await ended.wait(atMost: .seconds(5))) {
+                logger.error("\(label) hook's leftover processes did not exit after SIGKILL", metadata: ["hook.pid": "\(pid)"])
+            }
+        }
+        let outcome = end.outcome ?? (process.terminationReason == .exit
+            ? .exited(process.terminationStatus) : .signaled(process.terminationStatus))
         logger.info("\(label) hook ended", metadata: ["account.id": "\(account)", "hook.outcome": "\(outcome)"])
         return outcome
+    }
+
+    /// How the process `pid` ended, when it has, seen without reaping it (`WNOWAIT`: the
+    /// reaping stays Foundation's); nil while it runs.
+    static func peekExit(_ pid: pid_t) -> HookOutcome? {
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid else { return nil }
+        let status = info._sifields._sigchld.si_status
+        return info.si_code == CLD_EXITED ? .exited(status) : .signaled(status)
     }
 }
 
@@ -132,5 +156,20 @@ private final class TerminationFlag: @unchecked Sendable {  // `done` is guarded
             try? await Task.sleep(for: .milliseconds(10))
         }
         return isSet
+    }
+
+    /// Polls every 10 ms until set, or until `pid` has exited (``HookProcess/peekExit(_:)``),
+    /// or `limit` has passed: when it ended (the handler's time, or the first poll that saw
+    /// the exit) and, when seen by the poll, how; nil while it still runs.
+    func wait(atMost limit: Duration, orUntilExited pid: pid_t) async -> (at: ContinuousClock.Instant, outcome: HookOutcome?)? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while clock.now < deadline, !Task.isCancelled {
+            if let endedAt { return (endedAt, nil) }
+            if let outcome = HookProcess.peekExit(pid) { return (endedAt ?? clock.now, outcome) }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        if let endedAt { return (endedAt, nil) }
+        return HookProcess.peekExit(pid).map { (clock.now, $0) }
     }
 }

@@ -123,7 +123,8 @@ extension Vault {
     /// `unprotect:`: the plain content of protected data; data that is not protected is
     /// returned unchanged (the SDK's rule).
     /// - Throws: ``VaultError`` — `.badFormat` (a broken header), `.keyMissing` (encrypted
-    ///   for an account whose key is gone: its data was wiped), `.tampered`, `.io`.
+    ///   under a key that is gone: its owner's data was wiped), `.tampered` (the content, or
+    ///   the owner header, was changed), `.io`.
     public func unprotect(_ data: [UInt8]) throws -> [UInt8] {
         guard ProtectedFormat.isProtected(data) else { return data }
         let header = try Self.checkedHeader(data)
@@ -131,10 +132,22 @@ extension Vault {
         guard let ownerKey = header.owner, let owner = try? AccountID(ownerKey) else {
             preconditionFailure("ProtectedFormat.header accepts encrypted data only with a valid owner")
         }
-        let key: SymmetricKey
+        var key: SymmetricKey?
         do {
             key = try loadKey(owner, directory: directory(for: owner), create: false)
         } catch let error as VaultError where error.code == .keyMissing {
+            key = nil
+        }
+        if let id = header.keyID, key.map(ProtectedFormat.keyID) != id {
+            // Not the owner's key now: another account's (the header was changed), or none.
+            if try keyExists(withID: id) {
+                throw VaultError(code: .tampered, account: owner.upn,
+                                 message: "the owner header was changed: the data names \(owner.upn) but was encrypted under another account's key on this device")
+            }
+            throw VaultError(code: .keyMissing, account: owner.upn,
+                             message: "the data is encrypted for \(owner.upn) under a key that is gone: that account's data was wiped (its key was destroyed, and any key since is a new one), or it was never protected on this device, so it cannot be decrypted")
+        }
+        guard let key else {
             throw VaultError(code: .keyMissing, account: owner.upn,
                              message: "the data is encrypted for \(owner.upn), whose key is gone: that account's data was wiped (or was never protected on this device), so it cannot be decrypted")
         }
@@ -143,6 +156,16 @@ extension Vault {
                              message: "the encrypted data failed authentication: modified, truncated, or protected under another key than \(owner.upn)'s on this device")
         }
         return plain
+    }
+
+    /// Whether any account's key on this device has the id `id` (``ProtectedFormat/keyID(_:)``).
+    /// Reads each account directory's key; run only when a buffer's key id is not its owner's.
+    private func keyExists(withID id: [UInt8]) throws -> Bool {
+        let names = try io(nil, nil) { try VaultFiles.entries(root) ?? [] }.filter { !$0.hasPrefix(".") }
+        return names.contains { name in
+            guard let bytes = try? VaultFiles.read(root + "/" + name + "/" + Self.keyName), let key = VaultFormat.key(fromFile: bytes) else { return false }
+            return ProtectedFormat.keyID(key) == id
+        }
     }
 
     private static func checkedHeader(_ data: [UInt8]) throws -> ProtectedFormat.Header {

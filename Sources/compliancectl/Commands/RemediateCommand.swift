@@ -8,7 +8,11 @@ struct RemediateCommand: AsyncParsableCommand {
         abstract: "Remediate an account (MAM token, enroll, apply policy, report compliance) and print its one report.",
         discussion: """
             Like the SDK's remediateComplianceForIdentity. Silent remediation that needs the \
-            user reports InteractionRequired (4); run it again without --silent.
+            user reports InteractionRequired (4); run it again without --silent. The user \
+            (--password-stdin, or a browser) answers the sign-in page only when the \
+            remediation needs one: like the SDK, it first uses the account's session, so with \
+            a MAM-service token cached no page is shown and the password is not checked. \
+            To check credentials, use sign-in.
 
             Examples:
               compliancectl remediate alice@contoso.com --silent

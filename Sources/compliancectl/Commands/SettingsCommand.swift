@@ -90,7 +90,7 @@ struct SettingsCommand: AsyncParsableCommand {
         func line(_ label: String, _ key: String, _ override: String) -> String {
             let value = answer[key]?.stringValue ?? "?"
             let overridden = overrides[override]?.stringValue != nil
-            return "\(label)\(value)\(overridden ? "  (\(override); Info.plist: \(answer["profile"]?[key]?.stringValue ?? "?"))" : "")"
+            return "\(label)\(value)\(overridden ? "  (\(override); without it: \(answer["profile"]?[key]?.stringValue ?? "?"))" : "")"
         }
         return [
             line("authority:    ", "authority", "aadAuthorityUriOverride"),
