@@ -238,7 +238,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "Daemon", "Orchestrator", "ComplianceCore", "JSON", "HTTPClient", "MockAuth", "LocalServers", "ChildProcess",
+                "Daemon", "Orchestrator", "ComplianceCore", "Explorer", "JSON", "HTTPClient", "MockAuth", "LocalServers", "ChildProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -58,7 +58,7 @@ extension ExploreState {
         !scopes.contains { $0.hasSuffix("/.default") } && !DeclinedScopes.declined(requested: scopes, granted: ["openid"]).isEmpty
     }
 
-    static func step(of action: ComplianceMachine.Action) -> ComplianceMachine.StepID? {
+    public static func step(of action: ComplianceMachine.Action) -> ComplianceMachine.StepID? {
         switch action {
         case .readTokenCache(let step, _, _, _), .requestToken(let step, _, _, _, _, _, _), .removeRefreshToken(let step, _, _), .callMAM(let step, _),
              .removeTokens(let step, _), .removeVaultFiles(let step, _), .runAppHook(let step, _):
@@ -72,9 +72,7 @@ extension ExploreState {
     public mutating func apply(_ event: ExploreEvent, in universe: Universe) -> (ComplianceInvariants.Transition, ComplianceInvariants.Facts) {
         let before = machine
         let factsBefore = world.facts
-        var actions: [ComplianceMachine.Action] = []
         var persistFailed = false
-        var failedPersistIndex: Int?
         var fed: (account: AccountID, kind: ComplianceInvariants.NotificationKind)?
         var read: ComplianceInvariants.DataRead?
         let now = world.now
@@ -122,7 +120,10 @@ extension ExploreState {
             machine.appReportedRestart(ticket: newTicket(.token("app restart")), now: now)
         }
         let credentialed = Set(openTickets.filter { $0.value.carriesCredentials }.keys)
-        drain(into: &actions, failedPersistIndex: &failedPersistIndex)
+        drain()
+        let actions = drainLog.actions
+        let failedPersistIndex = drainLog.failedPersistIndex
+        drainLog = DrainLog()
         persistFailed = failedPersistIndex != nil
 
         var facts = world.facts
@@ -216,73 +217,6 @@ extension ExploreState {
         machine = (try? ComplianceMachine(restoring: world.durable, configuration: machine.configuration))
             ?? ComplianceMachine(configuration: machine.configuration)
         machine.resumed(now: now)
-    }
-
-    /// The machine after a failed commit, as the Engine rebuilds it: the committed records and
-    /// the identities as they were before the step.
-    private mutating func reloadAfterFailedCommit(now: Instant) {
-        machine = (try? machine.reloadedAfterFailedCommit(world.durable)) ?? ComplianceMachine(configuration: machine.configuration)
-        world.facts.identitiesAtReload = machine.identities
-        machine.resumed(now: now)
-    }
-
-    /// Plays the Orchestrator: takes every action; cache reads and refresh-token removals are
-    /// answered at once (the store answers them synchronously); other I/O waits for an event.
-    private mutating func drain(into actions: inout [ComplianceMachine.Action], failedPersistIndex: inout Int?) {
-        // Answers the store gives at once, fed (like every result) only once the machine's
-        // actions are all taken: a result never meets a pending persist.
-        var instant: [(ComplianceMachine.StepID, ComplianceMachine.StepResult)] = []
-        var guardCount = 0
-        while guardCount < 10_000 {
-            guardCount += 1
-            let action = machine.nextAction()
-            switch action {
-            case .none:
-                guard !instant.isEmpty else { return }
-                let (step, result) = instant.removeFirst()
-                machine.completed(step, result, now: world.now)
-            case .persist(let changes):
-                actions.append(action)
-                if failNextPersist {
-                    // The Engine: every waiting caller gets storage_unavailable, then the
-                    // machine is reloaded from the committed records.
-                    failNextPersist = false
-                    failedPersistIndex = actions.count - 1
-                    for ticket in openTickets.keys.sorted() {
-                        actions.append(.reply(ticket, .refused(.init(.storageUnavailable, nil, "storage unavailable"))))
-                        world.facts.answeredTickets.insert(ticket)
-                    }
-                    openTickets = [:]
-                    pending = []
-                    instant = []
-                    reloadAfterFailedCommit(now: world.now)
-                    continue
-                }
-                world.commit(changes, machine: machine)
-                machine.persisted()
-            case .reply(let ticket, _):
-                actions.append(action)
-                openTickets[ticket] = nil
-                world.facts.answeredTickets.insert(ticket)
-            case .restartApp(let account):
-                actions.append(action)
-                if restartHook {
-                    restartAsked = account  // the Engine runs the hook; its answer is an event
-                } else {
-                    machine.appRestarted(now: world.now)
-                }
-            case .readTokenCache(let step, let account, let scopes, let environment):
-                actions.append(action)
-                instant.append((step, .cache(world.cacheEntry(account, scopes: scopes, environment: environment))))
-            case .removeRefreshToken(let step, let account, let environment):
-                actions.append(action)
-                world.tokens[World.TokenKey(key: ComplianceInvariants.storeKey(account), environment: environment)]?.refresh = nil
-                instant.append((step, .done))
-            default:
-                actions.append(action)
-                pending.append(action)
-            }
-        }
     }
 
     /// The result an I/O action gets under `answer`, with its effect on the world.

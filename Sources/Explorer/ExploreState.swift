@@ -20,16 +20,15 @@ public struct ExploreState: Sendable, Hashable {
     /// and how many of its steps were issued.
     public var script: Int?
     public var scriptPosition = 0
-    /// The app has a restart hook (``Universe/restartHook``).
-    public var restartHook: Bool
     /// The account whose restart the hook is being asked about (its answer is an event).
     public var restartAsked: AccountID?
+    /// What the current transition's drain took (empty between transitions).
+    public var drainLog = DrainLog()
 
     public init(universe: Universe) {
         machine = ComplianceMachine(configuration: universe.configuration)
         world = World(universe: universe)
         budget = universe.budget
-        restartHook = universe.restartHook
     }
 }
 

@@ -150,7 +150,9 @@ public struct Universe: Sendable, Hashable {
 
     /// The machine's configuration in this universe.
     public var configuration: ComplianceMachine.Configuration {
-        .init(signInScopes: [apiScope], hasWipeHook: hasWipeHook, mamService: mamService, launch: launch, multiIdentity: multiIdentity)
+        .init(
+            signInScopes: [apiScope], hasWipeHook: hasWipeHook, hasRestartHook: restartHook, mamService: mamService, launch: launch,
+            multiIdentity: multiIdentity)
     }
 
     /// The standard people with an app whose profile sets `MAMPolicyRequired`: tokens are

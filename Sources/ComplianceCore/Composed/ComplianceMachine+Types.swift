@@ -27,6 +27,11 @@ extension ComplianceMachine {
         public var signInScopes: [String]
         /// Whether the app has a wipe hook (`wipeDataForAccount`).
         public var hasWipeHook: Bool
+        /// Whether the app has a restart hook (`restartApplication`): a first policy's restart
+        /// is then asked of it (``Action/restartApp(_:)`` is a job whose answer is
+        /// ``ComplianceMachine/restartApplicationAnswered(_:now:)``); without one the SDK
+        /// restarts the app at once (``ComplianceHost/drain()``).
+        public var hasRestartHook: Bool
         /// Whether a MAM service is configured. Without one (an issuer that is not Entra and no
         /// MAM URL) sign-ins are not registered and a 53005 answer is not remediated: the token
         /// request fails with it, and a remediation asked for reports NotCompliant saying why.
@@ -39,11 +44,13 @@ extension ComplianceMachine {
 
         public init(
             capabilities: [String] = [ComplianceCore.protectionCapability], signInScopes: [String] = ["openid", "profile", "offline_access"],
-            hasWipeHook: Bool = false, mamService: Bool = true, launch: LaunchSettings = LaunchSettings(), multiIdentity: Bool = false
+            hasWipeHook: Bool = false, hasRestartHook: Bool = false, mamService: Bool = true, launch: LaunchSettings = LaunchSettings(),
+            multiIdentity: Bool = false
         ) {
             self.capabilities = capabilities
             self.signInScopes = signInScopes
             self.hasWipeHook = hasWipeHook
+            self.hasRestartHook = hasRestartHook
             self.mamService = mamService
             self.launch = launch
             self.multiIdentity = multiIdentity

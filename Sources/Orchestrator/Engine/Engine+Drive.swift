@@ -2,8 +2,8 @@ import ComplianceCore
 import Glibc
 import JSON
 
-/// The one loop that runs the machine's actions: commit, answer store reads at once, hand
-/// other I/O to the service, resume callers.
+/// Events in, and the machine's actions taken through the one driver (``ComplianceHost/drain()``
+/// with ``EngineHost``): commits, store reads answered at once, jobs for the service, callers resumed.
 extension Engine {
     /// Sends one event to the machine with a new ticket and waits for its reply.
     /// - Parameter user: who answers sign-in pages for this call.
@@ -26,61 +26,13 @@ extension Engine {
         drain()
     }
 
-    /// Takes every action of the machine. Store reads and token removals are answered here
-    /// (in order, once every action is taken: a result never meets a pending persist).
+    /// Takes every action of the machine through the one driver (``ComplianceHost/drain()``,
+    /// the explorer's too) with ``EngineHost`` performing them; then re-arms the wake-up and
+    /// puts changed runtime overrides in force.
     func drain() {
-        var instant: [(ComplianceMachine.StepID, ComplianceMachine.StepResult)] = []
-        while true {
-            let action = machine.nextAction()
-            if case .none = action {
-                guard !instant.isEmpty else { break }
-                let (step, result) = instant.removeFirst()
-                machine.completed(step, result, now: clock.now)
-                continue
-            }
-            logger.trace("machine action", metadata: ["machine.action": "\(action)"])
-            switch action {
-            case .none:
-                break
-            case .persist(let changes):
-                do {
-                    try commit(changes)
-                    machine.persisted()
-                    crashIfArmed(ComplianceMachine.committedPoints(changes))
-                } catch {
-                    storageFailed(error)
-                    instant = []
-                }
-            case .reply(let ticket, let reply):
-                users.removeValue(forKey: ticket)?.session?.end()  // a person's interaction ends with its request
-                waiting.removeValue(forKey: ticket)?.resume(returning: reply)
-            case .restartApp(let account):
-                if configuration.restartHook != nil {
-                    logger.notice("first policy: asking the app's restart hook (restartApplication)", metadata: ["account.id": "\(account)"])
-                    schedule(Job(kind: .askRestartHook(account)))
-                } else {
-                    logger.notice("first policy: the app restarts", metadata: ["account.id": "\(account)"])
-                    machine.appRestarted(now: clock.now)
-                }
-            case .readTokenCache(let step, let account, let scopes, let environment):
-                let entry = cacheEntry(account, scopes: scopes, partition: issuers.partition(environment))
-                metrics.cacheRead(entry, now: clock.now)
-                instant.append((step, .cache(entry)))
-            case .removeRefreshToken(let step, let account, let environment):
-                instant.append((step, removeRefreshToken(account, partition: issuers.partition(environment))))
-            case .removeTokens(let step, let account):
-                instant.append((step, removeTokens(account)))
-            case .requestToken(let step, let grant, let account, let scopes, let claims, let interaction, let environment):
-                schedule(Job(kind: .grant(
-                    step, grant, account, scopes: scopes, claims: claims, user: interaction.flatMap { users[$0] }, environment: environment)))
-            case .callMAM(let step, let request):
-                schedule(Job(kind: .mam(step, request)))
-            case .removeVaultFiles(let step, let account):
-                schedule(Job(kind: .removeVaultFiles(step, account)))
-            case .runAppHook(let step, let account):
-                schedule(Job(kind: .runAppHook(step, account)))
-            }
-        }
+        var host = EngineHost(engine: self, machine: machine)
+        host.drain()
+        machine = host.machine
         rearmWake()
         applySettingsOverrides()
     }
@@ -97,7 +49,7 @@ extension Engine {
     }
 
     /// Hands a job to the service, or, while ``start()`` resumes, to ``start()`` itself.
-    private func schedule(_ job: Job) {
+    func schedule(_ job: Job) {
         if startupJobs != nil {
             startupJobs?.append(job)
         } else {
@@ -105,10 +57,10 @@ extension Engine {
         }
     }
 
-    /// The store failed a commit: nothing of the step happened. Every waiting caller gets
-    /// `storage_unavailable` (what it asked is not committed), and the machine is rebuilt
-    /// from the store (the last committed truth) and resumed.
-    private func storageFailed(_ error: any Error) {
+    /// A commit failed: nothing of the step happened. Every waiting caller gets
+    /// `storage_unavailable` (what it asked is not committed); what the engine remembers of
+    /// the token cache is forgotten. (The driver then rebuilds the machine from the store.)
+    func refuseWaitingCallers(after error: any Error) {
         logger.critical("commit failed; every waiting call fails and the machine is reloaded from the store", metadata: ["error.message": "\(error)"])
         for (ticket, continuation) in waiting {
             users.removeValue(forKey: ticket)?.session?.end()
@@ -117,15 +69,6 @@ extension Engine {
         }
         waiting = [:]
         tokenMirror.clear()
-        do {
-            machine = try machine.reloadedAfterFailedCommit(try loadRecords())
-        } catch {
-            logger.critical("the store cannot be read back; the engine keeps an empty machine", metadata: ["error.message": "\(error)"])
-            machine = ComplianceMachine(configuration: machine.configuration)
-        }
-        applySettingsOverrides()
-        if let savedClock { clock.restore(to: savedClock) }
-        machine.resumed(now: clock.now)
     }
 
     // MARK: - Commit
@@ -230,7 +173,7 @@ extension Engine {
 
     /// Drops the account's refresh token of one issuer and client (`partition`); another
     /// issuer's stays.
-    private func removeRefreshToken(_ account: AccountID, partition: String) -> ComplianceMachine.StepResult {
+    func removeRefreshToken(_ account: AccountID, partition: String) -> ComplianceMachine.StepResult {
         do {
             try store.writeSync { try $0.deleteRefreshToken(for: account, clientID: partition) }
             tokenMirror.refreshTokenRemoved(account, partition: partition)
@@ -243,7 +186,7 @@ extension Engine {
 
     /// A wipe's token step: every token of the account, gone from the database file and its
     /// write-ahead log (secure delete, then a truncating checkpoint).
-    private func removeTokens(_ account: AccountID) -> ComplianceMachine.StepResult {
+    func removeTokens(_ account: AccountID) -> ComplianceMachine.StepResult {
         do {
             try storageFaults.take(.tokens)
             try store.writeSync { try $0.deleteTokens(for: account) }
@@ -277,7 +220,7 @@ extension Engine {
         commitCounts
     }
 
-    private func crashIfArmed(_ points: [String]) {
+    func crashIfArmed(_ points: [String]) {
         guard var armed = crashPoint, points.contains(armed.point) else { return }
         armed.remaining -= 1
         crashPoint = armed

@@ -17,6 +17,8 @@ extension Engine {
             let result = await callMAM(request)
             metrics.mamRequest(EngineMetrics.name(of: request), took: ContinuousClock.now - started)
             await mamCompleted(step, result)
+        case .removeTokens(let step, let account):
+            await removeTokensCompleted(step, account)
         case .removeVaultFiles(let step, let account):
             await completed(step, await removeVaultFiles(account))
         case .runAppHook(let step, let account):
@@ -304,6 +306,11 @@ extension Engine {
     }
 
     // MARK: - Wipe steps
+
+    /// A wipe's token step, on the actor (the store's writes are synchronous there).
+    private func removeTokensCompleted(_ step: ComplianceMachine.StepID, _ account: AccountID) {
+        completed(step, removeTokens(account))
+    }
 
     private nonisolated func removeVaultFiles(_ account: AccountID) async -> ComplianceMachine.StepResult {
         do {

@@ -10,11 +10,13 @@ import ServiceLifecycle
 /// commits its changes (postgres-nio's `PostgresChannelHandler.run(action)`), never decides.
 ///
 /// A command (``signIn(_:scopes:silent:user:)``, …) is one machine event with a ticket; the
-/// engine takes the machine's actions until there are none: a `.persist` is committed at once
-/// (one transaction, on the actor, before any of the step's commands), store reads and token
-/// removals are answered at once, and other I/O (HTTP, the vault, the wipe hook) becomes a
-/// job that ``run()`` (the engine as a `Service`) runs concurrently, feeding each result back
-/// as the next event. The ticket's reply resumes the caller.
+/// engine takes the machine's actions until there are none through the one driver the
+/// explorer runs too (ComplianceCore's `ComplianceHost.drain()`, performed by ``EngineHost``):
+/// a `.persist` is committed at once (one transaction, on the actor, before any of the step's
+/// commands), store reads and refresh-token removals are answered at once, and other I/O
+/// (HTTP, a wipe's tokens and vault files, the hooks) becomes a job that ``run()`` (the engine
+/// as a `Service`) runs concurrently, feeding each result back as the next event. The
+/// ticket's reply resumes the caller.
 ///
 /// Start with ``start()`` (rebuild the machine from the store, resume interrupted work), then
 /// run the service (``run()`` in the daemon's `ServiceGroup`, or ``withRunning(_:)`` in
@@ -92,7 +94,8 @@ public actor Engine: Service {
     static func machineConfiguration(_ configuration: EngineConfiguration, mamService: Bool) -> ComplianceMachine.Configuration {
         .init(
             capabilities: configuration.capabilities, signInScopes: configuration.defaultSignInScopes, hasWipeHook: configuration.wipeHook != nil,
-            mamService: mamService, launch: configuration.launch, multiIdentity: configuration.multiIdentity)
+            hasRestartHook: configuration.restartHook != nil, mamService: mamService, launch: configuration.launch,
+            multiIdentity: configuration.multiIdentity)
     }
 
     /// The app's client id.
@@ -211,6 +214,7 @@ struct Job: Sendable {
             ComplianceMachine.StepID, TokenAcquisitionStateMachine.Grant, AccountID, scopes: [String], claims: String?, user: InteractiveUser?,
             environment: TokenEnvironment)
         case mam(ComplianceMachine.StepID, ComplianceMachine.MAMRequest)
+        case removeTokens(ComplianceMachine.StepID, AccountID)
         case removeVaultFiles(ComplianceMachine.StepID, AccountID)
         case runAppHook(ComplianceMachine.StepID, AccountID)
         /// Ask the app's restart hook (`restartApplication`) about the restart for the account's first policy.

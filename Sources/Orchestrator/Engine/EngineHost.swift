@@ -1,0 +1,85 @@
+import ComplianceCore
+
+/// The Engine's side of the one driver (``ComplianceHost/drain()``, shared with the
+/// explorer): it performs the machine's actions with the real store, clients, vault and
+/// processes, and decides nothing. Made for one drain on the engine's actor (``Engine/drain()``)
+/// and given the machine for it; every engine call runs on that actor (`assumeIsolated`).
+struct EngineHost: ComplianceHost {
+    let engine: Engine
+    var machine: ComplianceMachine
+
+    var driveNow: Instant { engine.clock.now }
+
+    mutating func taken(_ action: ComplianceMachine.Action) {
+        engine.logger.trace("machine action", metadata: ["machine.action": "\(action)"])
+        if case .restartApp(let account) = action {
+            engine.logger.notice("first policy: the app restarts", metadata: [
+                "account.id": "\(account)", "restart.askingHook": "\(machine.configuration.hasRestartHook)",
+            ])
+        }
+    }
+
+    mutating func commit(_ changes: ComplianceMachine.Changes) throws {
+        try engine.assumeIsolated { engine in
+            try engine.commit(changes)
+            engine.crashIfArmed(ComplianceMachine.committedPoints(changes))
+        }
+    }
+
+    mutating func commitFailed(_ error: any Error) throws -> ComplianceMachine.Stored {
+        try engine.assumeIsolated { engine in
+            engine.refuseWaitingCallers(after: error)
+            return try engine.loadRecords()
+        }
+    }
+
+    mutating func reloaded(_ failure: (any Error)?) {
+        engine.assumeIsolated { engine in
+            if let failure {
+                engine.logger.critical("the store cannot be read back; the engine keeps an empty machine", metadata: ["error.message": "\(failure)"])
+            }
+            if let saved = engine.savedClock { engine.clock.restore(to: saved) }
+        }
+    }
+
+    mutating func deliver(_ ticket: ComplianceMachine.Ticket, _ reply: ComplianceMachine.Reply) {
+        engine.assumeIsolated { engine in
+            engine.users.removeValue(forKey: ticket)?.session?.end()  // a person's interaction ends with its request
+            engine.waiting.removeValue(forKey: ticket)?.resume(returning: reply)
+        }
+    }
+
+    mutating func readTokenCache(_ account: AccountID, scopes: [String], environment: TokenEnvironment) -> TokenAcquisitionStateMachine.CacheEntry {
+        engine.assumeIsolated { engine in
+            let entry = engine.cacheEntry(account, scopes: scopes, partition: engine.issuers.partition(environment))
+            engine.metrics.cacheRead(entry, now: engine.clock.now)
+            return entry
+        }
+    }
+
+    mutating func removeRefreshToken(_ account: AccountID, environment: TokenEnvironment) -> ComplianceMachine.StepResult {
+        engine.assumeIsolated { engine in engine.removeRefreshToken(account, partition: engine.issuers.partition(environment)) }
+    }
+
+    mutating func startJob(_ action: ComplianceMachine.Action) {
+        engine.assumeIsolated { engine in
+            switch action {
+            case .requestToken(let step, let grant, let account, let scopes, let claims, let interaction, let environment):
+                engine.schedule(Job(kind: .grant(
+                    step, grant, account, scopes: scopes, claims: claims, user: interaction.flatMap { engine.users[$0] }, environment: environment)))
+            case .callMAM(let step, let request):
+                engine.schedule(Job(kind: .mam(step, request)))
+            case .removeTokens(let step, let account):
+                engine.schedule(Job(kind: .removeTokens(step, account)))
+            case .removeVaultFiles(let step, let account):
+                engine.schedule(Job(kind: .removeVaultFiles(step, account)))
+            case .runAppHook(let step, let account):
+                engine.schedule(Job(kind: .runAppHook(step, account)))
+            case .restartApp(let account):
+                engine.schedule(Job(kind: .askRestartHook(account)))
+            case .persist, .readTokenCache, .removeRefreshToken, .reply, .none:
+                preconditionFailure("the driver starts no job for \(action)")
+            }
+        }
+    }
+}
