@@ -138,6 +138,70 @@ public struct DocumentedTransition: Sendable, Hashable, CustomStringConvertible 
     public var description: String { mermaid }
 }
 
+extension ComplianceEvent {
+    /// The kind of an event as the event log and every tool spell it (`"wipeHook"` for
+    /// ``wipeHookRan(_:outcome:appRemovedData:)``, ...): the one spelling the log, the flow
+    /// parser's known names and the docs derive from. The engine's own kinds are
+    /// ``EngineEventKind``.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case enrollment
+        case policy
+        case unenroll
+        case compliance
+        case allowedAccountsChanged
+        case wipeStarted
+        case wipeFinished
+        case restartRequired
+        case restartApplicationAnswered = "restartApplication"
+        case remediationStarted
+        case wipeHookRan = "wipeHook"
+        case signInRefused
+        case signedIn
+        case signedOut
+        case tokenAcquired
+        case tokenFailed
+        case policyApplied
+        case appRestarted
+        case appConfigChanged
+        case policyAbsent
+        case identitySwitched
+        case settingsOverridden
+        case settingsOverridesCleared
+        case identitySwitchRequired
+    }
+
+    /// This event's kind.
+    public var kind: Kind {
+        switch self {
+        case .enrollment: .enrollment
+        case .policy: .policy
+        case .unenroll: .unenroll
+        case .compliance: .compliance
+        case .allowedAccountsChanged: .allowedAccountsChanged
+        case .wipeStarted: .wipeStarted
+        case .wipeFinished: .wipeFinished
+        case .restartRequired: .restartRequired
+        case .restartApplicationAnswered: .restartApplicationAnswered
+        case .remediationStarted: .remediationStarted
+        case .wipeHookRan: .wipeHookRan
+        case .signInRefused: .signInRefused
+        case .signedIn: .signedIn
+        case .signedOut: .signedOut
+        case .tokenAcquired: .tokenAcquired
+        case .tokenFailed: .tokenFailed
+        case .policyApplied: .policyApplied
+        case .appRestarted: .appRestarted
+        case .appConfigChanged: .appConfigChanged
+        case .policyAbsent: .policyAbsent
+        case .identitySwitched: .identitySwitched
+        case .settingsOverridden: .settingsOverridden
+        case .settingsOverridesCleared: .settingsOverridesCleared
+        case .identitySwitchRequired: .identitySwitchRequired
+        }
+    }
+}
+
+
 /// The kinds of the events the Orchestrator notes of its own (not the machine's): spelled here,
 /// beside ``ComplianceEvent``, once.
 public enum EngineEventKind: String, Sendable, Hashable, CaseIterable {

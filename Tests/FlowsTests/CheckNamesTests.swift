@@ -19,6 +19,18 @@ import Testing
         #expect(kinds == KnownNames.eventKinds)
     }
 
+    /// ComplianceStory (the control client, which does not link ComplianceCore) names event
+    /// kinds in its switches: each must be one the daemon writes (issue 37: one vocabulary).
+    @Test func theStoryNamesOnlyKindsTheDaemonWrites() throws {
+        let source = try String(contentsOfFile: FlowParserTests.root + "/Sources/ControlClient/ComplianceStory.swift", encoding: .utf8)
+        var named: Set<String> = []
+        for line in source.split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("case \"") {
+            for part in line.split(separator: "\"").enumerated() where part.offset % 2 == 1 { named.insert(String(part.element)) }
+        }
+        #expect(named.count >= 20, "the story's switches were found: \(named.sorted())")
+        #expect(named.subtracting(KnownNames.eventKinds).isEmpty, "not kinds the daemon writes: \(named.subtracting(KnownNames.eventKinds).sorted())")
+    }
+
     @Test func requestRoutesAreTheMocksRoutes() {
         #expect(KnownNames.requestRoutes == Set(RouteName.all))
     }

@@ -6,12 +6,7 @@ import ComplianceCore
 enum KnownNames {
     /// The event kinds the daemon writes (Sources/complianced/README.md, the events table; a
     /// test keeps the two equal).
-    static let eventKinds: Set<String> = Set(EngineEventKind.allCases.map(\.rawValue)).union([
-        "signInRefused", "signedIn", "signedOut", "tokenAcquired", "tokenFailed", "remediationStarted", "enrollment",
-        "policy", "policyApplied", "unenroll", "allowedAccountsChanged", "restartRequired", "appRestarted", "compliance", "wipeStarted",
-        "wipeFinished", "wipeHook", "restartApplication", "appConfigChanged", "policyAbsent",
-        "identitySwitched", "identitySwitchRequired", "settingsOverridden", "settingsOverridesCleared",
-    ])
+    static let eventKinds: Set<String> = Set(EngineEventKind.allCases.map(\.rawValue)).union(ComplianceEvent.Kind.allCases.map(\.rawValue))
 
     /// The route names of mockauth's request log (mocks/README.md; a test keeps them equal to
     /// MockAuth's `RouteName.all`).

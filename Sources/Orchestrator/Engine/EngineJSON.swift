@@ -57,68 +57,74 @@ public enum EngineJSON {
 
     /// A log entry for an observer event: its kind, account and payload.
     static func event(_ event: ComplianceEvent) -> (kind: String, account: AccountID?, payload: JSONValue) {
+        let (account, payload) = accountAndPayload(event)
+        return (event.kind.rawValue, account, payload)
+    }
+
+    /// The account an event is about and its payload.
+    private static func accountAndPayload(_ event: ComplianceEvent) -> (AccountID?, JSONValue) {
         switch event {
         case .enrollment(let report):
-            ("enrollment", report.account, enrollmentPayload(report.status))
+            (report.account, enrollmentPayload(report.status))
         case .policy(let report):
-            ("policy", report.account, enrollmentPayload(report.status))
+            (report.account, enrollmentPayload(report.status))
         case .unenroll(let report):
-            ("unenroll", report.account, enrollmentPayload(report.status))
+            (report.account, enrollmentPayload(report.status))
         case .compliance(let compliance):
-            ("compliance", compliance.account, ["report": Self.report(compliance)])
+            (compliance.account, ["report": Self.report(compliance)])
         case .allowedAccountsChanged(let old, let new, let removed):
-            ("allowedAccountsChanged", nil, ["old": old.json, "new": new.json, "removed": .array(removed.map { .string($0.key) })])
+            (nil, ["old": old.json, "new": new.json, "removed": .array(removed.map { .string($0.key) })])
         case .wipeStarted(let account, let reason):
-            ("wipeStarted", account, ["reason": .string(reason.rawValue)])
+            (account, ["reason": .string(reason.rawValue)])
         case .wipeFinished(let account):
-            ("wipeFinished", account, [:])
+            (account, [:])
         case .restartRequired(let account):
-            ("restartRequired", account, [:])
+            (account, [:])
         case .restartApplicationAnswered(let account, let answer):
-            ("restartApplication", account, {
+            (account, {
                 var payload: JSONObject = ["appHandlesRestart": .bool(answer.appHandlesRestart), "outcome": .string(answer.outcome)]
                 if let notice = answer.notice { payload["notice"] = .string(notice) }
                 return .object(payload)
             }())
         case .remediationStarted(let account, let silent):
-            ("remediationStarted", account, ["silent": .bool(silent)])
+            (account, ["silent": .bool(silent)])
         case .wipeHookRan(let account, let outcome, let removed):
-            ("wipeHook", account, ["outcome": .string(outcome), "appRemovedData": .bool(removed)])
+            (account, ["outcome": .string(outcome), "appRemovedData": .bool(removed)])
         case .signInRefused(let refusal):
-            ("signInRefused", refusal.account, ["code": .string(refusal.code.description), "message": .string(refusal.message)])
+            (refusal.account, ["code": .string(refusal.code.description), "message": .string(refusal.message)])
         case .signedIn(let account):
-            ("signedIn", account, [:])
+            (account, [:])
         case .signedOut(let account, let reason):
-            ("signedOut", account, ["reason": .string(reason.rawValue)])
+            (account, ["reason": .string(reason.rawValue)])
         case .tokenAcquired(let account, let scopes, let xmsCC):
-            ("tokenAcquired", account, ["scopes": .array(scopes.map { .string($0) }), "xmsCC": xmsCC])
+            (account, ["scopes": .array(scopes.map { .string($0) }), "xmsCC": xmsCC])
         case .tokenFailed(let account, let scopes, let failure):
-            ("tokenFailed", account, {
+            (account, {
                 var payload = Self.failure(failure)
                 payload["scopes"] = .array(scopes.map { .string($0) })
                 return .object(payload)
             }())
         case .policyApplied(let account, let version):
-            ("policyApplied", account, ["policyVersion": .string(version)])
+            (account, ["policyVersion": .string(version)])
         case .appRestarted(let account):
-            ("appRestarted", account, [:])
+            (account, [:])
         case .appConfigChanged(let account):
-            ("appConfigChanged", account, [:])
+            (account, [:])
         case .policyAbsent(let required):
-            ("policyAbsent", nil, [
+            (nil, [
                 "required": .bool(required),
                 "message": .string(required
                     ? "This app requires your organization's app protection policy, and it has none yet: sign in with your work account to get it."
                     : "This app has no app protection policy from your organization; your work data is not protected here."),
             ])
         case .identitySwitched(let outcome):
-            ("identitySwitched", outcome.identity, .object(identitySwitch(outcome)))
+            (outcome.identity, .object(identitySwitch(outcome)))
         case .settingsOverridden(let overrides):
-            ("settingsOverridden", nil, ["overrides": overrides.json])
+            (nil, ["overrides": overrides.json])
         case .settingsOverridesCleared(let account):
-            ("settingsOverridesCleared", account, ["reason": "unenrolled"])
+            (account, ["reason": "unenrolled"])
         case .identitySwitchRequired(let account, let reason):
-            ("identitySwitchRequired", account, ["identity": .string(account?.key ?? ""), "reason": .string(reason.rawValue)])
+            (account, ["identity": .string(account?.key ?? ""), "reason": .string(reason.rawValue)])
         }
     }
 }
