@@ -25,6 +25,9 @@ public struct DaemonConfiguration: Sendable {
     /// The MAM service base URL; nil when there is none (an OpenID Connect issuer without
     /// `--mam-url`): then nothing is registered or remediated.
     public var mamURL: String?
+    /// The MAM URL was derived from the authority (no `--mam-url`): an authority override
+    /// (`aadAuthorityUriOverride`) then brings its own origin's MAM service too.
+    public var mamURLFollowsAuthority = false
     public var signInScopes: [String]
     public var caFile: String?
     public var clock: EngineClock.Mode
@@ -69,6 +72,7 @@ public struct DaemonConfiguration: Sendable {
             }
             self.issuer = .entra(authority)
             self.mamURL = mamURL ?? origin + "/mam/v1"
+            self.mamURLFollowsAuthority = mamURL == nil
         }
         if let mamURL = self.mamURL, IssuerConfiguration.origin(of: mamURL) == nil {
             throw AppSettingsError("the MAM service URL \(mamURL) is not an http(s) URL")
@@ -127,8 +131,8 @@ public struct DaemonParts: Sendable {
         engineConfiguration.redirectPort = configuration.redirectPort
         let engine = Engine(
             configuration: engineConfiguration,
-            store: store, vault: vault, issuer: issuer, mam: mam, browserHTTP: client, clock: clock, logger: logger,
-            metrics: metrics)
+            store: store, vault: vault, issuer: issuer, mam: mam, mamFollowsAuthority: configuration.mamURLFollowsAuthority, browserHTTP: client,
+            clock: clock, logger: logger, metrics: metrics)
         self.store = store
         self.issuer = issuer
         self.engine = engine

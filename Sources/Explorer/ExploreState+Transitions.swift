@@ -60,7 +60,7 @@ extension ExploreState {
 
     public static func step(of action: ComplianceMachine.Action) -> ComplianceMachine.StepID? {
         switch action {
-        case .readTokenCache(let step, _, _, _), .requestToken(let step, _, _, _, _, _, _), .removeRefreshToken(let step, _, _), .callMAM(let step, _),
+        case .readTokenCache(let step, _, _, _), .requestToken(let step, _, _, _, _, _, _), .removeRefreshToken(let step, _, _), .callMAM(let step, _, _),
              .removeTokens(let step, _), .removeVaultFiles(let step, _), .runAppHook(let step, _):
             step
         default:
@@ -263,7 +263,7 @@ extension ExploreState {
             default:
                 return (.grant(.response(world.grantAnswer(account, scopes: scopes, environment: environment))), nil)
             }
-        case .callMAM(_, let request):
+        case .callMAM(_, let request, _):
             let kind: ComplianceInvariants.NotificationKind? = switch request {
             case .enroll: .enrollment
             case .checkIn: .policy

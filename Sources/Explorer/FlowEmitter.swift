@@ -118,10 +118,10 @@ public struct FlowEmitter: Sendable {
         let route: String
         switch action {
         case .requestToken: route = "token"
-        case .callMAM(_, .enroll): route = "mam.enroll"
-        case .callMAM(_, .checkIn): route = "mam.checkin"
-        case .callMAM(_, .unenroll): route = "mam.unenroll"
-        case .callMAM(_, .reportCompliance): route = "mam.report-compliance"
+        case .callMAM(_, .enroll, _): route = "mam.enroll"
+        case .callMAM(_, .checkIn, _): route = "mam.checkin"
+        case .callMAM(_, .unenroll, _): route = "mam.unenroll"
+        case .callMAM(_, .reportCompliance, _): route = "mam.report-compliance"
         default: return nil
         }
         switch failure {

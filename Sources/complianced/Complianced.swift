@@ -53,7 +53,7 @@ struct Complianced: AsyncParsableCommand {
     @Option(name: .customLong("client-auth"), help: ArgumentHelp("How the secret is sent: basic (client_secret_basic, the default) or post (client_secret_post).", valueName: "method"))
     var clientAuth: String?
 
-    @Option(name: .customLong("mam-url"), help: ArgumentHelp("MAM service base URL (default for --authority: its origin + /mam/v1; an --oidc-issuer has none unless given: no registration, no remediation).", valueName: "url"))
+    @Option(name: .customLong("mam-url"), help: ArgumentHelp("MAM service base URL (default for --authority: its origin + /mam/v1, and an authority override then brings its own; an --oidc-issuer has none unless given: no registration, no remediation).", valueName: "url"))
     var mamURL: String?
 
     @Option(name: .customLong("scope"), help: ArgumentHelp("A scope sign-ins request when the request names none (repeatable).", valueName: "scope"))

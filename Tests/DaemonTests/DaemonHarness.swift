@@ -26,7 +26,7 @@ struct DaemonHarness: Sendable {
     /// before the engine opens it (e.g. to write a store of an earlier layout).
     static func run<T: Sendable>(
         app: String = appsDirectory + "/chatr-Info.plist", authority: String? = nil, wipeHook: WipeHook? = nil,
-        restartHook: RestartHook? = nil,
+        restartHook: RestartHook? = nil, mamURLFromAuthority: Bool = false,
         prepare: @Sendable (String) throws -> Void = { _ in },
         _ body: @Sendable (DaemonHarness) async throws -> T
     ) async throws -> T {
@@ -36,7 +36,7 @@ struct DaemonHarness: Sendable {
             try prepare(directory)
             let configuration = try DaemonConfiguration(
                 stateDirectory: directory, app: try AppSettings.load(infoPlist: app), authority: authority ?? mock.authority,
-                mamURL: mock.mamURL, clock: .virtual, wipeHook: wipeHook, httpTimeout: .seconds(5),
+                mamURL: mamURLFromAuthority ? nil : mock.mamURL, clock: .virtual, wipeHook: wipeHook, httpTimeout: .seconds(5),
                 restartHook: restartHook)
             let parts = try DaemonParts(configuration, logger: quietLogger)
             let running = try await parts.startRunning()

@@ -1,7 +1,7 @@
 import ComplianceCore
 import LocalServers
 import MockAuth
-import Orchestrator
+@testable import Orchestrator
 import Testing
 
 /// Tokens are cached per issuer and client, as MSAL keys its cache by environment: after the
@@ -63,6 +63,35 @@ import Testing
             _ = try await harness.engine.updateSettingsOverrides(authority: .clear, clientID: .keep, redirectURI: .keep)
             let back = try await harness.engine.acquireToken(Self.alice, scopes: DaemonHarness.chatRead, silent: true, remediate: false, user: nil)
             #expect(back.tokens != nil, "the first issuer's refresh token survived the second issuer's refusal")
+        }
+    }
+
+    /// A MAM URL derived from the authority follows an authority override: the overriding
+    /// issuer's MAM token goes to that issuer's MAM service, never to the first one's, and
+    /// the first service is used again once the override is cleared.
+    @Test func theMAMServiceFollowsAnOverriddenAuthority() async throws {
+        try await DaemonHarness.run(mamURLFromAuthority: true) { harness in
+            #expect(harness.configuration.mamURLFollowsAuthority)
+            try await InProcessMockAuth.run { second in
+                _ = try await harness.engine.updateSettingsOverrides(authority: .set(second.authority), clientID: .keep, redirectURI: .keep)
+                harness.mock.state.clearRequestLog()
+                let there = try await harness.signIn(Self.alice)
+                #expect(there.token.status == .compliant, "remediated at the second issuer's MAM service: \(there.token.status)")
+                let secondMAM = second.state.requestLogEntries().compactMap(\.route).filter { $0.hasPrefix("mam.") }
+                #expect(secondMAM.contains("mam.enroll") && secondMAM.contains("mam.report-compliance"), "\(secondMAM)")
+                let firstMAM = harness.mock.state.requestLogEntries().compactMap(\.route).filter { $0.hasPrefix("mam.") }
+                #expect(firstMAM.isEmpty, "the second issuer's MAM token went to the first MAM service: \(firstMAM)")
+            }
+        }
+    }
+
+    /// An explicit --mam-url stays the one MAM service whatever the authority.
+    @Test func anExplicitMAMURLDoesNotFollow() async throws {
+        try await DaemonHarness.run { harness in
+            #expect(!harness.configuration.mamURLFollowsAuthority)
+            let override = TokenEnvironment(authority: "http://127.0.0.1:9/contoso.com")
+            #expect(harness.engine.mamClient(for: override)?.baseURL == harness.mock.mamURL)
+            #expect(harness.engine.mamClient(for: .app)?.baseURL == harness.mock.mamURL)
         }
     }
 }

@@ -490,7 +490,7 @@ public enum ComplianceInvariants {
         guard !transition.after.configuration.mamService else { return [] }
         var found: [Violation] = []
         for action in transition.takenActions {
-            if case .callMAM(_, let request) = action {
+            if case .callMAM(_, let request, _) = action {
                 found.append(Violation(.noMAMWithoutService, "a MAM request was made without a MAM service: \(request)"))
             }
             if case .reply(_, .remediation(let report, _)) = action, report.status == .compliant {

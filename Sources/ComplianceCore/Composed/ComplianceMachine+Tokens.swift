@@ -14,7 +14,9 @@ extension ComplianceMachine {
         volatile.currentRequest[purpose] = id
         guard mayReceiveToken(account) || purpose.servesLeaving else {
             volatile.currentRequest[purpose] = nil
-            finishToken(purpose, current: true, account: account, scopes: scopes, interaction: interaction, .failure(.accountRemoved), now: now)
+            finishToken(
+                purpose, current: true, account: account, scopes: scopes, interaction: interaction, environment: tokenEnvironment, .failure(.accountRemoved),
+                now: now)
             return
         }
         var machine = TokenAcquisitionStateMachine(request: .init(
@@ -49,7 +51,7 @@ extension ComplianceMachine {
             volatile.tokenRequests[id] = nil
             let current = endRequest(id, request.purpose)
             guard mayReceiveToken(account) || request.purpose.servesLeaving else {
-                finishToken(request.purpose, current: current, account: account, scopes: scopes, interaction: request.interaction, .failure(.accountRemoved), now: now)
+                finishToken(request.purpose, current: current, account: account, scopes: scopes, interaction: request.interaction, environment: request.environment, .failure(.accountRemoved), now: now)
                 return
             }
             // A leaving account's tokens serve its unenrollment only: never cached again.
@@ -58,7 +60,8 @@ extension ComplianceMachine {
             }
             // A cache hit (`store` false) changes nothing: it notes no event, so its step commits nothing.
             finishToken(
-                request.purpose, current: current, account: account, scopes: scopes, interaction: request.interaction, .success(tokens),
+                request.purpose, current: current, account: account, scopes: scopes, interaction: request.interaction, environment: request.environment,
+                .success(tokens),
                 fromCache: !store, now: now)
         case .keepGranted(let tokens, let granted, let failure):
             volatile.tokenRequests[id] = nil
@@ -68,11 +71,11 @@ extension ComplianceMachine {
             if mayReceiveToken(account) {
                 keep(tokens, scopes: granted, for: account, environment: request.environment)
             }
-            finishToken(request.purpose, current: current, account: account, scopes: scopes, interaction: request.interaction, .failure(failure), now: now)
+            finishToken(request.purpose, current: current, account: account, scopes: scopes, interaction: request.interaction, environment: request.environment, .failure(failure), now: now)
         case .fail(let failure):
             volatile.tokenRequests[id] = nil
             let current = endRequest(id, request.purpose)
-            finishToken(request.purpose, current: current, account: account, scopes: scopes, interaction: request.interaction, .failure(failure), now: now)
+            finishToken(request.purpose, current: current, account: account, scopes: scopes, interaction: request.interaction, environment: request.environment, .failure(failure), now: now)
         case .none:
             volatile.tokenRequests[id] = nil
             endRequest(id, request.purpose)
@@ -124,7 +127,7 @@ extension ComplianceMachine {
     /// longer waits for (`current` false) reaches nobody but its caller. Tokens `fromCache`
     /// note no `tokenAcquired`: a cache hit commits nothing.
     mutating func finishToken(
-        _ purpose: TokenPurpose, current: Bool, account: AccountID, scopes: [String], interaction: Ticket?,
+        _ purpose: TokenPurpose, current: Bool, account: AccountID, scopes: [String], interaction: Ticket?, environment: TokenEnvironment,
         _ result: Result<TokenSet, TokenAcquisitionFailure>, fromCache: Bool = false, now: Instant
     ) {
         if case .caller = purpose {} else if !current { return }
@@ -178,7 +181,7 @@ extension ComplianceMachine {
                 let step = newStep()
                 volatile.outstanding[step] = .mam(intent)
                 volatile.currentStep[intent] = step
-                emit(.callMAM(step, request))
+                emit(.callMAM(step, request, environment: environment))
             case .failure(let failure):
                 mamCallEnded(intent, .failed(.authRequired, detail: "no token for the MAM service: \(failure.message)"), now: now)
             }

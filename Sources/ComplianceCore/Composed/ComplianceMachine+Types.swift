@@ -96,8 +96,9 @@ extension ComplianceMachine {
             environment: TokenEnvironment)
         /// Delete the account's refresh token of `environment` (no other issuer's); answer `.done`.
         case removeRefreshToken(StepID, AccountID, environment: TokenEnvironment)
-        /// Call the MAM service; answer `.mam(…)`.
-        case callMAM(StepID, MAMRequest)
+        /// Call the MAM service with a token `environment`'s issuer issued (the MAM service of
+        /// that issuer, as the app's client there); answer `.mam(…)`.
+        case callMAM(StepID, MAMRequest, environment: TokenEnvironment)
         /// Wipe steps: delete every token of the account; delete its vault files; run the app's
         /// wipe hook (answer `.hook(…)`). Answer `.done`, or `.failed` when the disk refuses.
         case removeTokens(StepID, AccountID)
@@ -119,7 +120,7 @@ extension ComplianceMachine {
             case .requestToken(let step, let grant, let account, let scopes, _, let interaction, let environment):
                 "requestToken(\(step), \(grant), \(account.upn), \(scopes)\(interaction.map { ", interactive for \($0)" } ?? ""), \(environment))"
             case .removeRefreshToken(let step, let account, let environment): "removeRefreshToken(\(step), \(account.upn), \(environment))"
-            case .callMAM(let step, let request): "callMAM(\(step), \(request))"
+            case .callMAM(let step, let request, let environment): "callMAM(\(step), \(request), \(environment))"
             case .removeTokens(let step, let account): "removeTokens(\(step), \(account.upn))"
             case .removeVaultFiles(let step, let account): "removeVaultFiles(\(step), \(account.upn))"
             case .runAppHook(let step, let account): "runAppHook(\(step), \(account.upn))"

@@ -12,9 +12,9 @@ extension Engine {
             let result = await sendGrant(grant, account: account, scopes: scopes, claims: claims, user: user, environment: environment)
             metrics.issuerRequest(grant: grant.rawValue, took: ContinuousClock.now - started)
             await grantCompleted(step, result)
-        case .mam(let step, let request):
+        case .mam(let step, let request, let environment):
             let started = ContinuousClock.now
-            let result = await callMAM(request)
+            let result = await callMAM(request, environment: environment)
             metrics.mamRequest(EngineMetrics.name(of: request), took: ContinuousClock.now - started)
             await mamCompleted(step, result)
         case .removeTokens(let step, let account):
@@ -224,12 +224,20 @@ extension Engine {
 
     /// Sends a MAM request. Transport failures are 205 (enroll) / 212 (the others), 5xx 201,
     /// an unusable answer 206, a refused token 203.
-    private nonisolated func callMAM(_ request: ComplianceMachine.MAMRequest) async -> MAMCallResult {
+    /// The MAM service for a token of `environment`: the configured one, or, when its URL was
+    /// derived from the authority, the one at the overriding authority's origin (its tokens
+    /// are that issuer's, and go to no other service).
+    nonisolated func mamClient(for environment: TokenEnvironment) -> MAMClient? {
+        guard let mam, mamFollowsAuthority, let authority = environment.authority, let origin = IssuerConfiguration.origin(of: authority) else { return mam }
+        return mam.at(baseURL: origin + "/mam/v1")
+    }
+
+    private nonisolated func callMAM(_ request: ComplianceMachine.MAMRequest, environment: TokenEnvironment) async -> MAMCallResult {
         if let hold = await throttle.hold(.mam, now: clock.now) {
             return MAMCallResult(result: .failed(
                 .internalError, detail: "the MAM service asked to wait (HTTP \(hold.status), Retry-After); not contacted for another \(hold.remaining.milliseconds / 1000) s"))
         }
-        guard let mam else {
+        guard let mam = mamClient(for: environment) else {
             // Only a store written while a MAM service was configured leads here.
             return MAMCallResult(result: .failed(.internalError, detail: "no MAM service is configured (--mam-url)"))
         }
@@ -237,7 +245,8 @@ extension Engine {
         do {
             switch request {
             case .enroll(_, let token):
-                reply = try await mam.enroll(appID: issuer.configuration.clientID, token: token.reveal())
+                // As the client the token was issued to (an overriding client id's registration).
+                reply = try await mam.enroll(appID: environment.clientID ?? issuers.base.configuration.clientID, token: token.reveal())
             case .checkIn(_, let id, let version, let token):
                 reply = try await mam.checkIn(enrollmentID: id, policyVersion: version.flatMap { Int64($0) }, token: token.reveal())
             case .unenroll(_, let id, let token):

@@ -29,6 +29,9 @@ public actor Engine: Service {
     let issuers: IssuerSelection
     /// The MAM service's client; nil when none is configured (``ComplianceMachine/Configuration/mamService``).
     let mam: MAMClient?
+    /// The MAM URL was derived from the authority: a call with a token of an overriding
+    /// authority goes to that authority's origin's MAM service (``mamClient(for:)``).
+    let mamFollowsAuthority: Bool
     /// Plays the browser for interactive sign-ins; must not follow redirects.
     let browserHTTP: HTTPClient
     /// Sign-ins a person completes in a browser or on another device (the control API's
@@ -76,13 +79,14 @@ public actor Engine: Service {
 
     public init(
         configuration: EngineConfiguration, store: OrchestratorStore, vault: Vault, issuer: IssuerClient, mam: MAMClient?,
-        browserHTTP: HTTPClient, clock: EngineClock, logger: Logger, metrics: EngineMetrics = EngineMetrics()
+        mamFollowsAuthority: Bool = false, browserHTTP: HTTPClient, clock: EngineClock, logger: Logger, metrics: EngineMetrics = EngineMetrics()
     ) {
         self.configuration = configuration
         self.store = store
         self.vault = vault
         self.issuers = IssuerSelection(base: issuer)
         self.mam = mam
+        self.mamFollowsAuthority = mamFollowsAuthority
         self.browserHTTP = browserHTTP
         self.clock = clock
         self.logger = logger
@@ -213,7 +217,7 @@ struct Job: Sendable {
         case grant(
             ComplianceMachine.StepID, TokenAcquisitionStateMachine.Grant, AccountID, scopes: [String], claims: String?, user: InteractiveUser?,
             environment: TokenEnvironment)
-        case mam(ComplianceMachine.StepID, ComplianceMachine.MAMRequest)
+        case mam(ComplianceMachine.StepID, ComplianceMachine.MAMRequest, environment: TokenEnvironment)
         case removeTokens(ComplianceMachine.StepID, AccountID)
         case removeVaultFiles(ComplianceMachine.StepID, AccountID)
         case runAppHook(ComplianceMachine.StepID, AccountID)

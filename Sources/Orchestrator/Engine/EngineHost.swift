@@ -67,8 +67,8 @@ struct EngineHost: ComplianceHost {
             case .requestToken(let step, let grant, let account, let scopes, let claims, let interaction, let environment):
                 engine.schedule(Job(kind: .grant(
                     step, grant, account, scopes: scopes, claims: claims, user: interaction.flatMap { engine.users[$0] }, environment: environment)))
-            case .callMAM(let step, let request):
-                engine.schedule(Job(kind: .mam(step, request)))
+            case .callMAM(let step, let request, let environment):
+                engine.schedule(Job(kind: .mam(step, request, environment: environment)))
             case .removeTokens(let step, let account):
                 engine.schedule(Job(kind: .removeTokens(step, account)))
             case .removeVaultFiles(let step, let account):

@@ -20,6 +20,11 @@ public struct MAMClient: Sendable {
         self.logger = logger
     }
 
+    /// The same client for the service at `baseURL` (another issuer's MAM service).
+    public func at(baseURL: String) -> MAMClient {
+        MAMClient(baseURL: baseURL, http: http, logger: logger)
+    }
+
     /// `POST enroll {"appId"}`.
     public func enroll(appID: String, token: String) async throws(MAMClientError) -> MAMReply {
         try await post("enroll", ["appId": .string(appID)], token: token)
