@@ -259,59 +259,15 @@ extension Engine {
             if error.code == .serviceFailure, let status = error.httpStatus, status >= 500 || status == 429 {
                 retry = (status, error.retryAfterSeconds.map { .seconds(Int64($0)) })
             }
-            let status: EnrollmentStatus = switch error.code {
-            case .network: if case .enroll = request { .enrollmentEndPointNetworkFailure } else { .policyEndPointNetworkFailure }
-            case .malformed: .parsingFailure
-            case .unauthorized: .authRequired
-            default: .internalError
+            let failure: MAMResponseClassifier.CallFailure = switch error.code {
+            case .network: .network
+            case .malformed: .malformed
+            case .unauthorized: .unauthorized
+            default: .status(error.httpStatus ?? 0)
             }
-            return MAMCallResult(result: .failed(status, detail: error.message), retry: retry)
+            return MAMCallResult(result: MAMResponseClassifier.classify(request, failure: failure, detail: error.message), retry: retry)
         }
-        return MAMCallResult(result: Self.mamResult(request, reply))
-    }
-
-    /// The service's answer in the machine's terms.
-    static func mamResult(_ request: ComplianceMachine.MAMRequest, _ reply: MAMReply) -> ComplianceMachine.MAMResult {
-        if case .reportCompliance = request, let compliance = reply.json["complianceStatus"] {
-            if compliance.intValue == 0 { return .complianceReported }
-            let reason = reply.json["reason"]?.stringValue ?? "unknown"
-            let status: EnrollmentStatus = reason == "noPolicy" ? .licensedNotTargeted : .notEnrolledAccount
-            return .failed(status, detail: "The MAM service reports the app not compliant (\(reason)).")
-        }
-        guard let code = reply.statusCode, let status = EnrollmentStatus(rawValue: code) else {
-            return .failed(.parsingFailure, detail: "the MAM service's answer has no known enrollment status: \(JSONValue.object(reply.json).encodedString())")
-        }
-        switch request {
-        case .enroll:
-            guard status == .newPoliciesReceived || status == .alreadyEnrolled || status == .noPolicyReceived else {
-                return .failed(status.isSuccess ? .parsingFailure : status, detail: nil)
-            }
-            guard let id = reply.json["enrollmentId"]?.stringValue else {
-                return .failed(.parsingFailure, detail: "The enroll answer carries no enrollmentId.")
-            }
-            return .enrolled(status, enrollmentID: id, policy: policy(from: reply.json["policy"]))
-        case .checkIn:
-            switch status {
-            case .newPoliciesReceived:
-                guard let policy = policy(from: reply.json["policy"]) else { return .failed(.parsingFailure, detail: "a new policy that cannot be read") }
-                return .checkedIn(.newPoliciesReceived(policy))
-            case .policiesHaveNotChanged: return .checkedIn(.policiesHaveNotChanged)
-            case .wipeReceived: return .checkedIn(.wipeReceived)
-            case .noPolicyReceived: return .checkedIn(.noPolicyReceived)
-            default: return .failed(status.isSuccess ? .parsingFailure : status, detail: nil)
-            }
-        case .unenroll:
-            return status == .unenrollmentSuccess ? .unenrolled : .failed(status.isSuccess ? .parsingFailure : status, detail: nil)
-        case .reportCompliance:
-            return status.isSuccess ? .complianceReported : .failed(status, detail: nil)
-        }
-    }
-
-    /// The policy a MAM answer carries, in ComplianceCore's shape (the version as a string).
-    static func policy(from json: JSONValue?) -> MAMPolicy? {
-        guard var object = json?.objectValue else { return nil }
-        if let number = object["version"]?.intValue { object["version"] = .string(String(number)) }
-        return try? MAMPolicy(json: .object(object))
+        return MAMCallResult(result: MAMResponseClassifier.classify(request, answer: reply.json))
     }
 
     // MARK: - Wipe steps
