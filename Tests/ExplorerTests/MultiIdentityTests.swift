@@ -191,4 +191,13 @@ import Testing
         #expect(refusal.code == .conflict && refusal.message.contains("wiped"))
         #expect(leaving.bufferProtection(for: dave) == .success(.identityHeader), "others are untouched")
     }
+
+    /// `loginAndEnrollAccount(nil)`: the managed user, decided by the machine.
+    @Test func aSignInWithoutAnAccountSignsInTheManagedUser() throws {
+        #expect(try Self.aliceManaged().accountForSignInWithoutAccount() == .success(alice))
+        guard case .failure(let refusal) = ComplianceMachine(configuration: Self.universe.configuration).accountForSignInWithoutAccount() else {
+            Issue.record("an app with nobody answered an account"); return
+        }
+        #expect(refusal.code == .accountRequired && refusal.message.contains("no account is managed or registered"))
+    }
 }

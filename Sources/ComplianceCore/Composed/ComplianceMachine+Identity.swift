@@ -162,6 +162,20 @@ extension ComplianceMachine {
         return nil
     }
 
+    /// The account `loginAndEnrollAccount(nil)` (a sign-in without an account) signs in: "the
+    /// existing managed user", else the one account registered with the MAM service; with
+    /// neither (or several registered and none managed) `account_required`, where the SDK
+    /// would prompt for a user name.
+    public func accountForSignInWithoutAccount() -> Result<AccountID, Refusal> {
+        if let managed = managedAccount { return .success(managed) }
+        let registered = registeredAccounts
+        if registered.count == 1 { return .success(registered[0]) }
+        let why = registered.isEmpty
+            ? "no account is managed or registered in this app"
+            : "\(registered.count) accounts are registered and none is managed (\(registered.map(\.upn).joined(separator: ", ")))"
+        return .failure(Refusal(.accountRequired, nil, "a sign-in without an account signs in the app's managed user, and \(why): name the account to sign in"))
+    }
+
     /// At the end of every step: an identity in force whose account may no longer be (it
     /// leaves, or the allowed accounts exclude it) becomes no user, and the app is told.
     mutating func enforceIdentities() {

@@ -307,6 +307,9 @@ extension ComplianceMachine {
             /// The app owes a restart (its `restartApplication` answered YES) and has not
             /// reported it: no token is served until it does.
             case restartPending = "restart_pending"
+            /// A sign-in without an account, and no managed user to sign in (the SDK would
+            /// prompt for a user name): name the account.
+            case accountRequired = "account_required"
         }
 
         public var code: Code

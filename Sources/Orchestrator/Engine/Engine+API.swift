@@ -31,6 +31,7 @@ extension Engine {
         case .identityNotAllowed: EngineError(.identityNotAllowed, refusal.message)
         case .identityMismatch: EngineError(.identityMismatch, refusal.message)
         case .restartPending: EngineError(.restartPending, refusal.message)
+        case .accountRequired: EngineError(.accountRequired, refusal.message)
         }
     }
 
@@ -44,11 +45,18 @@ extension Engine {
 
     /// Signs `upn` in: the allowed-accounts check, a token for `scopes` (remediating on
     /// 53005), then registration with the MAM service (one managed account at a time).
-    /// `upn` nil is `loginAndEnrollAccount(nil)`: the managed user (``accountForAnonymousSignIn()``).
+    /// `upn` nil is `loginAndEnrollAccount(nil)`: the managed user (ComplianceMachine's
+    /// `accountForSignInWithoutAccount()`).
     public func signIn(_ upn: String?, scopes: [String]?, silent: Bool, user: InteractiveUser?) async throws(EngineError) -> SignInOutcome {
-        let named: String
-        if let upn { named = upn } else { named = try accountForAnonymousSignIn() }
-        let account = try parseAccount(named)
+        let account: AccountID
+        if let upn {
+            account = try parseAccount(upn)
+        } else {
+            switch machine.accountForSignInWithoutAccount() {
+            case .success(let managed): account = managed
+            case .failure(let refusal): throw Self.error(refusal)
+            }
+        }
         try Self.checkCredentials(silent: silent, user: user)
         let interactive = !silent && user != nil
         let reply = await submit(user: interactive ? user : nil) { machine, ticket in

@@ -54,17 +54,4 @@ extension Engine {
         default: throw EngineError(.internalError, "the machine answered a process identity with \(reply)")
         }
     }
-
-    /// The account `loginAndEnrollAccount(nil)` signs in: "the existing managed user", that is
-    /// the managed account, else the one account registered with the MAM service. With none,
-    /// `account_required` (the SDK would prompt the user for a user name: the caller must).
-    func accountForAnonymousSignIn() throws(EngineError) -> String {
-        if let managed = machine.managedAccount { return managed.upn }
-        let registered = machine.registeredAccounts
-        if registered.count == 1 { return registered[0].upn }
-        let why = registered.isEmpty
-            ? "no account is managed or registered in this app"
-            : "\(registered.count) accounts are registered and none is managed (\(registered.map(\.upn).joined(separator: ", ")))"
-        throw EngineError(.accountRequired, "a sign-in without an account signs in the app's managed user, and \(why): name the account to sign in")
-    }
 }
