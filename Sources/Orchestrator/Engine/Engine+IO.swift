@@ -78,7 +78,7 @@ extension Engine {
                     switch try await signInOnAnotherDevice(issuer, scopes: wireScopes, claims: claims, session: session) {
                     case .reply(let answer): reply = answer
                     case .cancelled: return .cancelled
-                    case .expired(let detail): return Self.interactionEnded(detail)
+                    case .expired(let detail): return GrantResultClassifier.interactionEnded(detail)
                     }
                     break
                 }
@@ -90,9 +90,9 @@ extension Engine {
                 case .cancelled:
                     return .cancelled
                 case .error(let code, let description):
-                    return Self.redirectError(code, description)
+                    return GrantResultClassifier.redirectError(code, description)
                 case .timedOut(let detail):
-                    return Self.interactionEnded(detail)
+                    return GrantResultClassifier.interactionEnded(detail)
                 }
             }
             let response = TokenResponseClassifier.classify(
@@ -118,39 +118,15 @@ extension Engine {
             }
             return .response(.success(tokens))
         } catch {
-            if error.code == .network { return .transportFailed(error.message) }
-            if error.code == .misconfigured { return .misconfigured(error.message) }
-            if error.code == .invalidIDToken {
-                // Nothing of an answer whose id_token does not hold is kept.
-                return .response(.malformed(MalformedResponse(status: 200, message: "its id_token was refused: \(error.message)")))
+            let problem: GrantResultClassifier.Problem = switch error.code {
+            case .network: .network(error.message)
+            case .misconfigured: .misconfigured(error.message)
+            case .invalidIDToken: .invalidIDToken(error.message)
+            case .signInFailed: .signInFailed(status: error.httpStatus, message: error.message)
+            case .serviceFailure where error.httpStatus != nil: .serviceFailure(status: error.httpStatus ?? 0, retryAfterSeconds: error.retryAfterSeconds)
+            default: .other(code: "\(error.code)", message: error.message)
             }
-            if error.code == .signInFailed {
-                // The sign-in page did not let the user in (a wrong password, no form): the app
-                // needs the user again, as a failed interactive sign-in is for MSAL; not a broken service.
-                let server = ServerError(
-                    status: error.httpStatus ?? 200, error: "sign_in_failed", errorDescription: error.message, errorCodes: AADSTSCodes.codes(in: error.message))
-                return .response(.interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: server)))
-            }
-            if error.code == .serviceFailure, let status = error.httpStatus {
-                return .response(.serviceFailure(ServiceFailure(status: status, retryAfter: error.retryAfterSeconds.map { .seconds(Int64($0)) })))
-            }
-            return .response(.malformed(MalformedResponse(status: 0, message: "\(error.code): \(error.message)")))
-        }
-    }
-
-    /// An error the issuer's sign-in redirected back with (RFC 6749 §4.1.2.1), other than
-    /// `access_denied` (the user's: cancelled). There is no HTTP status to report: the
-    /// redirect is the answer.
-    static func redirectError(_ code: String, _ description: String?) -> ComplianceMachine.GrantResult {
-        let detail = description.map { ": \($0)" } ?? ""
-        switch code {
-        case "login_required", "interaction_required", "consent_required", "account_selection_required":
-            let error = ServerError(status: 302, error: code, errorDescription: description)
-            return .response(.interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: error)))
-        case "server_error", "temporarily_unavailable":
-            return .response(.serviceFailure(ServiceFailure(status: 503, serverError: ServerError(status: 503, error: code, errorDescription: description))))
-        default:
-            return .misconfigured("its sign-in redirected back with error \(code)\(detail)")
+            return GrantResultClassifier.result(of: problem)
         }
     }
 
