@@ -59,6 +59,38 @@ import Testing
         }
     }
 
+    /// Connections that send nothing delay no other: with 40 of them held open (which, served
+    /// one after another for up to 5 s each, took 200 s), the answer still arrives within the
+    /// 60 s wait (issue 36's attack: one connection at a time).
+    @Test func silentConnectionsDoNotHoldTheAnswerBack() async throws {
+        let listener = try LoopbackRedirectListener()
+        let port = listener.port
+        async let answer = listener.waitForRedirect(expectedState: Self.state, until: ContinuousClock.now + .seconds(60), cancelled: { false })
+        let page = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let silent = (0..<40).map { _ in Self.connected(port: port) }
+                let page = Page.get(port: port, target: "/?code=c9&state=\(Self.state)")
+                for fd in silent { close(fd) }
+                continuation.resume(returning: page)
+            }
+        }
+        #expect(await answer == .redirect("/?code=c9&state=\(Self.state)"))
+        #expect(page.status == 200)
+    }
+
+    /// A blocking socket connected to the listener that sends nothing.
+    static func connected(port: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return fd
+    }
+
     @Test func strayRequestsGet404AndTheWaitGoesOn() async throws {
         let (answer, pages) = try await Self.answer(to: ["/", "/favicon.ico", "/?code=c1&state=wrong", "/?code=c1", "/?code=c2&state=\(Self.state)"])
         #expect(answer == .redirect("/?code=c2&state=\(Self.state)"))

@@ -53,39 +53,105 @@ final class LoopbackRedirectListener: @unchecked Sendable {  // the descriptor i
     /// Waits until the answer to the sign-in whose `state` is `expectedState` arrives, the
     /// deadline passes or `cancelled()` says so (nil then). Requests that do not carry that
     /// `state` (exactly once) are answered 404 and the wait goes on.
+    ///
+    /// Connections are served side by side: a client that connects and sends nothing (a
+    /// preconnect, or a hostile one holding many open) delays no other; each gets at most
+    /// ``requestTime`` to send its request line, and at most ``maxOpen`` wait at once (the
+    /// oldest is dropped for a new one).
     func waitForRedirect(expectedState: String, until deadline: ContinuousClock.Instant, cancelled: @Sendable () -> Bool) async -> Answer? {
+        var open: [Pending] = []
+        defer { for pending in open { Glibc.close(pending.fd) } }
         while ContinuousClock.now < deadline, !cancelled(), !Task.isCancelled {
-            let connection = accept(socket, nil, nil)  // the listening socket is non-blocking
-            guard connection >= 0 else {
-                try? await Task.sleep(for: .milliseconds(25))
-                continue
+            while true {
+                let connection = accept(socket, nil, nil)  // the listening socket is non-blocking
+                guard connection >= 0 else { break }
+                _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) | O_NONBLOCK)
+                open.append(Pending(fd: connection, opened: .now))
+                if open.count > Self.maxOpen { Glibc.close(open.removeFirst().fd) }
             }
-            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) | O_NONBLOCK)
-            defer { Glibc.close(connection) }
-            guard let target = await Self.requestTarget(connection, until: min(deadline, ContinuousClock.now + .seconds(5))) else { continue }
-            let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-            let fields = parts.count == 2 ? FormEncoding.decode(parts[1]) : []
-            let states = fields.filter { $0.0 == "state" }.map(\.1)
-            guard parts.first == "/", states.contains(expectedState) else {
-                Self.respond(connection, status: "404 Not Found", body: "Not found: this address only takes the answer to the sign-in the app is waiting for.")
-                continue
+            var index = 0
+            while index < open.count {
+                switch Self.readRequestLine(&open[index]) {
+                case .waiting where ContinuousClock.now - open[index].opened < Self.requestTime:
+                    index += 1
+                case .waiting, .unusable:
+                    Glibc.close(open.remove(at: index).fd)
+                case .target(let target):
+                    let connection = open.remove(at: index).fd
+                    defer { Glibc.close(connection) }
+                    if let answer = Self.answer(connection, target: target, expectedState: expectedState) { return answer }
+                }
             }
-            var seen: Set<String> = []
-            if let repeated = fields.first(where: { !seen.insert($0.0).inserted })?.0 {
-                Self.respond(connection, status: "400 Bad Request", body: "The sign-in's answer was refused: it repeats the parameter \(Self.shown(repeated)). Return to the terminal and sign in again.")
-                return .repeated(parameter: repeated)
-            }
-            let error = fields.first { $0.0 == "error" }?.1
-            let body: String = switch error {
-            case nil: "The sign-in's answer reached the app, which now completes the sign-in. You can close this window and return to the terminal."
-            case "access_denied": "The sign-in was cancelled. You can close this window and return to the terminal."
-            case let code?: "The sign-in did not complete (\(Self.shown(code))). You can close this window and return to the terminal."
-            }
-            Self.respond(connection, status: "200 OK", body: body)
-            return .redirect(target)
+            try? await Task.sleep(for: .milliseconds(open.isEmpty ? 25 : 10))
         }
         return nil
+    }
+
+    /// How long a connection may take to send its request line.
+    static let requestTime: Duration = .seconds(5)
+    /// How many connections may wait for their request line at once.
+    static let maxOpen = 64
+
+    /// A connection and what it has sent so far.
+    private struct Pending {
+        let fd: Int32
+        let opened: ContinuousClock.Instant
+        var received: [UInt8] = []
+    }
+
+    private enum ReadState {
+        case waiting
+        case unusable
+        case target(String)
+    }
+
+    /// Reads what `pending` has sent: its `GET` request target once the request line is
+    /// complete; unusable when it closed, failed, sent something else or too much.
+    private static func readRequestLine(_ pending: inout Pending) -> ReadState {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while pending.received.count < 16 << 10 {
+            let count = read(pending.fd, &buffer, buffer.count)
+            if count > 0 {
+                pending.received += buffer[0..<count]
+                if let end = pending.received.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: pending.received[..<end], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    let parts = line.split(separator: " ")
+                    guard parts.count == 3, parts[0] == "GET", parts[1].hasPrefix("/") else { return .unusable }
+                    return .target(String(parts[1]))
+                }
+            } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+                return .unusable
+            } else {
+                return .waiting
+            }
+        }
+        return .unusable
+    }
+
+    /// Answers one request: the pending sign-in's answer (or its refusal) ends the wait; any
+    /// other request gets 404 and nil.
+    private static func answer(_ connection: Int32, target: String, expectedState: String) -> Answer? {
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let fields = parts.count == 2 ? FormEncoding.decode(parts[1]) : []
+        let states = fields.filter { $0.0 == "state" }.map(\.1)
+        guard parts.first == "/", states.contains(expectedState) else {
+            respond(connection, status: "404 Not Found", body: "Not found: this address only takes the answer to the sign-in the app is waiting for.")
+            return nil
+        }
+        var seen: Set<String> = []
+        if let repeated = fields.first(where: { !seen.insert($0.0).inserted })?.0 {
+            respond(connection, status: "400 Bad Request", body: "The sign-in's answer was refused: it repeats the parameter \(shown(repeated)). Return to the terminal and sign in again.")
+            return .repeated(parameter: repeated)
+        }
+        let error = fields.first { $0.0 == "error" }?.1
+        let body: String = switch error {
+        case nil: "The sign-in's answer reached the app, which now completes the sign-in. You can close this window and return to the terminal."
+        case "access_denied": "The sign-in was cancelled. You can close this window and return to the terminal."
+        case let code?: "The sign-in did not complete (\(shown(code))). You can close this window and return to the terminal."
+        }
+        respond(connection, status: "200 OK", body: body)
+        return .redirect(target)
     }
 
     /// An OAuth error code fit to show on the page (RFC 6749 §4.1.2.1: printable ASCII; here
@@ -93,29 +159,6 @@ final class LoopbackRedirectListener: @unchecked Sendable {  // the descriptor i
     static func shown(_ code: String) -> String {
         let fits = code.utf8.count <= 64 && code.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0)) }
         return fits && !code.isEmpty ? code : "an unreadable error"
-    }
-
-    /// The request target of a `GET` request line; nil for anything else or nothing in time.
-    private static func requestTarget(_ connection: Int32, until deadline: ContinuousClock.Instant) async -> String? {
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while ContinuousClock.now < deadline, received.count < 16 << 10 {
-            let count = read(connection, &buffer, buffer.count)
-            if count > 0 {
-                received += buffer[0..<count]
-                if let end = received.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: received[..<end], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                    let parts = line.split(separator: " ")
-                    guard parts.count == 3, parts[0] == "GET", parts[1].hasPrefix("/") else { return nil }
-                    return String(parts[1])
-                }
-            } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
-                return nil
-            } else {
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-        }
-        return nil
     }
 
     private static func respond(_ connection: Int32, status: String, body: String) {
