@@ -127,9 +127,6 @@ extension ComplianceMachine {
         reply(ticket, .identity(IdentitySwitch(identity: identity, result: .success, conditionalLaunch: .none, detail: nil)))
     }
 
-    /// True while the app has set neither its process nor its UI identity since it started.
-    public var identitiesUnset: Bool { identities.process == .unset && identities.ui == .unset }
-
     /// The identity file tasks run under (the guide's "effective identity for ... file tasks"):
     /// the process identity in force. The daemon's callers have no threads of their own, so no
     /// thread identity overrides it; the UI identity never does ("The UI identity doesn't
