@@ -5,14 +5,16 @@ import Testing
 @testable import Orchestrator
 
 /// The Engine and the explorer run the one driver (``ComplianceHost/drain()``); this test
-/// holds them to the same behaviour: scripts of the explorer's standard universe run through
+/// holds them to the same behaviour: scripts of the explorer's standard and MultiIdentity universes run through
 /// the explorer's world (every answer normal) and through the Engine (in-process mockauth,
 /// real store, vault and wipe hook), command by command, and each command must commit the
 /// same events (kind and account) and leave the same machine (managed account, each
 /// account's enrollment, sign-in and wipe state, the allowed accounts, the identities).
 /// The mock knows alice and dave, not josé: the scripts with josé stay the explorer's.
 @Suite struct OneDriverDifferentialTests {
-    static let universe = Universe.standard
+    /// The universes whose scripts the Engine can play against the mock (which knows alice
+    /// and dave, and runs a MultiIdentity app).
+    static let universes: [String: Universe] = ["standard": .standard, "multi-identity": .withMultiIdentity]
 
     /// What one command left: the events it committed and the machine's observable state.
     struct Step: Equatable, CustomStringConvertible {
@@ -45,7 +47,7 @@ import Testing
     }
 
     /// The explorer's run of script `index`, every I/O answered normally (the wipe hook: YES).
-    static func explored(_ index: Int) -> [Step] {
+    static func explored(_ universe: Universe, _ index: Int) -> [Step] {
         var state = ExploreState(universe: universe)
         // The daemon's sign-in scopes (a remediation's retry without a request asks for them).
         state.machine.configuration.signInScopes = ["openid", "profile", "offline_access"]
@@ -69,7 +71,7 @@ import Testing
     }
 
     /// The Engine's run of script `index` against mockauth.
-    static func engineRun(_ index: Int) async throws -> [Step] {
+    static func engineRun(_ universe: Universe, _ index: Int) async throws -> [Step] {
         let hook = WipeHook(command: "exit 0", timeout: .seconds(60))
         return try await DaemonHarness.run(wipeHook: hook) { harness in
             let engine = harness.engine
@@ -92,7 +94,13 @@ import Testing
                     _ = try? await engine.deregister(upn, wipe: wipe)
                 case .putData:
                     _ = try? await engine.putData(upn, name: "notes.txt", bytes: Array("notes".utf8))
-                case .readData, .switchUI, .switchProcess, .overrideAuthority:
+                case .readData:
+                    _ = try? await engine.getData(upn, name: "notes.txt")
+                case .switchUI(let name):
+                    _ = try? await engine.setUIPolicyIdentity(name.flatMap { universe.spelling(named: $0)?.upn } ?? "", userCancels: false)
+                case .switchProcess(let name):
+                    try? await engine.setProcessIdentity(name.flatMap { universe.spelling(named: $0)?.upn } ?? "")
+                case .overrideAuthority:
                     Issue.record("the differential test does not play \(command)")
                 }
                 let (stored, last) = try await engine.events(since: seen, limit: 1000, wait: .zero)
@@ -105,15 +113,18 @@ import Testing
     }
 
     @Test(arguments: [
-        "alice remediates, then deregisters with wipe",
-        "dave is excluded by the policy his own sign-in brings; alice then enrolls",
-        "deregister, then deregister with wipe",
-        "deregister, then remediate again",
+        ("standard", "alice remediates, then deregisters with wipe"),
+        ("standard", "dave is excluded by the policy his own sign-in brings; alice then enrolls"),
+        ("standard", "deregister, then deregister with wipe"),
+        ("standard", "deregister, then remediate again"),
+        ("multi-identity", "the UI shows alice, the process runs as no user, and reads alice's data; then the other way round"),
+        ("multi-identity", "the process runs as alice, she deregisters with wipe, then signs in again"),
     ])
-    func theEngineAndTheExplorerTakeTheSameSteps(_ name: String) async throws {
-        let index = try #require(Self.universe.scripts.firstIndex { $0.name == name })
-        let explored = Self.explored(index)
-        let engine = try await Self.engineRun(index)
+    func theEngineAndTheExplorerTakeTheSameSteps(_ universeName: String, _ name: String) async throws {
+        let universe = try #require(Self.universes[universeName])
+        let index = try #require(universe.scripts.firstIndex { $0.name == name })
+        let explored = Self.explored(universe, index)
+        let engine = try await Self.engineRun(universe, index)
         #expect(explored.count == engine.count)
         for (model, real) in zip(explored, engine) {
             #expect(model == real, "the explorer:\n\(model)\nthe Engine:\n\(real)")
