@@ -17,22 +17,10 @@ public struct ControlError: Error, Sendable, CustomStringConvertible {
     public static func badRequest(_ message: String) -> ControlError { ControlError(.badRequest, "bad_request", message) }
     public static func notFound(_ message: String) -> ControlError { ControlError(.notFound, "not_found", message) }
 
-    /// The engine's error with the status its code calls for.
+    /// The engine's error with the status its code calls for (``EngineError/Code/httpStatus``,
+    /// the one table).
     public init(_ error: EngineError) {
-        let status: HTTPResponse.Status = switch error.code {
-        case .invalidAccount, .badRequest, .invalidProtectedData: .badRequest
-        case .tampered: .unprocessableContent
-        case .keyGone: .gone
-        case .unknownAccount, .notFound: .notFound
-        case .signInRefused, .policyRequired, .identityNotAllowed, .identityMismatch: .forbidden
-        case .accountRequired: .unprocessableContent
-        case .conflict, .clockNotVirtual, .restartPending: .conflict
-        // The store or the vault refused a write (a full disk): the documented 503, which tells
-        // the caller nothing was committed and the call may be made again.
-        case .storageUnavailable: .serviceUnavailable
-        default: .internalServerError
-        }
-        self.init(status, error.code.description, error.message)
+        self.init(HTTPResponse.Status(code: error.code.httpStatus), error.code.description, error.message)
     }
 
     public var description: String { "\(code): \(message)" }

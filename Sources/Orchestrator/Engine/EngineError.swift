@@ -37,7 +37,7 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The identity cannot be put in force (it leaves, the allowed accounts exclude it, or
         /// another account of the organization is the managed identity).
         public static let identityNotAllowed = Code(.identityNotAllowed)
-        /// Managed data asked for under a UI identity other than its owner.
+        /// Managed data (a file or a buffer) asked for under a process identity other than its owner.
         public static let identityMismatch = Code(.identityMismatch)
         /// A sign-in without an account when the app has no managed user to use
         /// (`loginAndEnrollAccount(nil)`: the user must name one).
@@ -54,6 +54,29 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let internalError = Code(.internalError)
 
         public var description: String { base.rawValue }
+
+        /// The HTTP status the control API answers this code with: the one table of codes
+        /// and statuses (exhaustive, so a new code cannot fall through to a 500).
+        public var httpStatus: Int {
+            switch base {
+            case .invalidAccount, .badRequest, .invalidProtectedData: 400
+            case .signInRefused, .policyRequired, .identityNotAllowed, .identityMismatch: 403
+            case .unknownAccount, .notFound: 404
+            case .conflict, .clockNotVirtual, .restartPending: 409
+            case .keyGone: 410
+            case .tampered, .accountRequired: 422
+            case .internalError: 500
+            // The store or the vault refused a write (a full disk): the documented 503, which
+            // tells the caller nothing was committed and the call may be made again.
+            case .storageUnavailable: 503
+            }
+        }
+
+        /// Every code.
+        public static let all: [Code] = [
+            invalidAccount, unknownAccount, signInRefused, conflict, notFound, badRequest, clockNotVirtual, storageUnavailable, policyRequired,
+            identityNotAllowed, identityMismatch, accountRequired, invalidProtectedData, tampered, keyGone, restartPending, internalError,
+        ]
     }
 
     public let code: Code
