@@ -69,7 +69,8 @@ let package = Package(
         .target(
             name: "ProgramSupport",
             dependencies: [
-                "JSON",
+                "JSON", "ComplianceCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

@@ -38,29 +38,10 @@ struct Complianced: AsyncParsableCommand {
     @Option(name: .customLong("app"), help: ArgumentHelp("The app's Info.plist (IntuneMAMSettings: ADALClientId, ADALAuthority, ADALRedirectUri; MSALClientCapabilities).", valueName: "plist"))
     var appProfile: String
 
-    @Option(name: .long, help: ArgumentHelp("Issuer authority, e.g. http://127.0.0.1:8080/contoso.com (overrides ADALAuthority; with neither, the common authority https://login.microsoftonline.com/common).", valueName: "url"))
-    var authority: String?
-
-    @Option(name: .customLong("oidc-issuer"), help: ArgumentHelp("Any OpenID Connect issuer instead of an Entra authority (discovery at URL/.well-known/openid-configuration; its issuer must be URL).", valueName: "url"))
-    var oidcIssuer: String?
-
-    @Option(name: .customLong("client-id"), help: ArgumentHelp("The client id at the issuer (overrides the profile's ADALClientId).", valueName: "id"))
-    var clientID: String?
-
-    @Option(name: .customLong("client-secret-file"), help: ArgumentHelp("A confidential client's secret, read from FILE (owner-only: refused when group or others may read it).", valueName: "file"))
-    var clientSecretFile: String?
-
-    @Option(name: .customLong("client-auth"), help: ArgumentHelp("How the secret is sent: basic (client_secret_basic, the default) or post (client_secret_post).", valueName: "method"))
-    var clientAuth: String?
-
-    @Option(name: .customLong("mam-url"), help: ArgumentHelp("MAM service base URL (default for --authority: its origin + /mam/v1, and an authority override then brings its own; an --oidc-issuer has none unless given: no registration, no remediation).", valueName: "url"))
-    var mamURL: String?
+    @OptionGroup(title: "Issuer") var issuer: IssuerOptions
 
     @Option(name: .customLong("scope"), help: ArgumentHelp("A scope sign-ins request when the request names none (repeatable).", valueName: "scope"))
     var scopes: [String] = []
-
-    @Option(name: .customLong("ca-file"), help: ArgumentHelp("PEM file of CAs to trust for https (verification is never disabled).", valueName: "pem"))
-    var caFile: String?
 
     @Option(name: .long, help: ArgumentHelp("real, or virtual (time moves only through POST /v1/clock/advance).", valueName: "mode"))
     var clock: String = "real"
@@ -113,13 +94,6 @@ struct Complianced: AsyncParsableCommand {
         guard eventRetention >= 1 else { throw ValidationError("--event-retention must be at least 1, got \(eventRetention).") }
         if let listen { _ = try Self.loopbackAddress(listen, option: "--listen") }
         if let metricsListen { _ = try Self.loopbackAddress(metricsListen, option: "--metrics-listen") }
-        if authority != nil, oidcIssuer != nil {
-            throw ValidationError("give --authority (an Entra-shaped authority) or --oidc-issuer (any OpenID Connect issuer), not both.")
-        }
-        if let clientAuth {
-            guard ["basic", "post"].contains(clientAuth) else { throw ValidationError("--client-auth must be basic or post, got '\(clientAuth)'.") }
-            guard clientSecretFile != nil else { throw ValidationError("--client-auth needs --client-secret-file.") }
-        }
     }
 
     /// `127.0.0.1:PORT` only: the control API and the metrics never listen beyond loopback.
@@ -148,21 +122,21 @@ struct Complianced: AsyncParsableCommand {
             // configuration leaves no state directory behind.
             let app = try AppSettings.load(infoPlist: appProfile)
             var clientAuthentication = IssuerConfiguration.ClientAuthentication.none
-            if let clientSecretFile {
+            if let clientSecretFile = issuer.clientSecretFile {
                 let secret = try StartupChecks.clientSecret(clientSecretFile)
-                clientAuthentication = clientAuth == "post" ? .secretPost(secret) : .secretBasic(secret)
+                clientAuthentication = issuer.clientAuth == "post" ? .secretPost(secret) : .secretBasic(secret)
             }
             configuration = try DaemonConfiguration(
-                stateDirectory: stateDirectory, app: app, authority: authority, oidcIssuer: oidcIssuer, mamURL: mamURL,
-                clientID: clientID, clientAuthentication: clientAuthentication,
-                signInScopes: scopes.isEmpty ? ["openid", "profile", "offline_access"] : scopes, caFile: caFile,
+                stateDirectory: stateDirectory, app: app, authority: issuer.authority, oidcIssuer: issuer.oidcIssuer, mamURL: issuer.mamURL,
+                clientID: issuer.clientID, clientAuthentication: clientAuthentication,
+                signInScopes: scopes.isEmpty ? ["openid", "profile", "offline_access"] : scopes, caFile: issuer.caFile,
                 clock: EngineClock.Mode(rawValue: clock) ?? .real,
                 wipeHook: wipeHook.map { WipeHook(command: $0, timeout: .seconds(wipeHookTimeout)) },
                 httpTimeout: .seconds(httpTimeout), testHooks: testHooks, eventRetention: eventRetention,
                 restartHook: restartHook.map { RestartHook(command: $0, timeout: .seconds(restartHookTimeout)) })
             configuration.redirectPort = redirectPort
             try StartupChecks.socketPathFits(configuration.socketPath)
-            if let caFile { try StartupChecks.readableFile(caFile, option: "--ca-file") }
+            if let caFile = issuer.caFile { try StartupChecks.readableFile(caFile, option: "--ca-file") }
             try StartupChecks.prepareStateDirectory(stateDirectory, logger: logger)
             lock = try StateDirectoryLock(stateDirectory: stateDirectory)
             // Counted only when someone can read the counts (no registry work on the hot path otherwise).

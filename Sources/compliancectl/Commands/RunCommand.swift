@@ -4,6 +4,7 @@ import ControlClient
 import Flows
 import Foundation
 import JSON
+import ProgramSupport
 
 /// `compliancectl run FLOW_OR_DIR…`: end-to-end flows against mockauth and complianced.
 struct RunCommand: AsyncParsableCommand {
@@ -36,32 +37,13 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Flow files, or directories of them.", valueName: "flow-or-dir"))
     var paths: [String]
 
-    @Option(name: .long, help: ArgumentHelp("An issuer to use instead of starting mockauth.", valueName: "url"))
-    var authority: String?
-
-    @Option(name: .customLong("oidc-issuer"), help: ArgumentHelp("Any OpenID Connect issuer to run the flows against (no mock, no admin API).", valueName: "url"))
-    var oidcIssuer: String?
-
-    @Option(name: .customLong("client-id"), help: ArgumentHelp("The started daemon's client id at the issuer.", valueName: "id"))
-    var clientID: String?
-
-    @Option(name: .customLong("client-secret-file"), help: ArgumentHelp("The started daemon's client secret file (owner-only).", valueName: "file"))
-    var clientSecretFile: String?
-
-    @Option(name: .customLong("client-auth"), help: ArgumentHelp("basic or post (with --client-secret-file).", valueName: "method"))
-    var clientAuth: String?
+    @OptionGroup(title: "Issuer (instead of starting mockauth; the started daemon's client)") var issuer: IssuerOptions
 
     @Option(name: .customLong("param"), help: ArgumentHelp("Fill the flows' ${NAME} with VALUE (repeatable).", valueName: "name=value"))
     var parameters: [String] = []
 
-    @Option(name: .customLong("mam-url"), help: ArgumentHelp("Its MAM service (default: the authority's origin + /mam/v1; none for --oidc-issuer).", valueName: "url"))
-    var mamURL: String?
-
     @Option(name: .long, help: ArgumentHelp("A running complianced's control socket to use instead of starting one.", valueName: "path"))
     var socket: String?
-
-    @Option(name: .customLong("ca-file"), help: ArgumentHelp("CA file the daemon trusts for an https authority.", valueName: "pem"))
-    var caFile: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Flows run at once (own mock and daemon each).", valueName: "n"))
     var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -84,10 +66,6 @@ struct RunCommand: AsyncParsableCommand {
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("name at least one flow file or directory (e.g. flows/).") }
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be 1...64.") }
-        if let authority, MockAdmin.origin(ofAuthority: authority) == nil { throw ValidationError("--authority must be a URL such as http://127.0.0.1:8080/contoso.com.") }
-        if authority != nil, oidcIssuer != nil { throw ValidationError("give --authority or --oidc-issuer, not both.") }
-        if let oidcIssuer, MockAdmin.origin(ofAuthority: oidcIssuer) == nil { throw ValidationError("--oidc-issuer must be an http(s) URL.") }
-        if clientAuth != nil, clientSecretFile == nil { throw ValidationError("--client-auth needs --client-secret-file.") }
         _ = try parameterValues()
     }
 
@@ -125,14 +103,14 @@ struct RunCommand: AsyncParsableCommand {
         var options = RunOptions(
             mockauthPath: servers ? try Executables.find("mockauth", given: mockauth) : "",
             compliancedPath: servers ? try Executables.find("complianced", given: complianced) : "")
-        options.authority = authority
-        options.oidcIssuer = oidcIssuer
-        options.clientID = clientID
-        options.clientSecretFile = clientSecretFile
-        options.clientAuth = clientAuth
-        options.mamURL = mamURL
+        options.authority = issuer.authority
+        options.oidcIssuer = issuer.oidcIssuer
+        options.clientID = issuer.clientID
+        options.clientSecretFile = issuer.clientSecretFile
+        options.clientAuth = issuer.clientAuth
+        options.mamURL = issuer.mamURL
         options.socket = socket
-        options.caFile = caFile
+        options.caFile = issuer.caFile
         options.keepState = keepState
         if let socket, servers { await Self.noteStateOfGivenDaemon(socket) }
         let printer = RunPrinter(json: json, verbose: verbose)

@@ -20,7 +20,7 @@ function __complianced_parse_tokens -S
     set -l unparsed_tokens (__complianced_tokens -pc)
     switch $unparsed_tokens[1]
     case 'complianced'
-        __complianced_parse_subcommand 0 'state-dir=' 'app=' 'authority=' 'oidc-issuer=' 'client-id=' 'client-secret-file=' 'client-auth=' 'mam-url=' 'scope=+' 'ca-file=' 'clock=' 'wipe-hook=' 'wipe-hook-timeout=' 'restart-hook=' 'restart-hook-timeout=' 'redirect-port=' 'http-timeout=' 'event-retention=' 'listen=' 'test-hooks' 'log-level=' 'log-format=' 'metrics-listen=' 'version' 'h/help'
+        __complianced_parse_subcommand 0 'state-dir=' 'app=' 'authority=' 'oidc-issuer=' 'client-id=' 'client-secret-file=' 'client-auth=' 'mam-url=' 'ca-file=' 'scope=+' 'clock=' 'wipe-hook=' 'wipe-hook-timeout=' 'restart-hook=' 'restart-hook-timeout=' 'redirect-port=' 'http-timeout=' 'event-retention=' 'listen=' 'test-hooks' 'log-level=' 'log-format=' 'metrics-listen=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __complianced_parse_subcommand -r 1 'version'
@@ -79,14 +79,14 @@ end
 complete -c 'complianced' -f
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" state-dir' -l 'state-dir' -d 'Directory for the store, the vault and the control socket (created 0700).' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" app' -l 'app' -d 'The app\'s Info.plist (IntuneMAMSettings: ADALClientId, ADALAuthority, ADALRedirectUri; MSALClientCapabilities).' -rfka ''
-complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" authority' -l 'authority' -d 'Issuer authority, e.g. http://127.0.0.1:8080/contoso.com (overrides ADALAuthority; with neither, the common authority https://login.microsoftonline.com/common).' -rfka ''
+complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" authority' -l 'authority' -d 'Issuer authority, an Entra-shaped {host}/{tenant}, e.g. http://127.0.0.1:8080/contoso.com (overrides the profile\'s ADALAuthority; with neither, the common authority https://login.microsoftonline.com/common).' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" oidc-issuer' -l 'oidc-issuer' -d 'Any OpenID Connect issuer instead of an Entra authority (discovery at URL/.well-known/openid-configuration; its issuer must be URL).' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" client-id' -l 'client-id' -d 'The client id at the issuer (overrides the profile\'s ADALClientId).' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" client-secret-file' -l 'client-secret-file' -d 'A confidential client\'s secret, read from FILE (owner-only: refused when group or others may read it).' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" client-auth' -l 'client-auth' -d 'How the secret is sent: basic (client_secret_basic, the default) or post (client_secret_post).' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" mam-url' -l 'mam-url' -d 'MAM service base URL (default for --authority: its origin + /mam/v1, and an authority override then brings its own; an --oidc-issuer has none unless given: no registration, no remediation).' -rfka ''
-complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced"' -l 'scope' -d 'A scope sign-ins request when the request names none (repeatable).' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" ca-file' -l 'ca-file' -d 'PEM file of CAs to trust for https (verification is never disabled).' -rfka ''
+complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced"' -l 'scope' -d 'A scope sign-ins request when the request names none (repeatable).' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" clock' -l 'clock' -d 'real, or virtual (time moves only through POST /v1/clock/advance).' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" wipe-hook' -l 'wipe-hook' -d 'Command run by /bin/sh on every selective wipe, with COMPLIANCE_WIPE_ACCOUNT set.' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" wipe-hook-timeout' -l 'wipe-hook-timeout' -d 'Seconds the wipe hook may run before it is killed.' -rfka ''
