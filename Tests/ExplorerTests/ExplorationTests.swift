@@ -9,8 +9,8 @@ import LocalServers
 /// The explorer: every reachable state to a depth, every invariant after every transition;
 /// it finds (and reports the shortest path to) a property that does not hold.
 @Suite struct ExplorationTests {
-    @Test func aShallowExplorationFindsNoViolation() {
-        let report = Explorer(maxDepth: 8).run()
+    @Test func aShallowExplorationFindsNoViolation() async {
+        let report = await offThePool { Explorer(maxDepth: 8).run() }
         #expect(report.violation == nil, "\(report.violation.map { "\($0.violations) after \($0.trace)" } ?? "")")
         #expect(report.states > 5_000)
         #expect(report.statesPerScript.count == universe.scripts.count, "every script is reached: \(report.statesPerScript.keys.sorted())")
@@ -19,7 +19,13 @@ import LocalServers
     /// The explorer tells states apart without the committed records (``World``'s hash leaves
     /// them out): sound only if they follow from the rest. Explored with them in the key, no
     /// two states that differ only in their committed records are met.
-    @Test func theCommittedRecordsFollowFromTheRestOfTheState() {
+    @Test func theCommittedRecordsFollowFromTheRestOfTheState() async {
+        let (seenCount, clashes) = await offThePool { Self.exploreWithRecordsInTheKey() }
+        #expect(seenCount > 1_000)
+        #expect(clashes.isEmpty, "\(clashes)")
+    }
+
+    static func exploreWithRecordsInTheKey() -> (Int, [String]) {
         var durableOf: [Int: ComplianceMachine.Stored] = [:]
         var seen: Set<Int> = []
         var frontier = [ExploreState(universe: universe)]
@@ -44,13 +50,12 @@ import LocalServers
             }
             frontier = next
         }
-        #expect(seen.count > 1_000)
-        #expect(clashes.isEmpty, "\(clashes)")
+        return (seen.count, clashes)
     }
 
     /// A property the machine does not keep (nobody is ever told 227) is found, with the
     /// shortest trace to it, and that trace is written as a flow compliancectl reads.
-    @Test func aPropertyThatDoesNotHoldIsFoundWithItsShortestTrace() throws {
+    @Test func aPropertyThatDoesNotHoldIsFoundWithItsShortestTrace() async throws {
         let explorer = Explorer(maxDepth: 12) { transition, _ in
             let told227 = transition.actions.contains { action in
                 guard case .persist(let changes) = action else { return false }
@@ -58,7 +63,7 @@ import LocalServers
             }
             return told227 ? [ComplianceInvariants.Violation(.atMostOneManagedAccount, "told 227")] : []
         }
-        let report = explorer.run()
+        let report = await offThePool { explorer.run() }
         let violation = try #require(report.violation)
         let signIns = violation.trace.filter { if case .command(.signIn) = $0 { true } else { false } }
         #expect(signIns.count == 2, "two accounts sign in, one meets the other's slot: \(violation.trace)")
@@ -85,8 +90,8 @@ import LocalServers
 /// The app without a MAM service (an OpenID Connect issuer and no `--mam-url`), explored to
 /// exhaustion: invariant 12 (and every other) holds on every path.
 @Suite struct NoMAMServiceExplorationTests {
-    @Test func theWholeSpaceWithoutAMAMServiceBreaksNothing() {
-        let report = Explorer(universe: .withoutMAMService, maxDepth: 100).run()
+    @Test func theWholeSpaceWithoutAMAMServiceBreaksNothing() async {
+        let report = await offThePool { Explorer(universe: .withoutMAMService, maxDepth: 100).run() }
         #expect(report.violation == nil, "\(report.violation.map { "\($0.violations) after \($0.trace)" } ?? "")")
         #expect(report.exhausted && report.states > 500, "\(report.states) states, exhausted \(report.exhausted)")
     }

@@ -130,8 +130,8 @@ import Testing
         #expect(log.final.machine.identities.ui == .noUser && log.final.machine.identities.process == .noUser)
     }
 
-    @Test func theMultiIdentitySpaceBreaksNothing() {
-        let report = Explorer(universe: Self.universe, maxDepth: 10).run()
+    @Test func theMultiIdentitySpaceBreaksNothing() async {
+        let report = await offThePool { Explorer(universe: Self.universe, maxDepth: 10).run() }
         #expect(report.violation == nil, "\(report.violation.map { "\($0.violations) after \($0.trace)" } ?? "")")
         #expect(report.states > 20_000, "\(report.states) states")
     }

@@ -15,8 +15,8 @@ import Testing
         }
     }
 
-    @Test func theWholeSpaceWithARestartHookBreaksNothing() {
-        let report = Explorer(universe: Self.universe, maxDepth: 100).run()
+    @Test func theWholeSpaceWithARestartHookBreaksNothing() async {
+        let report = await offThePool { Explorer(universe: Self.universe, maxDepth: 100).run() }
         #expect(report.violation == nil, "\(report.violation.map { "\($0.violations) after \($0.trace)" } ?? "")")
         #expect(report.exhausted && report.states > 5_000, "\(report.states) states, exhausted \(report.exhausted)")
     }

@@ -9,8 +9,8 @@ import Testing
     static let universe = Universe.withSecondIssuer
     static let second = TokenEnvironment(authority: Universe.secondAuthority)
 
-    @Test func theWholeSpaceWithASecondIssuerBreaksNothing() {
-        let report = Explorer(universe: Self.universe, maxDepth: 11).run()
+    @Test func theWholeSpaceWithASecondIssuerBreaksNothing() async {
+        let report = await offThePool { Explorer(universe: Self.universe, maxDepth: 11).run() }
         #expect(report.violation == nil, "\(report.violation.map { "\($0.violations) after \($0.trace)" } ?? "")")
         #expect(report.states > 5_000, "\(report.states) states")
     }

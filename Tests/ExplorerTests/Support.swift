@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import Testing
 @testable import ComplianceCore
@@ -62,4 +63,14 @@ func enrolledSnapshot(_ account: AccountID) -> JSONValue {
     _ = machine.enrollmentSucceeded(.newPoliciesReceived, now: Instant(millisecondsSinceEpoch: 0))
     _ = machine.persisted()
     return machine.snapshot.json
+}
+
+/// Runs CPU-bound work (an exploration) on a thread of its own and waits for it, so it does
+/// not hold a thread of the cooperative pool (two on this machine) for its whole run: while
+/// the suite runs in parallel, the in-process servers of other suites, whose handlers run on
+/// that pool, keep answering (they timed out when two explorations held both threads).
+func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
 }
