@@ -4,12 +4,8 @@ import JSON
 /// when one is reachable, the mock issuer's request log: what `compliancectl explain` prints.
 ///
 /// Pure: it takes the events as the control API gives them and returns lines and diagnoses.
-/// The diagnoses name the loops app teams ask about most:
-/// - ``Diagnosis/Kind/protectionRequiredAfterCompliant``: 53005 again after the MAM service
-///   took a Compliant report (the issuer does not see that compliance);
-/// - ``Diagnosis/Kind/policyWithoutCompliance``: policy received (100/101), then 53005 again,
-///   with no compliance reported in between;
-/// - ``Diagnosis/Kind/capabilityMissing``: 53009, the app does not declare `protapp`.
+/// The diagnoses name only real loops (``diagnose(_:)`` says how each is recognised): a first
+/// 53005, or one after the issuer forgot a compliance, is the normal start of a remediation.
 public struct ComplianceStory: Sendable {
     /// One line of the story: an event (or a request the mock saw) in order.
     public struct Line: Sendable, Hashable {
@@ -38,6 +34,9 @@ public struct ComplianceStory: Sendable {
     public private(set) var diagnoses: [Diagnosis] = []
     /// How many 53005 answers the story holds.
     public private(set) var protectionRequiredCount = 0
+    /// How the story ends: the last token answer or remediation report of the account
+    /// (`Compliant`, a report's status name, or a refused token's failure kind), nil without one.
+    public private(set) var ending: String?
 
     /// Reads `events` (the control API's objects, in any order) for `account` (the account's
     /// key as the daemon writes it: lower-cased, NFC) and `requests` (mockauth's
@@ -52,6 +51,7 @@ public struct ComplianceStory: Sendable {
             let time = event["time"]?.intValue.map(String.init) ?? "?"
             lines.append(Line(seq: seq, time: time, text: Self.describe(event, account: account)))
             if Self.isProtectionRequired(event) { protectionRequiredCount += 1 }
+            ending = Self.ending(of: event) ?? ending
         }
         for request in requests where request["user"]?.stringValue?.lowercased() == account {
             let status = request["status"]?.intValue.map(String.init) ?? "no answer"
@@ -65,7 +65,8 @@ public struct ComplianceStory: Sendable {
 
     // MARK: - Reading events
 
-    static func concerns(_ event: JSONValue, _ account: String) -> Bool {
+    /// Whether `event` belongs to `account`'s story (its own, or an allowed-list change that removed it).
+    public static func concerns(_ event: JSONValue, _ account: String) -> Bool {
         if event["account"]?.stringValue == account { return true }
         // App-wide: an allowed-accounts change that removed this account.
         guard event["kind"]?.stringValue == "allowedAccountsChanged" else { return false }
@@ -85,6 +86,16 @@ public struct ComplianceStory: Sendable {
     static func isCapabilityMissing(_ event: JSONValue) -> Bool {
         guard event["kind"]?.stringValue == "tokenFailed" else { return false }
         return errorCodes(event).contains(53009) || event["payload"]?["kind"]?.stringValue == "capabilityMissing"
+    }
+
+    /// What a token answer or a remediation report says of the account's compliance.
+    static func ending(of event: JSONValue) -> String? {
+        switch event["kind"]?.stringValue {
+        case "tokenAcquired": "Compliant"
+        case "tokenFailed": event["payload"]?["kind"]?.stringValue ?? "failure"
+        case "compliance": event["payload"]?["report"]?["status"]?["name"]?.stringValue
+        default: nil
+        }
     }
 
     /// `Compliant (0)` from `{"code": 0, "name": "Compliant"}`.
@@ -168,73 +179,12 @@ public struct ComplianceStory: Sendable {
         }
     }
 
-    // MARK: - Diagnoses
-
-    static func diagnose(_ events: [JSONValue]) -> [Diagnosis] {
-        var found: [Diagnosis] = []
-        var lastCompliant: Int64?
-        var policyWithoutReport: Int64?
-        var afterCompliant: [Int64] = []
-        var withoutCompliance: [Int64] = []
-        var missing: [Int64] = []
-        for event in events {
-            let seq = event["seq"]?.intValue ?? 0
-            let payload = event["payload"] ?? .null
-            switch event["kind"]?.stringValue {
-            case "compliance":
-                if payload["report"]?["status"]?["code"]?.intValue == 0 {
-                    lastCompliant = seq
-                    policyWithoutReport = nil
-                }
-            case "enrollment", "policy":
-                if let code = payload["status"]?.intValue, code == 100 || code == 101 { policyWithoutReport = policyWithoutReport ?? seq }
-            case "wipeStarted", "unenroll", "signedOut":
-                // The device forgot its enrollment: a 53005 now is the expected first step again.
-                lastCompliant = nil
-                policyWithoutReport = nil
-            case "tokenFailed":
-                if isProtectionRequired(event) {
-                    if let compliant = lastCompliant {
-                        afterCompliant += afterCompliant.isEmpty ? [compliant, seq] : [seq]
-                    } else if let policy = policyWithoutReport {
-                        withoutCompliance += withoutCompliance.isEmpty ? [policy, seq] : [seq]
-                    }
-                } else if isCapabilityMissing(event) {
-                    missing.append(seq)
-                }
-            default:
-                break
-            }
-        }
-        if !afterCompliant.isEmpty {
-            found.append(Diagnosis(
-                kind: .protectionRequiredAfterCompliant, evidence: afterCompliant,
-                message: "53005 came back after the MAM service took a Compliant report (#\(afterCompliant[0]) → #\(afterCompliant[1])): "
-                    + "the issuer does not see that compliance. Check that the token is asked for the same app (client id) and tenant "
-                    + "that enrolled and reported, and that the conditional-access policy reads this MAM service's compliance state."))
-        }
-        if !withoutCompliance.isEmpty {
-            found.append(Diagnosis(
-                kind: .policyWithoutCompliance, evidence: withoutCompliance,
-                message: "policy was received (#\(withoutCompliance[0])) but compliance was never reported before 53005 came again "
-                    + "(#\(withoutCompliance[1])): the conditional-access check waits for a compliance report after the policy is "
-                    + "applied (report-compliance), not for the enrollment alone."))
-        }
-        if !missing.isEmpty {
-            found.append(Diagnosis(
-                kind: .capabilityMissing, evidence: missing,
-                message: "53009 (#\(missing[0])): the app does not declare the protapp client capability, so the issuer cannot ask "
-                    + "for app protection (53005) and the request cannot be remediated. Add protapp to MSALClientCapabilities "
-                    + "(compliancectl profile lint checks it)."))
-        }
-        return found
-    }
-
     /// The story as JSON (`compliancectl explain --json`).
     public var json: JSONValue {
         .object([
             "account": .string(account),
             "protectionRequired": .int(Int64(protectionRequiredCount)),
+            "ending": ending.map { .string($0) } ?? .null,
             "story": .array(lines.map { line in
                 .object(["seq": line.seq.map { .int($0) } ?? .null, "time": .string(line.time), "text": .string(line.text)])
             }),

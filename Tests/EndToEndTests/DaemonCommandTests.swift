@@ -13,14 +13,16 @@ import LocalServers
     }
 
     /// As ``withDaemon(_:)``, with the daemon's process (to signal it).
+    /// `app` is a profile in mocks/fixtures/apps; with `tls` the mock also listens on https.
     static func withDaemonProcess(
+        app: String = "chatr-Info.plist", tls: Bool = false,
         _ body: @Sendable (_ stateDirectory: String, InProcessMockAuth.Running, ChildServer) async throws -> Void
     ) async throws {
-        try await InProcessMockAuth.run { mock in
+        try await InProcessMockAuth.run(tls: tls) { mock in
             let directory = NSTemporaryDirectory() + "ctl-" + UUID().uuidString
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let daemon = try ChildServer("complianced", arguments: [
-                "--state-dir", directory, "--app", CLI.root + "/mocks/fixtures/apps/chatr-Info.plist", "--authority", mock.authority,
+                "--state-dir", directory, "--app", CLI.root + "/mocks/fixtures/apps/" + app, "--authority", mock.authority,
                 "--clock", "virtual", "--log-level", "warning",
             ])
             guard await daemon.firstLine(timeout: .seconds(30)) != nil else {

@@ -20,10 +20,14 @@ import LocalServers
         return (onDisk, inReadme)
     }
 
-    @Test func everyFlowInTheRepositoryPasses() async throws {
+    /// Every flow passes, and `explain` (run over each account at the end of each flow) tells
+    /// the truth about how the flow ends: a story that ends Compliant names no loop; one that
+    /// ends in 53009 names the missing capability; flows/ holds no real loop, so no other
+    /// story names one either.
+    @Test func everyFlowInTheRepositoryPassesAndExplainsAsItEnds() async throws {
         let files = try Self.flowFiles()
         #expect(files.onDisk == files.inReadme, "flows/README.md lists \(files.inReadme.sorted()), flows/ holds \(files.onDisk.sorted())")
-        let result = try await CLI.run(["run", CLI.root + "/flows", "--json"])
+        let result = try await CLI.run(["run", CLI.root + "/flows", "--json", "--explain"])
         let report = result.json
         let flows = report["flows"]?.arrayValue ?? []
         let failed = flows.filter { $0["result"] != "passed" }
@@ -34,6 +38,21 @@ import LocalServers
         #expect(report["passed"]?.intValue == Int64(files.onDisk.count))
         #expect(files.onDisk.count == 99, "the flows in the repository; change this number with the flows")
         #expect(report["failed"] == 0)
+
+        var endedCompliant = 0
+        for flow in flows {
+            let name = URL(fileURLWithPath: flow["file"]?.stringValue ?? "?").lastPathComponent
+            for story in flow["explain"]?.arrayValue ?? [] {
+                let ending = story["ending"]?.stringValue
+                let kinds = story["diagnoses"]?.arrayValue?.compactMap { $0["kind"]?.stringValue } ?? []
+                let expected = ending == "capabilityMissing" ? ["capabilityMissing"] : []
+                #expect(kinds == expected, "\(name): \(story["account"] ?? "?") ends \(ending ?? "-"), explain says \(story["diagnoses"] ?? [])")
+                if ending == "Compliant" { endedCompliant += 1 }
+            }
+        }
+        #expect(endedCompliant >= 90, "the stories that end Compliant: \(endedCompliant)")
+        let seed2 = flows.first { $0["file"]?.stringValue?.hasSuffix("seed-mam-ca-after-enrolled.json") == true }
+        #expect(seed2?["explain"]?[0]?["account"] == "bob@contoso.com" && seed2?["explain"]?[0]?["ending"] == "Compliant", "\(seed2 ?? [:])")
     }
 
     @Test func aBrokenExpectationExitsNonZeroWithAReadableDiff() async throws {

@@ -1,3 +1,4 @@
+import ControlClient
 import JSON
 
 /// How one step went.
@@ -42,6 +43,8 @@ public struct FlowResult: Sendable {
     /// The daemon's last log lines when it died or failed to start.
     public var daemonLog: [String] = []
     public var milliseconds: Int64 = 0
+    /// With ``RunOptions/explain``: each account's compliance story as the flow left it.
+    public var stories: [ComplianceStory] = []
 
     public init(name: String, file: String) {
         self.name = name
@@ -61,6 +64,14 @@ public struct FlowResult: Sendable {
         if let setupError { object["error"] = .string(setupError) }
         if !lastEvents.isEmpty { object["lastEvents"] = .array(lastEvents) }
         if !daemonLog.isEmpty { object["daemonLog"] = .array(daemonLog.map { .string($0) }) }
+        if !stories.isEmpty {
+            object["explain"] = .array(stories.map { story in
+                .object([
+                    "account": .string(story.account), "ending": story.ending.map { .string($0) } ?? .null,
+                    "diagnoses": story.json["diagnoses"] ?? [],
+                ])
+            })
+        }
         return .object(object)
     }
 }

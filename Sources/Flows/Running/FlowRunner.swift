@@ -24,6 +24,7 @@ public struct FlowRunner: Sendable {
             if flow.needsServers { try await stack.start() }
             let context = try await RunContext(stack: stack)
             await runSteps(context, into: &result)
+            if options.explain, flow.needsServers { result.stories = await Self.stories(context) }
         } catch {
             result.setupError = error.message
             result.daemonLog = stack.daemonLogTail()
@@ -52,6 +53,18 @@ public struct FlowRunner: Sendable {
                 if !context.stack.daemonIsRunning || check.daemonProblem { result.daemonLog = context.stack.daemonLogTail() }
             }
         }
+    }
+
+    /// `compliancectl explain` of every account the flow's events name, read before the
+    /// servers stop (nothing when the daemon no longer answers).
+    static func stories(_ context: RunContext) async -> [ComplianceStory] {
+        guard let events = try? await context.events() else { return [] }
+        var accounts: [String] = []
+        for event in events {
+            if let account = event["account"]?.stringValue, !accounts.contains(account) { accounts.append(account) }
+        }
+        let requests = (try? await context.stack.admin?.requests()) ?? []
+        return accounts.map { ComplianceStory(account: $0, events: events, requests: requests) }
     }
 
     private func run(_ step: FlowStep, _ context: RunContext) async -> StepCheck {

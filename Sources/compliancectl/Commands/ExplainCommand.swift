@@ -15,15 +15,21 @@ struct ExplainCommand: AsyncParsableCommand {
             see complianced --event-retention) and, when the daemon's issuer is a mockauth on \
             loopback (or --mock names one), the mock's request log for that user. Ends with a \
             diagnosis line for each known loop found:
-              - 53005 again after a Compliant report (the issuer does not see the compliance);
-              - policy received (100/101) but no compliance reported before 53005 came again;
+              - a remediation's retried request met 53005 again after the MAM service took its \
+            Compliant report (the issuer does not see the compliance);
+              - a remediation received policy (100/101/208) but its compliance report failed, and \
+            the same request met 53005 again;
               - 53009: the app does not declare protapp, nothing can remediate it.
+            A first 53005, or one after the issuer forgot a compliance, is no loop: it starts \
+            a remediation. Accounts the daemon keeps no record of (a first sign-in refused) are \
+            told from their events.
             Exit status 0 when no loop is found, 1 when one is.
 
             Examples:
               compliancectl explain alice@contoso.com
               compliancectl explain alice@contoso.com --json | jq .diagnoses
               compliancectl explain alice@contoso.com --mock http://127.0.0.1:8080
+              compliancectl explain alice@contoso.com --mock https://127.0.0.1:8443 --ca-file DIR/tls/cert.pem
             """)
 
     @OptionGroup var daemon: DaemonOptions
@@ -37,11 +43,17 @@ struct ExplainCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-mock"), help: "Do not read a mock's request log.")
     var noMock = false
 
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp("PEM file of CAs to trust for an https mock (mockauth --tls-self-signed DIR writes DIR/cert.pem).", valueName: "pem"))
+    var caFile: String?
+
     func validate() throws {
         try Arguments.account(account)
         if mock != nil, noMock { throw ValidationError("give --mock or --no-mock, not both.") }
         if let mock, !(mock.hasPrefix("http://") || mock.hasPrefix("https://")) {
             throw ValidationError("--mock must be an http(s) URL, got '\(mock)'.")
+        }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ValidationError("--ca-file: cannot read '\(caFile)'.")
         }
     }
 
@@ -52,17 +64,28 @@ struct ExplainCommand: AsyncParsableCommand {
         let issuer: String?
         do {
             // The daemon's own spelling of the account (lower-cased, NFC) is what its events carry.
-            key = try await client.account(account)["account"]?.stringValue ?? account.lowercased()
+            // The story is the event log's: an account the daemon keeps no record of (a first
+            // sign-in refused with 53009) still has its events.
+            do {
+                key = try await client.account(account)["account"]?.stringValue ?? Self.key(account)
+            } catch where error.apiCode == "unknown_account" {
+                key = Self.key(account)
+            }
             issuer = try await client.health()["issuer"]?.stringValue
             events = try await Self.allEvents(client)
         } catch {
             throw DaemonCall.fail(error, json: daemon.json)
         }
+        guard events.contains(where: { ComplianceStory.concerns($0, key) }) else {
+            throw DaemonCall.fail(ControlClientError(
+                .refused(status: 404, code: "unknown_account"),
+                "the daemon's event log holds no event of \(key) (see complianced --event-retention)"), json: daemon.json)
+        }
         var note: String?
         var requests: [JSONValue] = []
         if !noMock, let base = mock ?? issuer.flatMap(Self.loopbackOrigin) {
             do {
-                requests = try await MockAdmin(origin: base.hasSuffix("/") ? String(base.dropLast()) : base).requests()
+                requests = try await MockAdmin(origin: base.hasSuffix("/") ? String(base.dropLast()) : base, caFile: caFile).requests()
             } catch {
                 note = "no mock request log at \(base): \(error.message)"
             }
@@ -88,6 +111,11 @@ struct ExplainCommand: AsyncParsableCommand {
             }
         }
         if !story.diagnoses.isEmpty { throw Exit.failed }
+    }
+
+    /// The daemon's key of an account: lower-cased, NFC.
+    static func key(_ account: String) -> String {
+        account.lowercased().precomposedStringWithCanonicalMapping
     }
 
     /// Every event the daemon keeps, oldest first.

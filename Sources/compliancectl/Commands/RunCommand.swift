@@ -57,6 +57,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .customLong("keep-state"), help: "Keep each flow's daemon state directory.")
     var keepState = false
 
+    @Flag(name: .long, help: "At the end of each flow, tell each account's compliance story as compliancectl explain does: its diagnoses (the JSON report's explain).")
+    var explain = false
+
     @Flag(name: .long, help: "Print a JSON report instead of progress and a table.")
     var json = false
 
@@ -112,6 +115,7 @@ struct RunCommand: AsyncParsableCommand {
         options.socket = socket
         options.caFile = issuer.caFile
         options.keepState = keepState
+        options.explain = explain
         if let socket, servers { await Self.noteStateOfGivenDaemon(socket) }
         let printer = RunPrinter(json: json, verbose: verbose)
         let results = await FlowSuite.run(flows, options: options, jobs: jobs) { progress in printer.show(progress) }

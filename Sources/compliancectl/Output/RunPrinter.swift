@@ -29,6 +29,10 @@ final class RunPrinter: Sendable {
             emit(([line] + step.mismatches.map { "        \($0)" }).joined(separator: "\n"))
         case .flowFinished(let result):
             if let error = result.setupError { emit("  [\(result.name)] ERROR \(error)") }
+            for story in result.stories {
+                let verdict = story.diagnoses.isEmpty ? "no known loop" : story.diagnoses.map(\.message).joined(separator: "; ")
+                emit("  [\(result.name)] explain \(story.account) (ends \(story.ending ?? "-")): \(verdict)")
+            }
             emit("\(result.passed ? "✔" : "✘") \(result.name) \(result.passed ? "passed" : "FAILED") in \(Self.seconds(result.milliseconds))")
         }
     }
