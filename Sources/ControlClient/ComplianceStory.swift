@@ -90,11 +90,16 @@ public struct ComplianceStory: Sendable {
 
     /// What a token answer or a remediation report says of the account's compliance.
     static func ending(of event: JSONValue) -> String? {
+        let payload = event["payload"] ?? .null
         switch event["kind"]?.stringValue {
-        case "tokenAcquired": "Compliant"
-        case "tokenFailed": event["payload"]?["kind"]?.stringValue ?? "failure"
-        case "compliance": event["payload"]?["report"]?["status"]?["name"]?.stringValue
-        default: nil
+        case "tokenAcquired":
+            return ComplianceStatusName.compliant
+        case "tokenFailed":
+            return payload["kind"]?.stringValue ?? "failure"
+        case "compliance":
+            return payload["report"]?["status"]?["name"]?.stringValue
+        default:
+            return nil
         }
     }
 
@@ -196,4 +201,9 @@ public struct ComplianceStory: Sendable {
             }),
         ])
     }
+}
+
+/// The SDK's name of the one status that carries a token.
+enum ComplianceStatusName {
+    static let compliant = "Compliant"
 }

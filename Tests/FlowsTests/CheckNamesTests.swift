@@ -22,7 +22,9 @@ import Testing
     /// ComplianceStory (the control client, which does not link ComplianceCore) names event
     /// kinds in its switches: each must be one the daemon writes (issue 37: one vocabulary).
     @Test func theStoryNamesOnlyKindsTheDaemonWrites() throws {
-        let source = try String(contentsOfFile: FlowParserTests.root + "/Sources/ControlClient/ComplianceStory.swift", encoding: .utf8)
+        let source = try ["ComplianceStory.swift", "ComplianceStory+Diagnoses.swift"].map {
+            try String(contentsOfFile: FlowParserTests.root + "/Sources/ControlClient/" + $0, encoding: .utf8)
+        }.joined(separator: "\n")
         var named: Set<String> = []
         for line in source.split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("case \"") {
             for part in line.split(separator: "\"").enumerated() where part.offset % 2 == 1 { named.insert(String(part.element)) }
