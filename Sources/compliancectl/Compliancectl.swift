@@ -15,7 +15,7 @@ struct Compliancectl: AsyncParsableCommand {
 
             Statuses are shown in words with the SDK's code: Compliant (0), NotCompliant (1), \
             ServiceFailure (2), NetworkFailure (3), InteractionRequired (4), UserCancelled (5); \
-            enrollment statuses likewise (NewPoliciesReceived (100), …). --json prints the \
+            enrollment statuses likewise (NewPoliciesReceived (100) and so on). --json prints the \
             daemon's JSON answer instead.
 
             Exit status:
@@ -54,4 +54,18 @@ struct Compliancectl: AsyncParsableCommand {
             DataProtectionCommand.self, ProtectCommand.self, UnprotectCommand.self, ProtectionInfoCommand.self, ConfigCommand.self, IdentityCommand.self,
             SettingsCommand.self, AppCommand.self, ProfileCommand.self, WebViewCommand.self, BrowserCommand.self,
         ])
+
+    /// ArgumentParser's main, with the daemon options allowed before the command.
+    static func main() async {
+        do {
+            var command = try parseAsRoot(LeadingDaemonOptions.reordered(Array(CommandLine.arguments.dropFirst())))
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

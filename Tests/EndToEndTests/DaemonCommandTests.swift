@@ -129,6 +129,38 @@ import LocalServers
         }
     }
 
+    /// The daemon options may come before the command (`compliancectl --state-dir DIR status`,
+    /// as `status --help` shows); `accounts` shows the compliance a sign-in printed, also one
+    /// that needed no remediation; a token line says where the token came from.
+    @Test func daemonOptionsFirstComplianceAfterSignInAndTheTokensSource() async throws {
+        try await Self.withDaemon { directory, _ in
+            let signIn = try await CLI.run(
+                ["--state-dir", directory, "sign-in", "bob@contoso.com", "--password-stdin", "--scope", "api://contoso-chat/Chat.Read"], input: "Passw0rd!\n")
+            #expect(signIn.status == 0, "\(signIn.stdout)\(signIn.stderr)")
+            #expect(signIn.stdout.contains("bob@contoso.com: Compliant (0) — signed in") && signIn.stdout.contains(", from the issuer"), "\(signIn.stdout)")
+            #expect(!signIn.stdout.contains("remediation:"), "bob is not CA-targeted: no remediation")
+
+            let accounts = try await CLI.run(["--state-dir", directory, "--json", "accounts", "bob@contoso.com"])
+            #expect(accounts.status == 0 && accounts.json["compliance"]?["name"] == "Compliant", "\(accounts.stdout)\(accounts.stderr)")
+            let table = try await CLI.run(["--socket=\(directory)/control.sock", "accounts"])
+            #expect(table.stdout.contains("Compliant (0)"), "\(table.stdout)\(table.stderr)")
+
+            let status = try await CLI.run(["--state-dir", directory, "status"])
+            #expect(status.status == 0 && status.stdout.contains("bob@contoso.com"), "\(status.stdout)\(status.stderr)")
+
+            let cached = try await CLI.run(["--state-dir", directory, "token", "bob@contoso.com", "--scope", "api://contoso-chat/Chat.Read"])
+            #expect(cached.stdout.contains(", from the cache"), "\(cached.stdout)")
+            let json = try await CLI.run(["token", "bob@contoso.com", "--scope", "api://contoso-chat/Chat.Read", "--state-dir", directory, "--json"])
+            #expect(json.json["fromCache"] == true, "\(json.stdout)")
+            _ = try await CLI.run(["clock", "advance", "2h", "--state-dir", directory])
+            let refreshed = try await CLI.run(["token", "bob@contoso.com", "--scope", "api://contoso-chat/Chat.Read", "--state-dir", directory])
+            #expect(refreshed.stdout.contains(", from the issuer"), "the access token expired: \(refreshed.stdout)")
+
+            let unknown = try await CLI.run(["--state-dir", directory, "--frobnicate", "status"])
+            #expect(unknown.status == 64, "\(unknown.stderr)")
+        }
+    }
+
     /// `compliancectl protect`, `protection-info`, `unprotect` and `data info`: a buffer
     /// round trip through files, a file's owner, and errors named with their exit status.
     @Test func protectUnprotectAndFileOwners() async throws {
@@ -138,7 +170,11 @@ import LocalServers
             #expect(signIn.status == 0, "\(signIn.stderr)")
             let blob = directory + "/plan.protected"
             let protect = try await CLI.run(["protect", "--identity", "alice@contoso.com", "--text", "the plan", "-o", blob] + at)
-            #expect(protect.status == 0 && protect.stderr.contains("owner: alice@contoso.com; encrypted"), "\(protect.stderr)")
+            #expect(protect.status == 0 && protect.stdout.hasPrefix("wrote \(blob) ("), "success goes to stdout: \(protect.stdout)")
+            #expect(protect.stdout.contains("bytes): owner: alice@contoso.com; encrypted") && protect.stderr.isEmpty, "\(protect.stderr)")
+            let piped = try await CLI.run(["protect", "--identity", "alice@contoso.com", "--text", "the plan"] + at)
+            #expect(piped.status == 0 && !piped.stdout.contains("owner:"), "without -o stdout holds the bytes alone")
+            #expect(piped.stderr.contains("owner: alice@contoso.com; encrypted"), "\(piped.stderr)")
             let info = try await CLI.run(["protection-info", "--file", blob] + at)
             #expect(info.status == 0 && info.stdout.contains("owner: alice@contoso.com; encrypted"), "\(info.stdout)")
             let plain = try await CLI.run(["unprotect", "--file", blob] + at)

@@ -13,6 +13,12 @@ extension ComplianceMachine {
             markDirty(account)
             note(.signedIn(account))
         }
+        // A sign-in answered with a token is the app's compliance status too (Compliant), as a
+        // remediation's report is: `accounts` shows what the sign-in printed.
+        if answer.status == .compliant, answer.tokens != nil, accounts[account]?.compliance != .compliant {
+            accounts[account]?.compliance = .compliant
+            markDirty(account)
+        }
         runAllowed(allowedStep { $0.signedIn(account) }, now: now)
         registerIfUnregistered(account, now: now)
         volatile.waiters.append(.signIn(ticket, answer))

@@ -46,8 +46,10 @@ struct ProtectCommand: AsyncParsableCommand {
         commandName: "protect",
         abstract: "Protect data for an identity: encrypted for the managed account, an identity header only otherwise.",
         discussion: """
-            Writes the protected bytes to standard output (or -o FILE); --json prints the daemon's
-            answer (the bytes as base64) instead. Without --identity the data belongs to no user.
+            Writes the protected bytes to standard output and the owner line to standard error; \
+            with -o FILE, the bytes to FILE and "wrote FILE (N bytes): owner: UPN; encrypted" to standard \
+            output. --json prints the daemon's answer (the bytes as base64) instead. Without \
+            --identity the data belongs to no user.
             At most about 47 KiB of input (the control API's JSON body limit).
 
             Examples:
@@ -75,7 +77,13 @@ struct ProtectCommand: AsyncParsableCommand {
         if daemon.json { print(answer.encodedString(sortedKeys: false)); return }
         guard let bytes = answer["data"]?.stringValue.flatMap(ControlClient.bytes(base64:)) else { throw Exit.software }
         try BufferIO.write(bytes, to: output)
-        FileHandle.standardError.write(Data("compliancectl: \(BufferIO.describe(answer))\n".utf8))
+        if let output {
+            // The protected bytes went to the file: the outcome is this command's output.
+            print("wrote \(output) (\(bytes.count) bytes): \(BufferIO.describe(answer))")
+        } else {
+            // Standard output holds the protected bytes alone.
+            FileHandle.standardError.write(Data("compliancectl: \(BufferIO.describe(answer))\n".utf8))
+        }
     }
 }
 
