@@ -97,6 +97,25 @@ import LocalServers
         }
     }
 
+    /// A token step's source: its progress line says it, and `expect.fromCache` fails naming
+    /// both sides when it differs.
+    @Test func aTokenStepSaysWhetherTheCacheOrTheIssuerAnswered() async throws {
+        let flow = """
+            {"name": "token source", "fixture": "\(CLI.root)/mocks/fixtures/contoso.json", "app": "\(CLI.root)/mocks/fixtures/apps/chatr-Info.plist", "steps": [
+              {"do": "signIn", "account": "bob@contoso.com", "password": "Passw0rd!", "scopes": ["api://contoso-chat/Chat.Read"],
+               "expect": {"status": "Compliant", "fromCache": false}},
+              {"do": "token", "account": "bob@contoso.com", "scopes": ["api://contoso-chat/Chat.Read"], "expect": {"fromCache": false}}
+            ]}
+            """
+        let file = NSTemporaryDirectory() + "token-source-" + UUID().uuidString + ".json"
+        try flow.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let result = try await CLI.run(["run", file])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("1/2 ok   signIn bob@contoso.com — Compliant (0), signed in, token xms_cc [\"protapp\"], from the issuer"), "\(result.stdout)")
+        #expect(result.stdout.contains("- fromCache: expected from the issuer, got from the cache"), "\(result.stdout)")
+    }
+
     /// A new directory outside the repository (no mocks/fixtures above it), removed after `body`.
     static func withDirectoryOutsideTheRepository(_ body: (String) async throws -> Void) async throws {
         let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("compliancectl-run-" + UUID().uuidString)

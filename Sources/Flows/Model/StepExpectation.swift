@@ -8,6 +8,8 @@ public struct StepExpectation: Sendable {
     /// Enrollment status of the report or the deregistration: a name or a code.
     public var enrollmentStatus: JSONValue?
     public var remediated: Bool?
+    /// Where the token came from: `true` the daemon's cache, `false` the issuer.
+    public var fromCache: Bool?
     /// `false`: no token; an object: the access token's claims include these.
     public var token: JSONValue?
     /// The server failure before remediation, partially matched (`{"errorCodes": [53005]}`).
@@ -27,7 +29,7 @@ public struct StepExpectation: Sendable {
     public init() {}
 
     public var isEmpty: Bool {
-        status == nil && signedIn == nil && enrollmentStatus == nil && remediated == nil && token == nil && failure == nil
+        status == nil && signedIn == nil && enrollmentStatus == nil && remediated == nil && fromCache == nil && token == nil && failure == nil
             && error == nil && messageContains == nil && wiped == nil && fired == nil && result == nil && text == nil
     }
 }

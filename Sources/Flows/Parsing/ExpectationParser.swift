@@ -21,6 +21,7 @@ enum ExpectationParser {
             }
         }
         expect.remediated = try fields.optionalBool("remediated")
+        expect.fromCache = try fields.optionalBool("fromCache")
         if let token = fields.value("token") {
             guard token == false || token.objectValue != nil else {
                 throw fail("\(step): expect: field 'token' must be false (no token) or an object of claims the token must carry")

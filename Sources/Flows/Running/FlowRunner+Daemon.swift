@@ -159,6 +159,10 @@ struct AnswerView {
         if let wanted = expect.enrollmentStatus, JSONPattern.mismatch(wanted, enrollmentStatus) != nil {
             result.append("enrollmentStatus: expected \(Self.describeEnrollment(wanted)), got \(Self.describeEnrollment(enrollmentStatus))")
         }
+        if let fromCache = expect.fromCache, answer["fromCache"]?.boolValue != fromCache {
+            let got = answer["fromCache"]?.boolValue.map { $0 ? "from the cache" : "from the issuer" } ?? "no token"
+            result.append("fromCache: expected \(fromCache ? "from the cache" : "from the issuer"), got \(got)")
+        }
         if let remediated = expect.remediated, answer["remediated"]?.boolValue != remediated {
             result.append("remediated: expected \(remediated), got \(answer["remediated"].map { "\($0)" } ?? "nothing")")
         }
@@ -205,6 +209,7 @@ struct AnswerView {
         if let codes = answer["failure"]?["errorCodes"], codes != .array([]), codes != .null { parts.append("server said \(codes)") }
         if enrollmentStatus != .null { parts.append("enrollment \(Self.describeEnrollment(enrollmentStatus))") }
         if let cc = claims?["xms_cc"] { parts.append("token xms_cc \(cc)") } else if answer["token"] != nil { parts.append("token") }
+        if let fromCache = answer["fromCache"]?.boolValue { parts.append(fromCache ? "from the cache" : "from the issuer") }
         if answer["wiped"]?.boolValue == true { parts.append("wiped") }
         if answer["fired"] != nil { parts.append(fired.isEmpty ? "no timers fired" : "fired \(fired.joined(separator: ", "))") }
         if let size = answer["size"]?.intValue { parts.append("\(size) bytes\(answer["encrypted"]?.boolValue == true ? ", encrypted" : "")") }

@@ -116,14 +116,17 @@ struct TokenCommand: AsyncParsableCommand {
         abstract: "Acquire an access token for an account; a 53005 answer starts remediation unless --no-remediate.",
         discussion: """
             Silent by default (cache, then refresh); --interactive may show the sign-in page. \
-            --print-token prints only the access token (for scripts); otherwise the token \
-            itself is never printed except in --json.
+            The token line says where the answer came from: "from the cache" (an access token \
+            still valid for 5 minutes or more, for the same scopes, issuer and client) or "from \
+            the issuer" (a refresh, a sign-in, or a request carrying credentials: --password-stdin, \
+            --interactive); --json carries it as fromCache. --print-token prints only the access \
+            token (for scripts); otherwise the token itself is never printed except in --json.
 
             Examples:
               compliancectl token alice@contoso.com --scope api://contoso-chat/Chat.Read
               scope=api://contoso-chat/Chat.Read
               token=$(compliancectl token bob@contoso.com --scope $scope --print-token)
-              curl -H "Authorization: Bearer $token" …
+              curl -H "Authorization: Bearer $token" https://api.example/...
             """)
 
     @OptionGroup var daemon: DaemonOptions
@@ -167,6 +170,6 @@ struct TokenCommand: AsyncParsableCommand {
     static func details(_ answer: JSONValue) -> [String] {
         var lines = Describe.failure(answer["failure"])
         if let report = Describe.report(answer["report"]) { lines.append("remediation: \(report)") }
-        return lines + Describe.token(answer["token"])
+        return lines + Describe.token(answer["token"], fromCache: answer["fromCache"])
     }
 }

@@ -25,12 +25,14 @@ enum Describe {
         return text.isEmpty ? line : "\(line) — \(text)"
     }
 
-    /// A token's summary: scopes, expiry and the capability claim; never the token itself.
-    static func token(_ token: JSONValue?) -> [String] {
+    /// A token's summary: scopes, expiry, the capability claim and where the answer came from
+    /// (`fromCache` of the answer); never the token itself.
+    static func token(_ token: JSONValue?, fromCache: JSONValue? = nil) -> [String] {
         guard let token, token != .null else { return [] }
         let scopes = token["scopes"]?.arrayValue?.compactMap(\.stringValue).joined(separator: " ") ?? ""
         var line = "token: \(scopes), expires \(time(token["expiresAt"]))"
         if let cc = token["claims"]?["xms_cc"], cc != .null { line += ", xms_cc \(cc)" }
+        if let cached = fromCache?.boolValue { line += cached ? ", from the cache" : ", from the issuer" }
         return [line]
     }
 
