@@ -175,20 +175,22 @@ struct AppTeamGuideTests {
         var text: String
     }
 
-    /// The guide's sh, python and json blocks.
-    static func blocks() throws -> [Block] {
-        let lines = try String(contentsOfFile: guide, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    /// The sh, python and json blocks of `file` (the guide by default); fences may be indented
+    /// (a block inside a list item), with their marker indented alike.
+    static func blocks(of file: String = guide) throws -> [Block] {
+        let raw = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = raw.map { $0.trimmingCharacters(in: .whitespaces) }
         var blocks: [Block] = []
         var index = 0
         while index < lines.count {
             let line = lines[index]
             guard line.hasPrefix("```"), line.count > 3 else { index += 1; continue }
             let language = String(line.dropFirst(3))
-            let end = try #require(lines[(index + 1)...].firstIndex(of: "```"), "line \(index + 1): the block is not closed")
+            let end = try #require(lines[(index + 1)...].firstIndex(of: "```"), "\(file):\(index + 1): the block is not closed")
             if ["sh", "python", "json"].contains(language) {
                 let previous = index > 0 ? lines[index - 1] : ""
                 let marker = previous.hasPrefix("<!-- ") && previous.hasSuffix(" -->") ? String(previous.dropFirst(5).dropLast(4)) : nil
-                blocks.append(Block(line: index + 1, language: language, marker: marker, text: lines[(index + 1)..<end].joined(separator: "\n")))
+                blocks.append(Block(line: index + 1, language: language, marker: marker, text: raw[(index + 1)..<end].joined(separator: "\n")))
             }
             index = end + 1
         }
