@@ -75,6 +75,7 @@ case "${1:-}" in
         mkdir -p dist/man/man1 dist/completions/bash dist/completions/zsh dist/completions/fish
         for program in complianced compliancectl mockauth; do
             cp ".build/plugins/GenerateManual/outputs/$program/$program.1" dist/man/man1/
+            dist/man/tidy.sh "dist/man/man1/$program.1"   # no mdoc warnings, no generated help subcommand
             "$bin/$program" --generate-completion-script bash >"dist/completions/bash/$program"
             "$bin/$program" --generate-completion-script zsh >"dist/completions/zsh/_$program"
             "$bin/$program" --generate-completion-script fish >"dist/completions/fish/$program.fish"

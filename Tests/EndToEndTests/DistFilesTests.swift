@@ -44,10 +44,46 @@ import Testing
                     #expect(documented.contains(long), "--\(long) is not in dist/man/man1/\(program).1: run ./run.sh dist")
                 }
             }
-            for subcommand in command["subcommands"]?.arrayValue ?? [] { walk(subcommand) }
+            // The generated `help` subcommand is left out of the pages (dist/man/tidy.sh).
+            for subcommand in command["subcommands"]?.arrayValue ?? [] where subcommand["commandName"] != "help" { walk(subcommand) }
         }
         walk(try #require(help["command"]))
         #expect(documented.subtracting(present).isEmpty, "the man page documents options the program no longer has: \(documented.subtracting(present))")
+    }
+
+    /// `man --warnings -l` prints nothing for the page; every line of each command's discussion
+    /// is on it whole (the generator drops characters outside ASCII: a cut-off sentence); it
+    /// lists no `help` subcommand, and no `subcommand` for a program that has none.
+    @Test(arguments: programs)
+    func manPageRendersWithoutWarningsAndWhole(program: String) async throws {
+        let path = "\(Self.dist)/man/man1/\(program).1"
+        let man = try await Command.run(
+            "/usr/bin/man", ["--warnings", "-l", path], timeout: .seconds(60),
+            environment: ["MANWIDTH": "80", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MANPAGER": "cat"])
+        #expect(man.status == 0 && man.stderr.isEmpty, "man --warnings -l \(path):\n\(man.stderr)")
+        let page = try String(contentsOfFile: path, encoding: .utf8)
+        let dump = try await Command.run(ChildServer.executable(program), ["--experimental-dump-help"], timeout: .seconds(60))
+        var subcommands: [String] = []
+        func walk(_ command: JSONValue) {
+            for line in (command["discussion"]?.stringValue ?? "").split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                let text = line.replacingOccurrences(of: "\\", with: "\\e")
+                let ascii = line.unicodeScalars.allSatisfy(\.isASCII)
+                #expect(ascii, "\(program) \(command["commandName"] ?? "?"): not ASCII, which the page loses: \(line)")
+                #expect(page.contains(text), "\(program) \(command["commandName"] ?? "?"): the page lacks \"\(line)\": run ./run.sh dist")
+            }
+            for subcommand in command["subcommands"]?.arrayValue ?? [] {
+                subcommands.append(subcommand["commandName"]?.stringValue ?? "?")
+                walk(subcommand)
+            }
+        }
+        walk(try #require(JSONValue.parse(dump.stdout)["command"]))
+        #expect(!page.contains(".It Em help"), "the generated help subcommand: run ./run.sh dist")
+        if subcommands.allSatisfy({ $0 == "help" }) {
+            #expect(!page.contains(".Ar subcommand"), "\(program) has no subcommand: run ./run.sh dist")
+        }
+        if program == "mockauth" {
+            #expect(page.contains("Defaults: --host 127.0.0.1"), "mockauth's page says its defaults")
+        }
     }
 
     /// What each unit must say beyond the shared hardening.

@@ -12,6 +12,20 @@ struct MockAuthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mockauth",
         abstract: "A mock Entra ID (v2.0) token issuer and Intune MAM service for app-protection CA tests.",
+        discussion: """
+            Serves, on one loopback port, Entra-v2.0-shaped endpoints (discovery, authorize, \
+            token, keys, device code), the conditional-access answers AADSTS53005 and 53009, a \
+            mock Intune MAM service (enroll, check-in, report compliance, unenroll, wipe) and an \
+            admin API (/_admin/...) that changes users, policy and faults while it runs. serve \
+            is the default command: `mockauth --port 0` is `mockauth serve --port 0`. \
+            mocks/README.md documents the endpoints, the fixture format and the admin API.
+
+            Defaults: --host 127.0.0.1; --port 0 (a free port, printed in the first line); \
+            --fixtures the demo tenant contoso.com (mocks/fixtures/contoso.json in the working \
+            directory, else the installed copy under /usr/share/compliance-orchestrator/); \
+            http unless --tls-self-signed or --tls-cert/--tls-key; --log-level info; \
+            --log-format text.
+            """,
         version: ProgramVersion.current,
         subcommands: [Serve.self],
         defaultSubcommand: Serve.self)

@@ -19,7 +19,7 @@ struct ProfileCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print every problem of an app profile with its key and how to fix it.",
             discussion: """
-                One line per problem, `SEVERITY: KEY: what is wrong — fix: what to do`, then the counts; \
+                One line per problem, `SEVERITY: KEY: what is wrong`, a dash and `fix: what to do`, then the counts; \
                 --json prints {"problems": [{severity, kind, file, keyPath, message, fix, fixable}], "errors", "warnings"}. \
                 Keychain groups and app groups are checked only with --entitlements.
 

@@ -22,7 +22,7 @@ struct WebViewCommand: ParsableCommand {
                 --internal-url/--internal-prefix/--internal-host give the view an isExternalURL: \
                 delegate that answers NO for those locations and YES for every other URL. An external \
                 top-frame link in a view holding managed data opens in the managed browser \
-                (microsoft-edge-https://…) when the app protection policy asks for it \
+                (microsoft-edge-https://...) when the app protection policy asks for it \
                 (--managed-browser-policy); a link it cannot open there is blocked.
 
                 A page the view loads is then judged by App-Bound Domains (only the top frame is \

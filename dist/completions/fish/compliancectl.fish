@@ -51,7 +51,7 @@ function __compliancectl_parse_tokens -S
         case 'events'
             __compliancectl_parse_subcommand 0 'socket=' 'state-dir=' 'json' 'since=' 'f/follow' 'version' 'h/help'
         case 'explain'
-            __compliancectl_parse_subcommand 1 'socket=' 'state-dir=' 'json' 'mock=' 'no-mock' 'version' 'h/help'
+            __compliancectl_parse_subcommand 1 'socket=' 'state-dir=' 'json' 'mock=' 'no-mock' 'ca-file=' 'version' 'h/help'
         case 'clock'
             __compliancectl_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -61,7 +61,7 @@ function __compliancectl_parse_tokens -S
                 __compliancectl_parse_subcommand -r 1 'socket=' 'state-dir=' 'json' 'version' 'h/help'
             end
         case 'run'
-            __compliancectl_parse_subcommand -r 1 'authority=' 'oidc-issuer=' 'client-id=' 'client-secret-file=' 'client-auth=' 'mam-url=' 'ca-file=' 'param=+' 'socket=' 'j/jobs=' 'mockauth=' 'complianced=' 'keep-state' 'json' 'v/verbose' 'version' 'h/help'
+            __compliancectl_parse_subcommand -r 1 'authority=' 'oidc-issuer=' 'client-id=' 'client-secret-file=' 'client-auth=' 'mam-url=' 'ca-file=' 'param=+' 'socket=' 'j/jobs=' 'mockauth=' 'complianced=' 'keep-state' 'explain' 'json' 'v/verbose' 'version' 'h/help'
         case 'data-protection'
             __compliancectl_parse_subcommand 1 'socket=' 'state-dir=' 'json' 'owner=' 'scheme=' 'known-managed-app-scheme' 'version' 'h/help'
         case 'protect'
@@ -290,6 +290,7 @@ complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_fla
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl explain" json' -l 'json' -d 'Print the daemon\'s JSON answer instead of text.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl explain" mock' -l 'mock' -d 'A mockauth base URL whose request log to read (default: the daemon\'s issuer when it is on loopback).' -rfka ''
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl explain" no-mock' -l 'no-mock' -d 'Do not read a mock\'s request log.'
+complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl explain" ca-file' -l 'ca-file' -d 'PEM file of CAs to trust for an https mock (mockauth --tls-self-signed DIR writes DIR/cert.pem).' -rfka ''
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl explain" version' -l 'version' -d 'Show the version.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl explain" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl clock" version' -l 'version' -d 'Show the version.'
@@ -319,6 +320,7 @@ complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_fla
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" mockauth' -l 'mockauth' -d 'The mockauth executable (default: next to compliancectl, then PATH).' -rfka ''
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" complianced' -l 'complianced' -d 'The complianced executable (default: next to compliancectl, then PATH).' -rfka ''
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" keep-state' -l 'keep-state' -d 'Keep each flow\'s daemon state directory.'
+complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" explain' -l 'explain' -d 'At the end of each flow, tell each account\'s compliance story as compliancectl explain does: its diagnoses (the JSON report\'s explain).'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" json' -l 'json' -d 'Print a JSON report instead of progress and a table.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" v verbose' -l 'verbose' -s 'v' -d 'Also print each flow\'s description and each step\'s note.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" version' -l 'version' -d 'Show the version.'
