@@ -29,6 +29,9 @@ struct AppTeamGuideTests {
             for step in ["2 53005 with protapp", "3 53009 without protapp", "6 the request log names", "7 check-in gets the wipe"] {
                 #expect(msal.stdout.contains("ok   " + step) || curl.stdout.contains("ok   " + step), "no step \(step)")
             }
+            // The capability in any case: the issuer echoes ProtApp, the API check takes it.
+            #expect(msal.stdout.contains("ok   1 token declaring ProtApp: the API accepts it"), "\(msal.stdout)")
+            #expect(curl.stdout.contains("ok   1 ProtApp (any case) is protapp: the API accepts it"), "\(curl.stdout)")
         }
     }
 
@@ -61,14 +64,67 @@ struct AppTeamGuideTests {
 
     @Test("the guide's CI job runs as written and leaves no process behind")
     func ciJobRuns() async throws {
-        let python = try await Self.python()
         let job = try #require(Self.blocks().first { $0.marker == "run: ci-job" }).text
+        let run = try await Self.runJob(job, python: try await Self.python())
+        try Self.require(run, "the guide's CI job")
+        #expect(run.stdout.components(separatedBy: "all checks passed").count == 3, "both examples: \(run.stdout)")
+        #expect(run.stdout.contains("2 of 2 flows passed"), "\(run.stdout)")
+        #expect(run.stdout.contains("alice@contoso.com: Compliant (0) — signed in"), "\(run.stdout)")
+    }
+
+    @Test("a mockauth that fails to start in the CI job shows its reason, not only kill's")
+    func ciJobShowsWhyTheMockDidNotStart() async throws {
+        let job = try #require(Self.blocks().first { $0.marker == "run: ci-job" }).text
+        let directory = NSTemporaryDirectory() + "app-guide-fake-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let reason = "fixtures: $.users[0].upn: must be a non-empty string"
+        try "#!/bin/sh\necho 'mockauth: \(reason)' >&2\nexit 2\n".write(toFile: directory + "/mockauth", atomically: true, encoding: .utf8)
+        chmod(directory + "/mockauth", 0o755)
+        let run = try await Self.runJob(job, python: "/usr/bin/python3", first: directory)
+        #expect(run.status == 1 && !run.timedOut, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stderr.contains("mockauth did not start:") && run.stderr.contains(reason), "\(run.stderr)")
+        #expect(!run.stderr.contains("No such process"), "\(run.stderr)")
+    }
+
+    @Test("the guide's own-tenant fixture and lines work in the CI job as the guide says")
+    func ownTenantRuns() async throws {
+        let python = try await Self.python()
+        let blocks = try Self.blocks()
+        let fixture = try #require(blocks.first { $0.marker == "fixture: fabrikam.json" }).text
+        let own = try #require(blocks.first { $0.marker == "run: own-tenant" }).text.split(separator: "\n").map(String.init)
+        try #require(own.count == 2)
+        let directory = NSTemporaryDirectory() + "app-guide-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fixturePath = directory + "/fabrikam.json"
+        try fixture.write(toFile: fixturePath, atomically: true, encoding: .utf8)
+        // The CI job, changed as the guide says: the serve line, the two example lines, and
+        // nothing from "# The device side" on.
+        var lines = try #require(blocks.first { $0.marker == "run: ci-job" }).text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let serve = try #require(lines.firstIndex { $0.hasPrefix("mockauth serve ") })
+        #expect(own[0].contains(" --fixtures fabrikam.json "))
+        lines[serve] = own[0].replacingOccurrences(of: " --fixtures fabrikam.json ", with: " --fixtures '\(fixturePath)' ")
+        let msal = try #require(lines.firstIndex { $0.contains("python docs/examples/msal_app_test.py") })
+        lines[msal] = own[1]
+        let curl = try #require(lines.firstIndex { $0.hasPrefix("docs/examples/curl-walkthrough.sh ") })
+        lines.remove(at: curl)
+        let device = try #require(lines.firstIndex { $0.hasPrefix("# The device side") })
+        let run = try await Self.runJob(lines[..<device].joined(separator: "\n"), python: python)
+        try Self.require(run, "the CI job with the guide's own-tenant lines")
+        #expect(run.stdout.contains("ok   2 53005 with protapp") && run.stdout.contains("all checks passed"), "\(run.stdout)")
+    }
+
+    /// Runs a job of the guide from the repository root with `python` and the built programs
+    /// (after `first`, when given) on PATH; afterwards no process it started may be left.
+    static func runJob(_ job: String, python: String, first: String? = nil) async throws -> Command.Result {
         // The servers the job starts inherit this marker: afterwards none may be left.
         let marker = "APP_GUIDE_TEST_RUN=\(UUID().uuidString)"
         var environment = Self.environment()
         environment["APP_GUIDE_TEST_RUN"] = String(marker.split(separator: "=")[1])
         let bin = URL(fileURLWithPath: ChildServer.executable("mockauth")).deletingLastPathComponent().path
-        environment["PATH"] = "\(URL(fileURLWithPath: python).deletingLastPathComponent().path):\(bin):/usr/bin:/bin"
+        environment["PATH"] = (first.map { [$0] } ?? []).joined() + (first == nil ? "" : ":")
+            + "\(URL(fileURLWithPath: python).deletingLastPathComponent().path):\(bin):/usr/bin:/bin"
         // A SIGTERM at the timeout ends the job through its EXIT trap, which stops its servers.
         let script = "cd '\(Self.root.path)'\ntrap 'exit 143' TERM\n" + job
         let run = try await Command.run("/bin/bash", ["-c", script], timeout: .seconds(240), environment: environment, graceful: .seconds(30))
@@ -79,40 +135,8 @@ struct AppTeamGuideTests {
             left = RunInterruptTests.processes(with: marker, besides: getpid())
         }
         for pid in left { kill(pid, SIGKILL) }  // never leave them behind, even when the test fails
-        #expect(left.isEmpty, "the CI job left processes running: \(left)")
-        try Self.require(run, "the guide's CI job")
-        #expect(run.stdout.components(separatedBy: "all checks passed").count == 3, "both examples: \(run.stdout)")
-        #expect(run.stdout.contains("2 of 2 flows passed"), "\(run.stdout)")
-        #expect(run.stdout.contains("alice@contoso.com: Compliant (0) — signed in"), "\(run.stdout)")
-    }
-
-    @Test("the guide's own-tenant fixture and command work")
-    func ownTenantRuns() async throws {
-        let python = try await Self.python()
-        let blocks = try Self.blocks()
-        let fixture = try #require(blocks.first { $0.marker == "fixture: fabrikam.json" }).text
-        let lines = try #require(blocks.first { $0.marker == "run: own-tenant" }).text.split(separator: "\n").map(String.init)
-        let serve = try #require(lines.first { $0.hasPrefix("mockauth serve ") })
-        let test = try #require(lines.first { $0.hasPrefix("python docs/examples/msal_app_test.py ") })
-        let directory = NSTemporaryDirectory() + "app-guide-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let fixturePath = directory + "/fabrikam.json"
-        try fixture.write(toFile: fixturePath, atomically: true, encoding: .utf8)
-        // `mockauth serve` arguments up to the redirections, with the guide's file name.
-        let serveArguments = Self.words(serve).dropFirst(2).prefix { !$0.hasPrefix(">") && $0 != "2>" }
-        let fixturesIndex = try #require(serveArguments.firstIndex(of: "--fixtures"))
-        #expect(serveArguments[fixturesIndex + 1] == "fabrikam.json")
-        let extra = Array(serveArguments).filter { !["--port", "0", "--tls-self-signed", "$DIR/tls", "fabrikam.json", "--fixtures"].contains($0) }
-        #expect(extra.isEmpty, "arguments this test does not pass: \(extra)")
-        try await Self.withMockAuth(["--fixtures", fixturePath]) { url, certificate in
-            let arguments = Self.words(test).dropFirst().map { $0 == "$URL" ? url : $0 == "$CERT" ? certificate : $0 }
-            let run = try await Command.run(
-                python, [Self.root.appendingPathComponent(arguments[0]).path] + arguments.dropFirst(), timeout: .seconds(120),
-                environment: Self.environment())
-            try Self.require(run, "msal_app_test.py against the guide's own-tenant fixture")
-            #expect(run.stdout.contains("ok   2 53005 with protapp"), "\(run.stdout)")
-        }
+        #expect(left.isEmpty, "the job left processes running: \(left)")
+        return run
     }
 
     // MARK: - Support
@@ -160,11 +184,6 @@ struct AppTeamGuideTests {
         try #require(
             result.status == 0 && !result.timedOut,
             "\(what) ended with \(result.status) (timed out: \(result.timedOut))\nstdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
-    }
-
-    /// Words of a shell line, with double quotes removed (the guide's commands quote no spaces).
-    static func words(_ line: String) -> [String] {
-        line.split(separator: " ").map { $0.replacingOccurrences(of: "\"", with: "") }
     }
 
     /// A fenced code block of the guide and the `<!-- marker -->` line just before it.

@@ -75,7 +75,7 @@ resource_check() {
     if .iss != $iss then "rejected: iss \(.iss)"
     elif .aud != $aud then "rejected: aud \(.aud)"
     elif .exp + 60 < $now or .nbf - 60 > $now then "rejected: expired or not yet valid"
-    elif (.xms_cc // []) | index("protapp") | not then "rejected: no protapp in xms_cc"
+    elif (.xms_cc // []) | map(ascii_downcase) | index("protapp") | not then "rejected: no protapp in xms_cc"
     else . end'
 }
 
@@ -89,6 +89,9 @@ answer=$(token "$PROTAPP")
 check "1 token without CA" '{"http":200,"token_type":"Bearer"}' "$(jq '{http, token_type: .body.token_type}' <<<"$answer")"
 check "1 the API accepts it" "{\"aud\":\"$AUDIENCE\",\"upn\":\"$USER_UPN\",\"xms_cc\":[\"protapp\"]}" \
   "$(resource_check "$(jq -r .body.access_token <<<"$answer")" | jq '{aud, upn, xms_cc}')"
+answer=$(token '{"access_token":{"xms_cc":{"values":["ProtApp"]}}}')
+check "1 ProtApp (any case) is protapp: the API accepts it" '{"xms_cc":["ProtApp"]}' \
+  "$(resource_check "$(jq -r .body.access_token <<<"$answer")" | jq -c '{xms_cc}')"
 check "1 the API refuses a token without protapp" '"rejected: no protapp in xms_cc"' \
   "$(resource_check "$(token | jq -r .body.access_token)")"
 

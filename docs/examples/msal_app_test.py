@@ -150,7 +150,8 @@ class Rejected(Exception):
 
 def resource_check(access_token):
     """What the API does with a bearer token: verify the RS256 signature with the issuer's JWKS,
-    check iss, aud, exp and nbf, then require `protapp` in xms_cc. Returns the claims."""
+    check iss, aud, exp and nbf, then require `protapp` in xms_cc, in any case (the issuer takes
+    `ProtApp` as `protapp` and echoes it as declared). Returns the claims."""
     config = http.get(f"{AUTHORITY}/v2.0/.well-known/openid-configuration", timeout=10).json()
     keys = http.get(config["jwks_uri"], timeout=10).json()["keys"]
     kid = jwt.get_unverified_header(access_token).get("kid")
@@ -163,19 +164,19 @@ def resource_check(access_token):
                             options={"require": ["exp", "nbf", "iat", "iss", "aud"]})
     except jwt.InvalidTokenError as error:
         raise Rejected(f"invalid token: {error}") from error
-    if "protapp" not in (claims.get("xms_cc") or []):
+    if "protapp" not in [str(capability).lower() for capability in claims.get("xms_cc") or []]:
         raise Rejected(f"the client did not declare protapp (xms_cc: {claims.get('xms_cc')})")
     return claims
 
 
-def accepted(step, result):
+def accepted(step, result, xms_cc=("protapp",)):
     """The token of `result` passes the resource check; its claims."""
     expect(step, summary(result), has_access_token=True, token_type="Bearer")
     try:
         claims = resource_check(result["access_token"])
     except Rejected as error:
         expect(step + ": the API accepts it", {"rejected": str(error)}, accepted=True)
-    expect(step + ": the API accepts it", claims, aud=AUDIENCE, upn=USER, xms_cc=["protapp"])
+    expect(step + ": the API accepts it", claims, aud=AUDIENCE, upn=USER, xms_cc=list(xms_cc))
     return claims
 
 
@@ -185,8 +186,10 @@ admin("POST", "reset")
 admin("DELETE", "requests")
 expect("not CA-targeted yet", admin("POST", user_path("ca"), {"targeted": False}), caTargeted=False)
 
-# 1. No CA: a token straight away; with protapp declared, xms_cc carries it.
+# 1. No CA: a token straight away; with protapp declared, xms_cc carries it. The SDK guide's
+#    Swift sample spells it ProtApp: the issuer echoes that, and the API takes it as protapp.
 accepted("1 token without CA", sign_in(new_app()))
+accepted("1 token declaring ProtApp", sign_in(new_app(capabilities=("ProtApp",))), xms_cc=("ProtApp",))
 plain = sign_in(new_app(capabilities=()))
 expect("1 token without protapp (no CA yet)", summary(plain), has_access_token=True)
 try:
