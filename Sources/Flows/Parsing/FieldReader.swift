@@ -26,7 +26,7 @@ struct FieldReader {
     }
 
     mutating func string(_ key: String) throws(FlowError) -> String {
-        guard let value = try optionalString(key) else { throw fail("\(place): field '\(key)' is required") }
+        guard let value = try optionalString(key) else { throw missing(key, otherwise: fail("\(place): field '\(key)' is required")) }
         return value
     }
 
@@ -86,7 +86,8 @@ struct FieldReader {
     /// Refuses fields nobody read, naming the ones this place knows.
     func finish() throws(FlowError) {
         for key in object.keys where !known.contains(key) {
-            throw fail("\(place): unknown field '\(key)' (known: \(known.joined(separator: ", ")))")
+            let closest = FieldNames.closest(to: key, among: known).map { "closest known: '\($0)'; " } ?? ""
+            throw fail("\(place): unknown field '\(key)' (\(closest)known: \(known.joined(separator: ", ")))")
         }
     }
 

@@ -53,7 +53,7 @@ public enum FlowParser {
                 if values[name] == nil { values[name] = text }
             }
         }
-        guard let stepValues = try top.array("steps") else { throw topFail("the flow: field 'steps' is required") }
+        guard let stepValues = try top.array("steps") else { throw top.missing("steps", otherwise: topFail("the flow: field 'steps' is required")) }
         guard !stepValues.isEmpty else { throw topFail("the flow: 'steps' is empty") }
         try top.finish()
         var steps: [FlowStep] = []

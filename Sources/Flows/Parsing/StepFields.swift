@@ -12,7 +12,9 @@ enum StepFields {
                 scopes: try fields.strings("scopes"))
         case "token":
             let account = try fields.string("account")
-            guard let scopes = try fields.strings("scopes"), !scopes.isEmpty else { throw fail("token: field 'scopes' is required (at least one scope)") }
+            guard let scopes = try fields.strings("scopes"), !scopes.isEmpty else {
+                throw fields.missing("scopes", otherwise: fail("token: field 'scopes' is required (at least one scope)"))
+            }
             return .token(
                 account: account, scopes: scopes, user: try user(&fields, fail: fail), interactive: try fields.bool("interactive", default: false),
                 remediate: try fields.bool("remediate", default: true))
@@ -123,13 +125,17 @@ enum AdminFields {
             let (account, path) = try user("revoke-refresh-tokens")
             return .admin(method: "POST", path: path, body: nil, summary: "revokeRefreshTokens \(account)")
         case "setAllowedAccounts":
-            guard let accounts = fields.value("accounts") else { throw fail("setAllowedAccounts: field 'accounts' is required (an array of UPNs, or null for any)") }
+            guard let accounts = fields.value("accounts") else {
+                throw fields.missing("accounts", otherwise: fail("setAllowedAccounts: field 'accounts' is required (an array of UPNs, or null for any)"))
+            }
             guard accounts == .null || accounts.arrayValue?.allSatisfy({ $0.stringValue != nil }) == true else {
                 throw fail("setAllowedAccounts: field 'accounts' must be an array of UPNs or null, found \(accounts.kindName)")
             }
             return .admin(method: "PUT", path: "policy/allowed-accounts", body: ["allowedAccounts": accounts], summary: "setAllowedAccounts \(accounts)")
         case "changePolicy":
-            guard let settings = try fields.objectField("settings"), !settings.isEmpty else { throw fail("changePolicy: field 'settings' is required (an object of policy settings)") }
+            guard let settings = try fields.objectField("settings"), !settings.isEmpty else {
+                throw fields.missing("settings", otherwise: fail("changePolicy: field 'settings' is required (an object of policy settings)"))
+            }
             return .admin(method: "PATCH", path: "policy", body: .object(settings), summary: "changePolicy \(JSONValue.object(settings))")
         case "injectFault":
             return try fault(&fields, fail: fail)
