@@ -116,6 +116,16 @@ import LocalServers
         #expect(result.stdout.contains("- fromCache: expected from the issuer, got from the cache"), "\(result.stdout)")
     }
 
+    /// An admin step's answer: whole in the JSON report, whole members in progress.
+    @Test func anAdminAnswerIsWholeInTheReportAndNotCutInProgress() async throws {
+        let json = try await CLI.run(["run", CLI.root + "/flows/seed-mam-ca-after-enrolled.json", "--json"])
+        let step = try #require(json.json["flows"]?[0]?["steps"]?[2])
+        #expect(step["step"] == "targetCA bob@contoso.com true")
+        #expect(step["answer"]?["caTargeted"] == true && step["answer"]?["compliantApps"] != nil, "\(step)")
+        let detail = step["detail"]?.stringValue ?? ""
+        #expect(detail.hasPrefix("{\"upn\":\"bob@contoso.com\"") && detail.hasSuffix(" more member}"), "\(detail)")
+    }
+
     /// A new directory outside the repository (no mocks/fixtures above it), removed after `body`.
     static func withDirectoryOutsideTheRepository(_ body: (String) async throws -> Void) async throws {
         let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("compliancectl-run-" + UUID().uuidString)

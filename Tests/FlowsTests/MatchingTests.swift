@@ -75,3 +75,22 @@ import Testing
         #expect(MockAdmin.origin(ofAuthority: "contoso.com") == nil)
     }
 }
+
+/// Admin answers in progress lines: whole members, never cut mid-value.
+@Suite struct AnswerTextTests {
+    @Test func aLongObjectShowsWholeMembersAndCountsTheRest() throws {
+        var object = JSONObject()
+        for index in 0..<20 { object["member\(index)"] = .string(String(repeating: "x", count: 20)) }
+        let brief = AnswerText.brief(.object(object))
+        #expect(brief.hasSuffix(" more members}"), "\(brief)")
+        let shown = try #require(brief.components(separatedBy: ", …").first) + "}"
+        let parsed = try JSONValue.parse(Array(shown.utf8))
+        #expect((parsed.objectValue?.count ?? 0) > 0, "what is shown is whole JSON: \(shown)")
+        #expect(brief.contains("… \(20 - (parsed.objectValue?.count ?? 0)) more members"))
+    }
+
+    @Test func aShortAnswerIsWholeAndOthersAreDescribed() {
+        #expect(AnswerText.brief(["ok": true]) == #"{"ok":true}"#)
+        #expect(AnswerText.brief(.array(Array(repeating: "abcdefghij", count: 30))) == "[30 elements, 391 bytes]")
+    }
+}

@@ -19,6 +19,8 @@ public struct StepResult: Sendable {
     public var detail: String
     /// For a failed step: each difference, `field: expected X, got Y`.
     public var mismatches: [String] = []
+    /// An admin step's answer, whole (the progress line shows it briefly).
+    public var answer: JSONValue?
     public var milliseconds: Int64
 
     public var json: JSONValue {
@@ -27,6 +29,7 @@ public struct StepResult: Sendable {
             "durationMs": .int(milliseconds),
         ]
         if !mismatches.isEmpty { object["mismatches"] = .array(mismatches.map { .string($0) }) }
+        if let answer { object["answer"] = answer }
         return .object(object)
     }
 }

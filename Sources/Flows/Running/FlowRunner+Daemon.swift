@@ -12,7 +12,7 @@ extension FlowRunner {
             return await failedCall(error, step, context)
         }
         if let refusal = step.expect.error {
-            return .failed("the daemon answered, but the step expected it to refuse with '\(refusal)'", ["error: expected \(refusal), got success: \(String("\(answer)".prefix(200)))"])
+            return .failed("the daemon answered, but the step expected it to refuse with '\(refusal)'", ["error: expected \(refusal), got success: \(AnswerText.brief(answer, limit: 200))"])
         }
         let view = AnswerView(answer)
         let mismatches = view.mismatches(step.expect)

@@ -14,7 +14,7 @@ extension FlowRunner {
                 expected = wanted
                 answer = try await client.protect(Array(text.utf8), identity: identity)
                 guard let bytes = answer["data"]?.stringValue.flatMap(ControlClient.bytes(base64:)) else {
-                    return .failed("protect answered without base64 'data': \(answer.encodedString().prefix(160))")
+                    return .failed("protect answered without base64 'data': \(AnswerText.brief(answer))")
                 }
                 context.kept[keep] = bytes
             case .unprotect(let input, let corrupt, let wanted):

@@ -45,7 +45,7 @@ public struct FlowRunner: Sendable {
             let check = await run(step, context)
             let stepResult = StepResult(
                 index: step.index, summary: step.action.summary, note: step.note, outcome: check.passed ? .passed : .failed, detail: check.detail,
-                mismatches: check.mismatches, milliseconds: started.duration(to: .now).milliseconds)
+                mismatches: check.mismatches, answer: check.answer, milliseconds: started.duration(to: .now).milliseconds)
             result.steps.append(stepResult)
             progress(.stepFinished(flow: flow.name, total: flow.steps.count, stepResult))
             if !check.passed {
@@ -95,7 +95,9 @@ public struct FlowRunner: Sendable {
             guard let admin = context.stack.admin else { return .failed("the issuer at \(context.stack.authority) has no admin API (step \(step.index))") }
             do {
                 let answer = try await admin.call(method, path, body)
-                return .passed(answer == .null ? "ok" : String("\(answer)".prefix(160)))
+                var check = StepCheck.passed(answer == .null ? "ok" : AnswerText.brief(answer))
+                check.answer = answer == .null ? nil : answer
+                return check
             } catch {
                 return .failed(error.message)
             }
@@ -148,6 +150,8 @@ struct StepCheck {
     var mismatches: [String] = []
     /// The daemon misbehaved (died, did not answer): show its log.
     var daemonProblem = false
+    /// An admin call's answer, whole (the JSON report's `answer`).
+    var answer: JSONValue?
 
     static func passed(_ detail: String) -> StepCheck { StepCheck(passed: true, detail: detail) }
     static func failed(_ detail: String, _ mismatches: [String] = []) -> StepCheck { StepCheck(passed: false, detail: detail, mismatches: mismatches) }
