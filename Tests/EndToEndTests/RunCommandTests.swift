@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import JSON
 import Testing
 import LocalServers
@@ -114,6 +115,35 @@ import LocalServers
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("1/2 ok   signIn bob@contoso.com — Compliant (0), signed in, token xms_cc [\"protapp\"], from the issuer"), "\(result.stdout)")
         #expect(result.stdout.contains("- fromCache: expected from the issuer, got from the cache"), "\(result.stdout)")
+    }
+
+    /// `run --authority` resets a mock that may be shared, and says so; `--no-reset` keeps its
+    /// state (here: dave targeted for CA, which no flow touches).
+    @Test func runAgainstAGivenMockSaysItResetsItOrKeepsItWithNoReset() async throws {
+        try await InProcessMockAuth.run { mock in
+            let http = HTTPClient()
+            let flow = CLI.root + "/flows/seed-mam-ca-always-applied.json"
+            func daveTargeted() async throws -> Bool? {
+                let state = try JSONValue.parse(try await http.execute(HTTPClientRequest(url: mock.url + "/_admin/state")).body)
+                return state["users"]?.arrayValue?.first { $0["upn"] == "dave@contoso.com" }?["caTargeted"]?.boolValue
+            }
+            let target = try await http.execute(.json(method: .post, url: mock.url + "/_admin/users/dave@contoso.com/ca", body: Array(#"{"targeted":true}"#.utf8)))
+            #expect(target.status == 200)
+
+            let kept = try await CLI.run(["run", flow, "--authority", mock.authority, "--no-reset"])
+            #expect(kept.status == 0, "\(kept.stdout)\(kept.stderr)")
+            #expect(!kept.stderr.contains("resets the mock"), "\(kept.stderr)")
+            #expect(try await daveTargeted() == true, "--no-reset kept the mock's state")
+
+            let reset = try await CLI.run(["run", flow, "--authority", mock.authority])
+            #expect(reset.status == 0, "\(reset.stdout)\(reset.stderr)")
+            #expect(reset.stderr.contains("each flow first resets the mock at \(mock.url) (POST /_admin/reset)"), "\(reset.stderr)")
+            #expect(reset.stderr.contains("--no-reset keeps them"))
+            #expect(try await daveTargeted() == false, "the reset took the mock back to its fixtures")
+
+            let alone = try await CLI.run(["run", flow, "--no-reset"])
+            #expect(alone.status == 64 && alone.stderr.contains("--no-reset goes with --authority"), "\(alone.stderr)")
+        }
     }
 
     /// An admin step's answer: whole in the JSON report, whole members in progress.

@@ -37,7 +37,7 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
             authority = line.replacingOccurrences(of: "listening on ", with: "") + "/" + (try Self.tenant(of: fixture))
         }
         if options.oidcIssuer == nil, let origin = MockAdmin.origin(ofAuthority: authority) { admin = MockAdmin(origin: origin, caFile: options.caFile) }
-        if options.authority != nil, let admin {
+        if options.authority != nil, options.resetMock, let admin {
             // A shared mock: back to its fixtures so the flow starts from a known state.
             do { try await admin.call("POST", "reset") } catch { self.admin = nil }
         }

@@ -20,6 +20,8 @@ public struct RunOptions: Sendable {
     public var caFile: String?
     /// Keep each flow's state directory (its path is printed) instead of removing it.
     public var keepState = false
+    /// With ``authority``: reset the mock (`POST /_admin/reset`) before each flow.
+    public var resetMock = true
     /// Tell each account's compliance story at the end of each flow (`compliancectl explain`).
     public var explain = false
     /// The started daemon's `--log-level`.

@@ -15,7 +15,8 @@ struct RunCommand: AsyncParsableCommand {
             By default each flow gets its own mockauth (ephemeral port, the flow's fixture) and \
             complianced (temporary state directory, virtual clock), so flows run concurrently \
             (--jobs). --authority points at a running issuer instead (reset through its admin API \
-            when it has one) and --socket at a running daemon; flows then run one by one, \
+            before each flow when it has one, which the run says on stderr; --no-reset keeps its \
+            state) and --socket at a running daemon; flows then run one by one, \
             each seeing what the ones before it left in that daemon. --oidc-issuer runs them \
             against any OpenID Connect issuer (with --client-id and, for a confidential client, \
             --client-secret-file and --client-auth; no MAM service unless --mam-url): a step \
@@ -54,6 +55,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The complianced executable (default: next to compliancectl, then PATH).", valueName: "path"))
     var complianced: String?
 
+    @Flag(name: .customLong("no-reset"), help: "With --authority: do not reset the mock (POST /_admin/reset) before each flow; flows start from its current state.")
+    var noReset = false
+
     @Flag(name: .customLong("keep-state"), help: "Keep each flow's daemon state directory.")
     var keepState = false
 
@@ -69,6 +73,9 @@ struct RunCommand: AsyncParsableCommand {
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("name at least one flow file or directory (e.g. flows/).") }
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be 1...64.") }
+        if noReset, issuer.authority == nil {
+            throw ValidationError("--no-reset goes with --authority (a mock the run starts is its own, and --oidc-issuer has none).")
+        }
         _ = try parameterValues()
     }
 
@@ -116,6 +123,8 @@ struct RunCommand: AsyncParsableCommand {
         options.caFile = issuer.caFile
         options.keepState = keepState
         options.explain = explain
+        options.resetMock = !noReset
+        if let authority = issuer.authority, servers, !noReset { Self.noteReset(authority) }
         if let socket, servers { await Self.noteStateOfGivenDaemon(socket) }
         let printer = RunPrinter(json: json, verbose: verbose)
         let results = await FlowSuite.run(flows, options: options, jobs: jobs) { progress in printer.show(progress) }
@@ -126,6 +135,18 @@ struct RunCommand: AsyncParsableCommand {
             throw Exit.unavailable
         }
         if !results.allSatisfy(\.passed) { throw Exit.failed }
+    }
+
+    /// A mock given by --authority may be shared (another daemon, a person's session): say on
+    /// stderr, once, that each flow resets it, and how not to.
+    static func noteReset(_ authority: String) {
+        let origin = MockAdmin.origin(ofAuthority: authority) ?? authority
+        FileHandle.standardError.write(Data("""
+            compliancectl: note: each flow first resets the mock at \(origin) (POST /_admin/reset): its assignments, \
+            policy, tokens, enrollments, faults and request log go back to its fixtures, also for any other daemon \
+            using it; --no-reset keeps them (flows then start from its current state).
+
+            """.utf8))
     }
 
     /// Flows are written for a fresh daemon: a daemon given by --socket that already knows

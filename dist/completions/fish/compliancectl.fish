@@ -61,7 +61,7 @@ function __compliancectl_parse_tokens -S
                 __compliancectl_parse_subcommand -r 1 'socket=' 'state-dir=' 'json' 'version' 'h/help'
             end
         case 'run'
-            __compliancectl_parse_subcommand -r 1 'authority=' 'oidc-issuer=' 'client-id=' 'client-secret-file=' 'client-auth=' 'mam-url=' 'ca-file=' 'param=+' 'socket=' 'j/jobs=' 'mockauth=' 'complianced=' 'keep-state' 'explain' 'json' 'v/verbose' 'version' 'h/help'
+            __compliancectl_parse_subcommand -r 1 'authority=' 'oidc-issuer=' 'client-id=' 'client-secret-file=' 'client-auth=' 'mam-url=' 'ca-file=' 'param=+' 'socket=' 'j/jobs=' 'mockauth=' 'complianced=' 'no-reset' 'keep-state' 'explain' 'json' 'v/verbose' 'version' 'h/help'
         case 'data-protection'
             __compliancectl_parse_subcommand 1 'socket=' 'state-dir=' 'json' 'owner=' 'scheme=' 'known-managed-app-scheme' 'version' 'h/help'
         case 'protect'
@@ -319,6 +319,7 @@ complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_fla
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" j jobs' -l 'jobs' -s 'j' -d 'Flows run at once (own mock and daemon each).' -rfka ''
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" mockauth' -l 'mockauth' -d 'The mockauth executable (default: next to compliancectl, then PATH).' -rfka ''
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" complianced' -l 'complianced' -d 'The complianced executable (default: next to compliancectl, then PATH).' -rfka ''
+complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" no-reset' -l 'no-reset' -d 'With --authority: do not reset the mock (POST /_admin/reset) before each flow; flows start from its current state.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" keep-state' -l 'keep-state' -d 'Keep each flow\'s daemon state directory.'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" explain' -l 'explain' -d 'At the end of each flow, tell each account\'s compliance story as compliancectl explain does: its diagnoses (the JSON report\'s explain).'
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" json' -l 'json' -d 'Print a JSON report instead of progress and a table.'
