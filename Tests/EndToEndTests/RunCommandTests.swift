@@ -165,6 +165,32 @@ import LocalServers
         try await body(directory)
     }
 
+    /// A flow kept in an app's own repository names neither fixture nor app: the run gives
+    /// the issuer and the profile; `${NAME}` reaches its hook.
+    @Test func aFlowOutsideTheCheckoutRunsWithTheRunsIssuerAndApp() async throws {
+        try await Self.withDirectoryOutsideTheRepository { directory in
+            let flow = """
+                {"name": "my app's flow", "wipeHook": "echo ${hookword} > /dev/null",
+                 "steps": [{"do": "signIn", "account": "alice@contoso.com", "password": "Passw0rd!", "scopes": ["api://contoso-chat/Chat.Read"],
+                            "expect": {"status": "Compliant", "remediated": true}},
+                           {"do": "targetCA", "account": "bob@contoso.com"}]}
+                """
+            try flow.write(toFile: directory + "/my-flow.json", atomically: true, encoding: .utf8)
+            let app = CLI.root + "/mocks/fixtures/apps/chatr-Info.plist"
+            let alone = try await CLI.run(["run", directory, "--param", "hookword=hi"])
+            #expect(alone.status == 65 && alone.stderr.contains("field 'fixture': not given"), "\(alone.stderr)")
+            #expect(alone.stderr.contains("or run it with --authority against a running mock"), "\(alone.stderr)")
+            try await InProcessMockAuth.run { mock in
+                let refused = try await CLI.run(["run", directory, "--authority", mock.authority, "--param", "hookword=hi"])
+                #expect(refused.status == 65 && refused.stderr.contains("field 'app': not given"), "\(refused.stderr)")
+                #expect(refused.stderr.contains("or run --app PLIST"), "\(refused.stderr)")
+                let result = try await CLI.run(["run", directory, "--authority", mock.authority, "--app", app, "--param", "hookword=hi"])
+                #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+                #expect(result.stdout.contains("1 of 1 flows passed"), "\(result.stdout)")
+            }
+        }
+    }
+
     @Test func aWebOnlyFlowRunsWithoutAFixtureAndWithoutServers() async throws {
         try await Self.withDirectoryOutsideTheRepository { directory in
             // The shop flow and its app's Info.plist, beside it: no fixture anywhere above.

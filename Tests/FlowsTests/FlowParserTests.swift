@@ -193,8 +193,48 @@ import Testing
         }
         // A step that needs mockauth: the file, the field, what is missing and the step that needs it.
         #expect(throws: FlowError(file: file, step: nil, reason: "field 'fixture': not given, and no mocks/fixtures/contoso.json above \(directory); "
-            + "step 2 (signIn alice@contoso.com) runs against mockauth, which serves a tenant fixture; give \"fixture\" (a path relative to the flow file)")) {
+            + "step 2 (signIn alice@contoso.com) runs against mockauth, which serves a tenant fixture; give \"fixture\" (a path relative to the flow file), or run it with --authority against a running mock")) {
             try parse(#"{"app": "\#(app)", "steps": [\#(web), {"do": "signIn", "account": "alice@contoso.com", "password": "p"}]}"#)
+        }
+    }
+
+    /// A flow in an app's own repository: no fixture when the run names the issuer, the run's
+    /// app when it names none, and the installed demo files when nothing else is found.
+    @Test func aFlowOutsideTheCheckoutTakesTheRunsIssuerAppAndInstalledDefaults() throws {
+        let directory = "/nonexistent-\(UUID().uuidString)"
+        let file = directory + "/my-flow.json"
+        let app = Self.root + "/mocks/fixtures/apps/chatr-Info.plist"
+        let text = #"{"steps": [{"do": "signIn", "account": "alice@contoso.com", "password": "p"}]}"#
+        func parse(_ defaults: FlowDefaults) throws(FlowError) -> Flow { try FlowParser.parse(Array(text.utf8), file: file, defaults: defaults) }
+
+        let given = try parse(FlowDefaults(app: app, issuerGiven: true))
+        #expect(given.fixture == nil && given.app == app)
+        #expect(throws: FlowError(file: file, step: nil, reason: "field 'app': not given, and no mocks/fixtures/apps/chatr-Info.plist above \(directory); "
+            + "give \"app\" (a path relative to the flow file), or run --app PLIST")) {
+            try parse(FlowDefaults(issuerGiven: true))
+        }
+        // Installed: PREFIX/share/compliance-orchestrator holds mocks/fixtures (this checkout stands in).
+        let installed = try parse(FlowDefaults(dataDirectories: [Self.root]))
+        #expect(installed.fixture == Self.root + "/mocks/fixtures/contoso.json" && installed.app == app)
+    }
+
+    /// `${NAME}` reaches every path field: fixture, app, entitlements and the hooks.
+    @Test func parametersReachThePathFields() throws {
+        let directory = "/nonexistent-\(UUID().uuidString)"
+        let text = #"""
+            {"fixture": "${repo}/mocks/fixtures/contoso.json", "app": "${repo}/mocks/fixtures/apps/${app}",
+             "entitlements": "${repo}/mocks/fixtures/apps/chatr.entitlements", "wipeHook": "echo ${who}", "restartHook": "exit ${yes}",
+             "parameters": {"app": "chatr-Info.plist", "yes": "0"},
+             "steps": [{"do": "signIn", "account": "alice@contoso.com", "password": "p"}]}
+            """#
+        let flow = try FlowParser.parse(Array(text.utf8), file: directory + "/f.json", parameters: ["repo": Self.root, "who": "me"])
+        #expect(flow.fixture == Self.root + "/mocks/fixtures/contoso.json")
+        #expect(flow.app == Self.root + "/mocks/fixtures/apps/chatr-Info.plist")
+        #expect(flow.entitlements == Self.root + "/mocks/fixtures/apps/chatr.entitlements")
+        #expect(flow.wipeHook == "echo me" && flow.restartHook == "exit 0")
+        #expect(throws: FlowError(file: directory + "/f.json", step: nil, reason: "the flow: field 'fixture': unknown parameter '${repo}': "
+            + "give it with --param repo=VALUE or a default in the flow's 'parameters'")) {
+            try FlowParser.parse(Array(text.utf8), file: directory + "/f.json", parameters: ["who": "me"])
         }
     }
 

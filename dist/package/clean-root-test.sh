@@ -96,6 +96,14 @@ demo_ok() {
 }
 check "compliancectl run /usr/share/$name/flows: every flow passed" demo_ok
 
+copied_ok() {  # a flow kept outside the package's tree: the packaged fixture and app are its defaults
+    local log="$root/tmp/copied.log" status=0
+    in_root sh -c "mkdir -p /tmp/my-flows && cp /usr/share/$name/flows/seed-mam-ca-always-applied.json /tmp/my-flows/ && cd /tmp && compliancectl run /tmp/my-flows" >"$log" 2>&1 || status=$?
+    if [ "$status" -ne 0 ]; then tail -20 "$log" >&2; return 1; fi
+    grep -aq '^1 of 1 flows passed$' "$log"
+}
+check "a demo flow copied out of /usr/share/$name runs with the packaged fixture and app" copied_ok
+
 mockauth_ok() {
     local out="$root/tmp/mockauth.out" url="" _
     # From /, with no fixtures named: it must find /usr/share/$name/mocks/fixtures/contoso.json.

@@ -8,21 +8,25 @@ public enum FlowParser {
     /// The largest flow file accepted.
     public static let maxBytes = 1 << 20
 
-    /// Reads and parses the flow at `path`; `parameters` fill its `${NAME}` placeholders.
-    public static func load(_ path: String, parameters: [String: String] = [:]) throws(FlowError) -> Flow {
+    /// Reads and parses the flow at `path`; `parameters` fill its `${NAME}` placeholders and
+    /// `defaults` stand in for the fields it leaves out.
+    public static func load(_ path: String, parameters: [String: String] = [:], defaults: FlowDefaults = FlowDefaults()) throws(FlowError) -> Flow {
         guard let data = FileManager.default.contents(atPath: path) else {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
             throw FlowError(file: path, step: nil, reason: exists ? (isDirectory.boolValue ? "is a directory" : "cannot be read") : "no such file")
         }
         guard data.count <= maxBytes else { throw FlowError(file: path, step: nil, reason: "is larger than \(maxBytes) bytes") }
-        return try parse(Array(data), file: path, parameters: parameters)
+        return try parse(Array(data), file: path, parameters: parameters, defaults: defaults)
     }
 
     /// Parses flow JSON; `file` names it in errors and anchors relative fixture and app paths.
-    /// Every `${NAME}` in a step's strings becomes `parameters[NAME]`, else the flow's own
-    /// default (its `parameters` object); a name with neither is an error naming the step.
-    public static func parse(_ bytes: [UInt8], file: String, parameters: [String: String] = [:]) throws(FlowError) -> Flow {
+    /// Every `${NAME}` in a step's strings and in the path fields (`fixture`, `app`,
+    /// `entitlements`, the hooks) becomes `parameters[NAME]`, else the flow's own default (its
+    /// `parameters` object); a name with neither is an error naming the step or the field.
+    public static func parse(
+        _ bytes: [UInt8], file: String, parameters: [String: String] = [:], defaults: FlowDefaults = FlowDefaults()
+    ) throws(FlowError) -> Flow {
         let document: JSONValue
         do {
             document = try JSONValue.parse(bytes)
@@ -34,25 +38,35 @@ public enum FlowParser {
         let name = try top.optionalString("name") ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
         let description = try top.optionalString("description") ?? ""
         let directory = (file as NSString).deletingLastPathComponent
-        let fixtureValue = try top.optionalString("fixture")
-        let appValue = try top.optionalString("app")
-        var entitlements: String?
-        if let value = try top.optionalString("entitlements") {
-            entitlements = try FixturePaths.resolve(value, default: "", under: "", from: directory).get(orThrow: topFail("field 'entitlements'"))
-        }
-        let issuer = try top.optionalString("issuer") ?? "mock"
-        guard ["mock", "unreachable"].contains(issuer) else { throw topFail("the flow: field 'issuer' must be \"mock\" or \"unreachable\", found \"\(issuer)\"") }
-        let wipeHook = try top.optionalString("wipeHook")
-        if let wipeHook, wipeHook.isEmpty { throw topFail("the flow: field 'wipeHook' is empty (leave it out for an app without a hook)") }
-        let restartHook = try top.optionalString("restartHook")
-        if let restartHook, restartHook.isEmpty { throw topFail("the flow: field 'restartHook' is empty (leave it out for an app the daemon restarts itself)") }
         var values = parameters
-        if let defaults = try top.objectField("parameters") {
-            for (name, value) in defaults {
+        if let given = try top.objectField("parameters") {
+            for (name, value) in given {
                 guard let text = value.stringValue else { throw topFail("the flow: parameter '\(name)' must be a string, found \(value.kindName)") }
                 if values[name] == nil { values[name] = text }
             }
         }
+        /// A top-level string field with its `${NAME}`s filled.
+        func filled(_ key: String) throws(FlowError) -> String? {
+            guard let text = try top.optionalString(key) else { return nil }
+            return try FlowParameters.fill(text) { name throws(FlowError) in
+                guard let value = values[name] else {
+                    throw topFail("the flow: field '\(key)': unknown parameter '${\(name)}': give it with --param \(name)=VALUE or a default in the flow's 'parameters'")
+                }
+                return value
+            }
+        }
+        let fixtureValue = try filled("fixture")
+        let appValue = try filled("app")
+        var entitlements: String?
+        if let value = try filled("entitlements") {
+            entitlements = try FixturePaths.resolve(value, default: "", under: "", from: directory).get(orThrow: topFail("field 'entitlements'"))
+        }
+        let issuer = try top.optionalString("issuer") ?? "mock"
+        guard ["mock", "unreachable"].contains(issuer) else { throw topFail("the flow: field 'issuer' must be \"mock\" or \"unreachable\", found \"\(issuer)\"") }
+        let wipeHook = try filled("wipeHook")
+        if let wipeHook, wipeHook.isEmpty { throw topFail("the flow: field 'wipeHook' is empty (leave it out for an app without a hook)") }
+        let restartHook = try filled("restartHook")
+        if let restartHook, restartHook.isEmpty { throw topFail("the flow: field 'restartHook' is empty (leave it out for an app the daemon restarts itself)") }
         guard let stepValues = try top.array("steps") else { throw top.missing("steps", otherwise: topFail("the flow: field 'steps' is required")) }
         guard !stepValues.isEmpty else { throw topFail("the flow: 'steps' is empty") }
         try top.finish()
@@ -67,9 +81,11 @@ public enum FlowParser {
             steps.append(try StepParser.parse(filled, index: offset + 1, file: file))
         }
         if let problem = ProtectionFields.keptNamesProblem(steps) { throw FlowError(file: file, step: problem.step, reason: problem.reason) }
-        let fixture = try fixture(fixtureValue, for: steps, from: directory, file: file)
-        let app = try FixturePaths.resolve(appValue, default: "chatr-Info.plist", under: "mocks/fixtures/apps", from: directory)
-            .get(orThrow: topFail("field 'app'"))
+        let fixture = try fixture(fixtureValue, for: steps, from: directory, file: file, defaults: defaults)
+        let app = try FixturePaths.resolve(
+            appValue ?? defaults.app, default: "chatr-Info.plist", under: "mocks/fixtures/apps", from: appValue == nil ? "" : directory,
+            searchingFrom: directory, installed: defaults.dataDirectories
+        ).get(orThrow: topFail("field 'app'"), then: appValue == nil && defaults.app == nil ? "give \"app\" (a path relative to the flow file), or run --app PLIST" : nil)
         var flow = Flow(
             name: name, description: description, file: file, fixture: fixture, app: app, issuerReachable: issuer == "mock",
             entitlements: entitlements, webApp: try WebFields.appProfile(for: steps, app: app, entitlements: entitlements, file: file),
@@ -80,26 +96,35 @@ public enum FlowParser {
     }
 
     /// The mock's fixture: the given file, which must exist; else, when a step needs mockauth
-    /// (any step but a web check), `contoso.json` in the nearest mocks/fixtures above the flow,
-    /// and an error naming that step when there is none; else (web checks only) none.
-    private static func fixture(_ value: String?, for steps: [FlowStep], from directory: String, file: String) throws(FlowError) -> String? {
+    /// (any step but a web check) and the run starts it (names no issuer), `contoso.json` in
+    /// the nearest mocks/fixtures above the flow or in the installed data, and an error naming
+    /// that step when there is none; else none.
+    private static func fixture(
+        _ value: String?, for steps: [FlowStep], from directory: String, file: String, defaults: FlowDefaults
+    ) throws(FlowError) -> String? {
         let field = FlowError(file: file, step: nil, reason: "field 'fixture'")
         if value != nil {
             return try FixturePaths.resolve(value, default: "contoso.json", under: "mocks/fixtures", from: directory).get(orThrow: field)
         }
         guard let needing = steps.first(where: { !$0.isWebCheck }) else { return nil }
+        let found = FixturePaths.resolve(nil, default: "contoso.json", under: "mocks/fixtures", from: directory, installed: defaults.dataDirectories)
+        if defaults.issuerGiven, case .failure = found { return nil }  // the run's issuer serves the tenant
         let why = "step \(needing.index) (\(needing.action.summary)) runs against mockauth, which serves a tenant fixture; "
-            + "give \"fixture\" (a path relative to the flow file)"
-        return try FixturePaths.resolve(nil, default: "contoso.json", under: "mocks/fixtures", from: directory)
-            .get(orThrow: field, then: why)
+            + "give \"fixture\" (a path relative to the flow file), or run it with --authority against a running mock"
+        return try found.get(orThrow: field, then: why)
     }
 }
 
 /// Finds a flow's fixture and app files.
 enum FixturePaths {
-    /// `value` relative to the flow's directory when given; otherwise `fallback` in the
-    /// nearest `under` folder above the flow (e.g. mocks/fixtures/contoso.json).
-    static func resolve(_ value: String?, default fallback: String, under folder: String, from directory: String) -> Result<String, ResolveError> {
+    /// `value` relative to `directory` when given; otherwise `fallback` in the nearest `under`
+    /// folder above `searchingFrom` (the flow's directory; e.g. mocks/fixtures/contoso.json),
+    /// then in each `installed` data folder (`…/share/compliance-orchestrator/mocks/fixtures`).
+    static func resolve(
+        _ value: String?, default fallback: String, under folder: String, from directory: String, searchingFrom: String? = nil,
+        installed: [String] = []
+    ) -> Result<String, ResolveError> {
+        let directory = value == nil ? (searchingFrom ?? directory) : directory
         if let value {
             let path = value.hasPrefix("/") ? value : (directory as NSString).appendingPathComponent(value)
             let standardized = (path as NSString).standardizingPath
@@ -115,7 +140,12 @@ enum FixturePaths {
             if parent == current || parent.isEmpty { break }
             current = parent
         }
-        return .failure(ResolveError(reason: "not given, and no \(folder)/\(fallback) above \(directory.isEmpty ? "." : directory)"))
+        for data in installed {
+            let candidate = ((data as NSString).appendingPathComponent(folder) as NSString).appendingPathComponent(fallback)
+            if FileManager.default.fileExists(atPath: candidate) { return .success(candidate) }
+        }
+        let nowhere = installed.isEmpty ? "" : " nor in \(installed.joined(separator: ", "))"
+        return .failure(ResolveError(reason: "not given, and no \(folder)/\(fallback) above \(directory.isEmpty ? "." : directory)\(nowhere)"))
     }
 
     struct ResolveError: Error {

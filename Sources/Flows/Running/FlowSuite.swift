@@ -26,13 +26,14 @@ public enum FlowSuite {
         return result
     }
 
-    /// Parses every file (with `parameters` for their `${NAME}`s); returns the flows, or every error found.
-    public static func load(_ files: [String], parameters: [String: String] = [:]) -> Result<[Flow], FlowLoadErrors> {
+    /// Parses every file (with `parameters` for their `${NAME}`s and `defaults` for the fields
+    /// they leave out); returns the flows, or every error found.
+    public static func load(_ files: [String], parameters: [String: String] = [:], defaults: FlowDefaults = FlowDefaults()) -> Result<[Flow], FlowLoadErrors> {
         var flows: [Flow] = []
         var errors: [FlowError] = []
         for file in files {
             do {
-                flows.append(try FlowParser.load(file, parameters: parameters))
+                flows.append(try FlowParser.load(file, parameters: parameters, defaults: defaults))
             } catch {
                 errors.append(error)
             }

@@ -21,7 +21,11 @@ struct RunCommand: AsyncParsableCommand {
             against any OpenID Connect issuer (with --client-id and, for a confidential client, \
             --client-secret-file and --client-auth; no MAM service unless --mam-url): a step \
             that needs mockauth's admin API then fails naming the issuer and the step. \
-            --param NAME=VALUE fills a flow's ${NAME} placeholders (credentials, accounts). \
+            --param NAME=VALUE fills a flow's ${NAME} placeholders (credentials, accounts, \
+            and the paths fixture, app, entitlements and the hooks). A flow kept in an app's own \
+            repository may leave out "fixture" when the run names the issuer (--authority, \
+            --oidc-issuer) and "app" when it gives --app; otherwise both default to the demo's, \
+            found above the flow or installed with the package. \
             Every flow file is checked before any runs. Exit status: 0 all passed, 1 a flow \
             failed, 65 a flow file is invalid, 69 a server could not be started or reached. \
             Stopped by SIGINT, SIGTERM or SIGHUP, it stops the servers it started first and \
@@ -39,6 +43,9 @@ struct RunCommand: AsyncParsableCommand {
     var paths: [String]
 
     @OptionGroup(title: "Issuer (instead of starting mockauth; the started daemon's client)") var issuer: IssuerOptions
+
+    @Option(name: .long, help: ArgumentHelp("The app's Info.plist for flows that name no 'app' (flows kept outside this checkout).", valueName: "plist"))
+    var app: String?
 
     @Option(name: .customLong("param"), help: ArgumentHelp("Fill the flows' ${NAME} with VALUE (repeatable).", valueName: "name=value"))
     var parameters: [String] = []
@@ -77,6 +84,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--no-reset goes with --authority (a mock the run starts is its own, and --oidc-issuer has none).")
         }
         _ = try parameterValues()
+        if let app, !FileManager.default.isReadableFile(atPath: app) { throw ValidationError("--app: cannot read '\(app)'.") }
     }
 
     /// `--param NAME=VALUE`s by name (NAME: letters, digits, `_`, `-`, `.`).
@@ -98,7 +106,10 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let flows: [Flow]
         do {
-            flows = try FlowSuite.load(try FlowSuite.files(paths), parameters: try parameterValues()).get()
+            let defaults = FlowDefaults(
+                app: app, issuerGiven: issuer.authority != nil || issuer.oidcIssuer != nil,
+                dataDirectories: FlowDefaults.installedData(besides: Executables.running))
+            flows = try FlowSuite.load(try FlowSuite.files(paths), parameters: try parameterValues(), defaults: defaults).get()
         } catch let error as FlowError {
             report([error])
             throw Exit.dataError
@@ -177,14 +188,18 @@ struct RunCommand: AsyncParsableCommand {
 
 /// Finds the servers `run` starts.
 enum Executables {
+    /// This program's file (`/usr/bin/compliancectl` when installed).
+    static var running: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
     /// `given`, else `name` next to this executable, else on PATH.
     static func find(_ name: String, given: String?) throws -> String {
         if let given {
             guard FileManager.default.isExecutableFile(atPath: given) else { throw ValidationError("--\(name) \(given) is not an executable file.") }
             return given
         }
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let beside = ((me as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+        let beside = ((running as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
             let candidate = (String(directory) as NSString).appendingPathComponent(name)

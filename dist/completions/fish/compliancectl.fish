@@ -61,7 +61,7 @@ function __compliancectl_parse_tokens -S
                 __compliancectl_parse_subcommand -r 1 'socket=' 'state-dir=' 'json' 'version' 'h/help'
             end
         case 'run'
-            __compliancectl_parse_subcommand -r 1 'authority=' 'oidc-issuer=' 'client-id=' 'client-secret-file=' 'client-auth=' 'mam-url=' 'ca-file=' 'param=+' 'socket=' 'j/jobs=' 'mockauth=' 'complianced=' 'no-reset' 'keep-state' 'explain' 'json' 'v/verbose' 'version' 'h/help'
+            __compliancectl_parse_subcommand -r 1 'authority=' 'oidc-issuer=' 'client-id=' 'client-secret-file=' 'client-auth=' 'mam-url=' 'ca-file=' 'app=' 'param=+' 'socket=' 'j/jobs=' 'mockauth=' 'complianced=' 'no-reset' 'keep-state' 'explain' 'json' 'v/verbose' 'version' 'h/help'
         case 'data-protection'
             __compliancectl_parse_subcommand 1 'socket=' 'state-dir=' 'json' 'owner=' 'scheme=' 'known-managed-app-scheme' 'version' 'h/help'
         case 'protect'
@@ -314,6 +314,7 @@ complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_fla
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" client-auth' -l 'client-auth' -d 'How the secret is sent: basic (client_secret_basic, the default) or post (client_secret_post).' -rfka ''
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" mam-url' -l 'mam-url' -d 'MAM service base URL (default for --authority: its origin + /mam/v1, and an authority override then brings its own; an --oidc-issuer has none unless given: no registration, no remediation).' -rfka ''
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" ca-file' -l 'ca-file' -d 'PEM file of CAs to trust for https (verification is never disabled).' -rfka ''
+complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" app' -l 'app' -d 'The app\'s Info.plist for flows that name no \'app\' (flows kept outside this checkout).' -rfka ''
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run"' -l 'param' -d 'Fill the flows\' ${NAME} with VALUE (repeatable).' -rfka ''
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" socket' -l 'socket' -d 'A running complianced\'s control socket to use instead of starting one.' -rfka ''
 complete -c 'compliancectl' -n '__compliancectl_should_offer_completions_for_flags_or_options "compliancectl run" j jobs' -l 'jobs' -s 'j' -d 'Flows run at once (own mock and daemon each).' -rfka ''
