@@ -59,7 +59,7 @@ import Testing
             let tlsURL = try #require(mock.tlsURL)
             let untrusted = try await CLI.run(["explain", "alice@contoso.com", "--mock", tlsURL] + at)
             #expect(untrusted.stdout.contains("no mock request log at \(tlsURL)"), "\(untrusted.stdout)")
-            #expect(untrusted.stdout.contains("CA file"), "the note says what to pass: \(untrusted.stdout)")
+            #expect(untrusted.stdout.contains("give --ca-file PEM"), "the note names the option: \(untrusted.stdout)")
 
             let explained = try await CLI.run(["explain", "alice@contoso.com", "--mock", tlsURL, "--ca-file", try #require(mock.caFile)] + at)
             #expect(explained.status == 1, "a 53009 is a diagnosis: \(explained.stdout)\(explained.stderr)")

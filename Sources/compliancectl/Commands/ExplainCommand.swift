@@ -88,6 +88,7 @@ struct ExplainCommand: AsyncParsableCommand {
                 requests = try await MockAdmin(origin: base.hasSuffix("/") ? String(base.dropLast()) : base, caFile: caFile).requests()
             } catch {
                 note = "no mock request log at \(base): \(error.message)"
+                    + (base.hasPrefix("https://") && caFile == nil ? "; give --ca-file PEM to trust an https mock" : "")
             }
         }
         let story = ComplianceStory(account: key, events: events, requests: requests)
