@@ -73,29 +73,29 @@ extension ComplianceStory {
                 break
             }
         }
-        var found: [Diagnosis] = []
-        if !afterCompliant.isEmpty {
-            found.append(Diagnosis(
-                kind: .protectionRequiredAfterCompliant, evidence: afterCompliant,
-                message: "the remediation received policy (#\(afterCompliant[0])) and the MAM service took its Compliant report, "
-                    + "but the retried request met 53005 again (#\(afterCompliant[1])): the issuer does not see that compliance. "
-                    + "Check that the token is asked for the same app (client id) and tenant that enrolled and reported, and that "
-                    + "the conditional-access policy reads this MAM service's compliance state."))
+        return [
+            (Diagnosis.Kind.protectionRequiredAfterCompliant, afterCompliant),
+            (.policyWithoutCompliance, withoutCompliance),
+            (.capabilityMissing, missing),
+        ].filter { !$0.1.isEmpty }.map { Diagnosis(kind: $0.0, evidence: $0.1, message: message($0.0, $0.1)) }
+    }
+
+    /// What a diagnosis says, citing its evidence (sequence numbers) in order.
+    private static func message(_ kind: Diagnosis.Kind, _ seq: [Int64]) -> String {
+        switch kind {
+        case .protectionRequiredAfterCompliant:
+            "the remediation received policy (#\(seq[0])) and the MAM service took its Compliant report, "
+                + "but the retried request met 53005 again (#\(seq[1])): the issuer does not see that compliance. "
+                + "Check that the token is asked for the same app (client id) and tenant that enrolled and reported, and that "
+                + "the conditional-access policy reads this MAM service's compliance state."
+        case .policyWithoutCompliance:
+            "policy was received (#\(seq[0])) but the compliance report failed (#\(seq[1])), "
+                + "and the same request met 53005 again (#\(seq[2])): the conditional-access check waits for a "
+                + "compliance report after the policy is applied (report-compliance), not for the enrollment alone."
+        case .capabilityMissing:
+            "53009 (#\(seq[0])): the app does not declare the protapp client capability, so the issuer cannot ask "
+                + "for app protection (53005) and the request cannot be remediated. Add protapp to MSALClientCapabilities "
+                + "(compliancectl profile lint checks it)."
         }
-        if !withoutCompliance.isEmpty {
-            found.append(Diagnosis(
-                kind: .policyWithoutCompliance, evidence: withoutCompliance,
-                message: "policy was received (#\(withoutCompliance[0])) but the compliance report failed (#\(withoutCompliance[1])), "
-                    + "and the same request met 53005 again (#\(withoutCompliance[2])): the conditional-access check waits for a "
-                    + "compliance report after the policy is applied (report-compliance), not for the enrollment alone."))
-        }
-        if !missing.isEmpty {
-            found.append(Diagnosis(
-                kind: .capabilityMissing, evidence: missing,
-                message: "53009 (#\(missing[0])): the app does not declare the protapp client capability, so the issuer cannot ask "
-                    + "for app protection (53005) and the request cannot be remediated. Add protapp to MSALClientCapabilities "
-                    + "(compliancectl profile lint checks it)."))
-        }
-        return found
     }
 }
