@@ -241,6 +241,8 @@ let package = Package(
             dependencies: [
                 "Daemon", "Orchestrator", "ComplianceCore", "Explorer", "JSON", "HTTPClient", "MockAuth", "LocalServers", "ChildProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

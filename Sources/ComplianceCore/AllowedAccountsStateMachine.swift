@@ -7,7 +7,7 @@ import JSON
 /// ``ComplianceEvent/allowedAccountsChanged(old:new:removed:)`` event is emitted. A
 /// `null` list (``AllowedAccounts/anyone``) allows everyone.
 public struct AllowedAccountsStateMachine: Sendable, Hashable {
-    /// Commands for the Orchestrator.
+    /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
     public enum Action: Sendable, Hashable {
         /// Store the snapshot, then call ``persisted()``.
         case persist(Snapshot)

@@ -2,8 +2,9 @@ import JSON
 
 /// Notifications for observers: the SDK's delegate callbacks as values.
 ///
-/// Machines collect these while handling events; the Orchestrator drains them with
-/// `takeEvents()` after each call and forwards them to observers, in order.
+/// Machines collect these while handling events; the composed machine drains the
+/// sub-machines' with `takeEvents()` after each call and hands them, in order, to the
+/// Orchestrator's Engine, which records them for observers.
 public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
     /// An enrollment attempt finished (IntuneMAMEnrollmentDelegate enrollmentRequestWithStatus).
     case enrollment(EnrollmentReport)

@@ -12,7 +12,7 @@ import JSON
 /// moved on, is reported by exactly one notification.
 ///
 /// Timers are never cancelled explicitly: a timer that fires in a state not waiting for
-/// it is ignored (`.none`), so the Orchestrator may leave stale timers running.
+/// it is ignored (`.none`), so whoever runs the machine may leave stale timers running.
 public struct EnrollmentStateMachine: Sendable, Hashable {
     /// How long after a failed enrollment the next attempt runs.
     public static let enrollmentRetryInterval = TimeSpan.hours(24)
@@ -45,7 +45,7 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
         }
     }
 
-    /// Commands for the Orchestrator.
+    /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
     public enum Action: Sendable, Hashable {
         /// Store the snapshot, then call ``persisted()``.
         case persist(Snapshot)
@@ -473,7 +473,7 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
         }
     }
 
-    /// The MAM-service token for the unenroll request is available (the Orchestrator holds it).
+    /// The MAM-service token for the unenroll request is available (the composed machine acquired it).
     public mutating func mamTokenAcquired() -> Action {
         checkNotAwaitingPersist()
         switch state {

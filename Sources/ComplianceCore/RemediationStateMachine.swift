@@ -16,13 +16,14 @@ import JSON
 ///
 /// Persistence: every step that must survive a crash is preceded by ``Action/persist(_:)``;
 /// call ``persisted()`` after storing it to get the step. A machine rebuilt with
-/// ``init(restoring:)`` continues with ``resumed()``; then the Orchestrator reports again,
-/// with ``accountRemoved(_:)``, every account it knows to be wiped or deregistered (its
-/// wipe journal is not idle), since that call's own persist may not have been stored.
+/// ``init(restoring:)`` continues with ``resumed()``. A runner that stores this machine apart
+/// from the wipe machines must then report again, with ``accountRemoved(_:)``, every account
+/// it knows to be wiped or deregistered, since that call's own persist may not have been
+/// stored; the composed machine commits every sub-machine a step changed together and need not.
 /// A status is delivered at most once: the state stored before delivery is already the
 /// idle one.
 public struct RemediationStateMachine: Sendable, Hashable {
-    /// Commands for the Orchestrator.
+    /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
     public enum Action: Sendable, Hashable {
         /// Store the snapshot, then call ``persisted()``.
         case persist(Snapshot)

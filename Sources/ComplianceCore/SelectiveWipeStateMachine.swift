@@ -18,11 +18,11 @@ import JSON
 /// never touched. Each wipe has a ``Wipe/generation`` (1, 2, … per account), so a step can
 /// be told apart from the same step of a later wipe.
 ///
-/// Protocol: an event returns ``Action/persist(_:)``; the Orchestrator stores the
+/// Protocol: an event returns ``Action/persist(_:)``; the composed machine stores the
 /// snapshot and calls ``persisted()``, which returns the step to run; when the step
 /// completes it calls the matching event (`tokensRemoved()`, …).
 public struct SelectiveWipeStateMachine: Sendable, Hashable {
-    /// Commands for the Orchestrator.
+    /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
     public enum Action: Sendable, Hashable {
         /// Store the snapshot (replacing the previous one), then call ``persisted()``.
         case persist(Snapshot)

@@ -70,7 +70,7 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         case interactive
     }
 
-    /// Commands for the Orchestrator.
+    /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
     public enum Action: Sendable, Hashable {
         /// Look up the store; answer with ``cacheRead(_:now:)``.
         case readCache(AccountID, scopes: [String])

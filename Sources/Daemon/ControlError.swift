@@ -3,15 +3,22 @@ import Hummingbird
 import Orchestrator
 
 /// An error the control API answers with: `{"error": {"code", "message"}}` and a status.
-public struct ControlError: Error, Sendable, CustomStringConvertible {
+/// It decides its own response (`HTTPResponseError`): a handler or middleware throws it and
+/// Hummingbird's router answers with it; ``ControlErrorMiddleware`` turns every other error
+/// into one first.
+public struct ControlError: HTTPResponseError, Sendable, Hashable, CustomStringConvertible {
     public let status: HTTPResponse.Status
     public let code: String
     public let message: String
+    /// The answer also tells the client the connection ends (`Connection: close`): a refused
+    /// peer or web page gets nothing more on it.
+    public let closesConnection: Bool
 
-    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, closesConnection: Bool = false) {
         self.status = status
         self.code = code
         self.message = message
+        self.closesConnection = closesConnection
     }
 
     public static func badRequest(_ message: String) -> ControlError { ControlError(.badRequest, "bad_request", message) }
@@ -25,11 +32,11 @@ public struct ControlError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "\(code): \(message)" }
 
-    /// The answer: `{"error": {"code", "message"}}` with ``status``; `closing` also tells the
-    /// client the connection ends (a refused peer or page gets nothing more on it).
-    func response(closing: Bool = false) -> Response {
+    /// `{"error": {"code", "message"}}` with ``status``, and `Connection: close` when
+    /// ``closesConnection``.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = Response.json(["error": ["code": .string(code), "message": .string(message)]], status: status)
-        if closing { response.headers[.connection] = "close" }
+        if closesConnection { response.headers[.connection] = "close" }
         return response
     }
 }

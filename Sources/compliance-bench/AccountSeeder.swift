@@ -5,9 +5,8 @@ import MockAuth
 import Orchestrator
 
 /// Many enrolled accounts for the scaling and footprint benchmarks: directory users at the
-/// mock, their enrollments there, and on the engine's side accounts, enrollment machines,
-/// MAM registrations, check-in timers and cached MAM tokens, written through the
-/// Orchestrator store API.
+/// mock, their enrollments there, and on the engine's side each account's machine record and
+/// cached MAM token, written through the store API.
 enum AccountSeeder {
     /// One seeded account.
     struct Seed: Sendable {
@@ -56,27 +55,41 @@ enum AccountSeeder {
         return (0..<count).map { Seed(upn: upn($0), enrollmentID: ids[$0], mamToken: tokens[$0]) }
     }
 
-    /// Writes `seeds` into the store at `directory` in one transaction; every check-in is due
-    /// at `now + 8 h` (the engine's virtual clock starts at the wall clock).
+    /// Writes `seeds` into the store at `directory` in one transaction, as the engine keeps
+    /// them today: each account's composed-machine record (signed in, enrolled with
+    /// `policy`, its check-in due at `now + 8 h`; the engine's virtual clock starts at the wall
+    /// clock) and its cached MAM token. The records are read back through
+    /// `ComplianceMachine(restoring:)` first, so a seed the machine cannot load fails here.
     static func seedStore(directory: String, seeds: ArraySlice<Seed>, policy: JSONValue) throws {
         let store = try OrchestratorStore(stateDirectory: directory, logger: BenchEngine.quiet)
         let now = Instant(millisecondsSinceEpoch: OrchestratorStore.wallClock())
+        let records = try seeds.map { seed in try record(AccountID(seed.upn), enrollmentID: seed.enrollmentID, policy: policy, now: now) }
+        let machine = try ComplianceMachine(restoring: .init(app: nil, accounts: records), configuration: .init())
+        let restored = machine.stored.accounts
+        guard restored.count == seeds.count else { throw BenchError("\(seeds.count) accounts seeded, \(restored.count) restored") }
         try store.writeSync { transaction in
+            for record in restored {
+                guard let account = ComplianceMachine.summary(ofRecord: record)?.account else { throw BenchError("a seeded record names no account") }
+                try transaction.saveMachineRecord(account, record: record)
+            }
             for seed in seeds {
-                let account = try AccountID(seed.upn)
-                var machine = EnrollmentStateMachine(account: account)
-                guard case .persist(let snapshot) = machine.remediationEnrolled(now: now),
-                      case .scheduleTimer(let timer, let dueAt) = machine.persisted(), timer == .policyCheckIn
-                else { throw BenchError("the enrollment machine did not ask to persist, then to schedule a check-in") }
-                try transaction.upsertAccount(account, signedIn: true, managed: true)
-                _ = try transaction.saveEnrollment(for: account, state: snapshot.json, lastStatus: 100, nextDueAt: dueAt.millisecondsSinceEpoch)
-                try transaction.saveRegistration(MAMRegistration(account: account, enrollmentID: seed.enrollmentID, policy: policy))
-                _ = try transaction.schedule(.checkIn, account: account, at: dueAt.millisecondsSinceEpoch)
                 try transaction.saveTokens(CachedTokens(
-                    account: account, clientID: BenchEngine.clientID, scopes: ScopeSet([MAMClient.scope]),
+                    account: try AccountID(seed.upn), clientID: BenchEngine.clientID, scopes: ScopeSet([MAMClient.scope]),
                     accessToken: seed.mamToken, expiresAt: now.millisecondsSinceEpoch + 30 * 86_400_000))
             }
         }
+    }
+
+    /// The account record of an account a remediation enrolled at `now` under `policy`.
+    static func record(_ account: AccountID, enrollmentID: String, policy: JSONValue, now: Instant) -> JSONValue {
+        var enrollment = EnrollmentStateMachine(account: account)
+        _ = enrollment.remediationEnrolled(now: now)
+        return [
+            "machine": "account", "version": 1, "account": ["upn": .string(account.upn), "home": .null],
+            "signedIn": true, "holdsTokens": true, "compliance": .null, "lastEnrollmentStatus": .int(Int64(EnrollmentStatus.newPoliciesReceived.rawValue)),
+            "retryScopes": .null, "enrollmentId": .string(enrollmentID), "offeredPolicy": .null, "policy": policy,
+            "enrollment": enrollment.snapshot.json, "wipe": SelectiveWipeStateMachine(account: account).snapshot.json,
+        ]
     }
 }
 

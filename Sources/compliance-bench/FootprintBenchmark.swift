@@ -3,8 +3,8 @@ import MockAuth
 
 /// Issue 9: the `complianced` executable's start-to-ready time (spawn → the
 /// `listening on unix:…` line) and idle resident memory (1 s after ready), with an empty store
-/// (a fresh state directory each start) and with a 10,000-account store (seeded through the
-/// Orchestrator store API).
+/// (a fresh state directory each start) and with a 10,000-account store (machine records
+/// seeded through the store API, ``AccountSeeder``).
 enum FootprintBenchmark {
     static func run(starts: Int, accounts: Int) async throws {
         try await BenchMock.run { mock in

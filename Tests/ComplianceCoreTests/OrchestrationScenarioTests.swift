@@ -2,9 +2,9 @@ import JSON
 import Testing
 @testable import ComplianceCore
 
-/// End-to-end scenarios with a miniature in-test Orchestrator: it executes each action
-/// against scripted services, stores snapshots as JSON text, and feeds results back —
-/// the loop the real Orchestrator runs.
+/// End-to-end scenarios of the sub-machines with a miniature in-test runner: it executes
+/// each action against scripted services, stores snapshots as JSON text, and feeds results
+/// back — the loop the composed machine (``ComplianceMachine``) runs for them.
 @Suite struct OrchestrationScenarioTests {
     let authority = "https://login.example.test/contoso.onmicrosoft.com"
     let ppr = #"{"error":"unauthorized_client","error_description":"AADSTS53005: Application needs to enforce Intune protection policies.","error_codes":[53005],"suberror":"protection_policy_required","adi":"alice@contoso.com"}"#

@@ -15,8 +15,9 @@ struct RemediationDriver {
     var awaitingStatus: Set<AccountID> = []
     /// Accounts wiped or removed since their last remediate() call.
     var wiped: Set<AccountID> = []
-    /// Accounts removed through accountRemoved(); the Orchestrator knows them from their
-    /// wipe journals and reports them again after a restart.
+    /// Accounts removed through accountRemoved(); this test's runner, which stores the
+    /// machine on its own, knows them from their wipe journals and reports them again after a
+    /// restart.
     var removedElsewhere: Set<AccountID> = []
     /// The allowed list of the last policy each account's run received.
     var lastPolicy: [AccountID: AllowedAccounts] = [:]

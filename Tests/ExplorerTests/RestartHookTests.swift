@@ -86,14 +86,3 @@ import Testing
         #expect(broken(transition, entry.facts).contains(16))
     }
 }
-
-@Suite struct RestartAnswerTests {
-    @Test func exitStatusZeroIsYesAndEverythingElseIsNoWithTheNotice() {
-        #expect(RestartAnswer.hook(exitStatus: 0, outcome: "exited with status 0").appHandlesRestart)
-        #expect(RestartAnswer.hook(exitStatus: 0, outcome: "").notice == nil)
-        for status: Int32? in [1, 3, nil] {
-            let answer = RestartAnswer.hook(exitStatus: status, outcome: "x")
-            #expect(!answer.appHandlesRestart && answer.notice == RestartAnswer.sdkRestartNotice)
-        }
-    }
-}

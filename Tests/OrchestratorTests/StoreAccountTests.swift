@@ -83,9 +83,8 @@ import Testing
             #expect(try await store.deleteAccount(alice))
             #expect(try await store.tokens(for: alice, clientID: "app", scopes: ScopeSet(["openid"])) == nil)
             #expect(try await store.enrollment(for: alice) == nil)
-            #expect(try await store.policy(for: .account(alice)) == nil)
-            #expect(try await store.schedules(for: alice).isEmpty)
-            #expect(try await store.journal(for: alice, kind: .wipe) != nil)
+            let left = try await rows(of: alice, in: store).map { $0.prefix { $0 != " " } }
+            #expect(Set(left) == ["journal", "event"], "the cascade leaves only the journal and the events: \(left)")
             #expect(try await store.events(since: 0, limit: 10).contains { $0.account == alice })
             #expect(try await !store.deleteAccount(alice))
         }
@@ -103,9 +102,11 @@ import Testing
             try await store.upsertAccount(alice, homeAccountID: "new.tid", signedIn: false, managed: false)
             try await store.saveTokens(CachedTokens(account: alice, clientID: "app", scopes: ScopeSet(["openid"]), accessToken: "x", expiresAt: 9, refreshToken: "y"))
             try await store.saveEnrollment(for: alice, state: ["phase": "wiped"], lastStatus: 102, nextDueAt: nil)
-            try await store.savePolicy(.account(alice), version: "9", policy: [:], allowedAccounts: [])
-            try await store.schedule(.checkIn, account: alice, at: 1)
-            try await store.saveJournal(for: alice, kind: .wipe, step: "tokens", state: [:])
+            try store.writeSync { tx in
+                try EarlierLayout.savePolicy(tx, alice, version: "9", policy: [:])
+                try EarlierLayout.schedule(tx, "checkIn", alice, at: 1)
+                try EarlierLayout.saveJournal(tx, alice, kind: "wipe", step: "tokens", state: [:])
+            }
             #expect(try await rows(of: alice, in: store) != aliceBefore, "the changes did happen")
             #expect(try await rows(of: bob, in: store) == bobBefore)
 
@@ -113,10 +114,8 @@ import Testing
             try await store.deleteAccessTokens(for: alice, clientID: "app")
             try await store.deleteTokens(for: alice)
             try await store.deleteEnrollment(for: alice)
-            try await store.deletePolicy(for: .account(alice))
-            try await store.removeSchedules(.checkIn, account: alice)
-            try await store.deleteJournal(for: alice, kind: .wipe)
             try await store.deleteAccount(alice)
+            try await store.write { tx in try tx.db.execute(sql: "DELETE FROM journal WHERE account = ?", arguments: [alice.key]) }
             #expect(try await rows(of: alice, in: store).filter { !$0.hasPrefix("event") }.isEmpty)
             #expect(try await rows(of: bob, in: store) == bobBefore)
         }
@@ -131,9 +130,9 @@ func fill(_ store: OrchestratorStore, _ account: AccountID) async throws {
             account: account, clientID: "app", scopes: ScopeSet(["openid"]),
             accessToken: "at-\(account.key)", expiresAt: 100, idToken: "id", refreshToken: "rt-\(account.key)"))
         try tx.saveEnrollment(for: account, state: ["phase": "enrolled"], lastStatus: 100, nextDueAt: 8 * 3600 * 1000)
-        try tx.savePolicy(.account(account), version: "1", policy: ["fileEncryptionRequired": true], allowedAccounts: nil)
-        try tx.schedule(.checkIn, account: account, at: 500)
-        try tx.saveJournal(for: account, kind: .wipe, step: "vault", state: ["left": ["tokens"]])
+        try EarlierLayout.savePolicy(tx, account, version: "1", policy: ["fileEncryptionRequired": true])
+        try EarlierLayout.schedule(tx, "checkIn", account, at: 500)
+        try EarlierLayout.saveJournal(tx, account, kind: "wipe", step: "vault", state: ["left": ["tokens"]])
         try tx.appendEvent("signedIn", account: account, payload: ["upn": .string(account.upn)])
     }
 }

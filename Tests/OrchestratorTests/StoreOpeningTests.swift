@@ -47,8 +47,8 @@ import Testing
             let record = try #require(try await store.account(alice))
             #expect(record.id.upn == "Alice@Contoso.com")
             #expect(record.managed && record.signedIn)
-            try await store.saveJournal(for: alice, kind: .remediation, step: "enroll", state: ["n": 1])
-            #expect(try await store.openJournals().count == 1)
+            try store.writeSync { try EarlierLayout.saveJournal($0, alice, kind: "remediation", step: "enroll", state: ["n": 1]) }
+            #expect(try store.readSync { try $0.openJournals() }.count == 1)
         }
     }
 
@@ -135,9 +135,9 @@ import Testing
     @Test func corruptJSONInARowIsReportedNotCrashed() async throws {
         try await withTemporaryDirectory { root in
             let store = try openStore(root)
-            try await store.saveJournal(for: alice, kind: .wipe, step: "files", state: ["step": "files"])
+            try store.writeSync { try EarlierLayout.saveJournal($0, alice, kind: "wipe", step: "files", state: ["step": "files"]) }
             try await store.write { tx in try tx.db.execute(sql: "UPDATE journal SET state = '{broken'") }
-            let error = await #expect(throws: StoreError.self) { try await store.openJournals() }
+            let error = #expect(throws: StoreError.self) { try store.readSync { try $0.openJournals() } }
             #expect(error?.code == .corruptRow)
             #expect(error?.message.contains("state") == true)
         }

@@ -18,10 +18,10 @@ struct BrowserGuardMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let origin = request.headers[.origin] {
-            return Self.refuse("forbidden_origin", "the control API does not answer web pages (this request came from origin '\(origin.prefix(100))')")
+            throw Self.refusal("forbidden_origin", "the control API does not answer web pages (this request came from origin '\(origin.prefix(100))')")
         }
         if context.channel.localAddress.map({ Self.isIP($0) }) == true, !Self.isLoopbackHost(request.head.authority) {
-            return Self.refuse("forbidden_host", "on loopback TCP the control API answers only Host 127.0.0.1, localhost or [::1], not '\(request.head.authority?.prefix(100) ?? "")'")
+            throw Self.refusal("forbidden_host", "on loopback TCP the control API answers only Host 127.0.0.1, localhost or [::1], not '\(request.head.authority?.prefix(100) ?? "")'")
         }
         return try await next(request, context)
     }
@@ -49,7 +49,7 @@ struct BrowserGuardMiddleware: RouterMiddleware {
         return host == "127.0.0.1" || host == "localhost"
     }
 
-    static func refuse(_ code: String, _ message: String) -> Response {
-        ControlError(.forbidden, code, message).response(closing: true)
+    static func refusal(_ code: String, _ message: String) -> ControlError {
+        ControlError(.forbidden, code, message, closesConnection: true)
     }
 }

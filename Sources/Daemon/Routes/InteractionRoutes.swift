@@ -6,11 +6,19 @@ import Orchestrator
 /// `/v1/interactions`: sign-ins a person completes in a browser or on another device. The
 /// CLI opens one, passes its id in a sign-in's `user`, reads the prompt (the URL to open, or
 /// the verification URI and user code) while the sign-in waits, and cancels it on Ctrl-C.
-extension ControlRoutes {
+struct InteractionRoutes: Sendable {
+    let engine: Engine
+
+    func addRoutes(to router: Router<ControlRequestContext>) {
+        router.post("/v1/interactions", use: open)
+        router.get("/v1/interactions/:id", use: interaction)
+        router.delete("/v1/interactions/:id", use: cancel)
+    }
+
     /// `POST /v1/interactions` `{"kind": "browser" | "deviceCode"}` → 201 with the interaction.
-    func openInteraction(_ request: Request) async throws -> Response {
+    @Sendable func open(_ request: Request, context: ControlRequestContext) async throws -> Response {
         let route = "POST /v1/interactions"
-        let body = try await jsonBody(request, route: route, known: ["kind"])
+        let body = try await request.controlBody(route: route, known: ["kind"])
         let name = try body.string("kind")
         guard let kind = InteractionSession.Kind(rawValue: name) else {
             throw ControlError.badRequest("\(route): kind must be \"browser\" or \"deviceCode\", got '\(name)'")
@@ -23,8 +31,8 @@ extension ControlRoutes {
 
     /// `GET /v1/interactions/{id}?since=VERSION&wait=MS`: the interaction, once its version
     /// differs from `since` (or after `wait` ms, at most 60000).
-    func interaction(_ request: Request, _ context: ControlRequestContext) async throws -> Response {
-        let id = try parameter("id", context)
+    @Sendable func interaction(_ request: Request, context: ControlRequestContext) async throws -> Response {
+        let id = try context.pathParameter("id")
         guard let session = engine.interactions.session(id) else { throw ControlError.notFound("no open interaction '\(id)'") }
         let query = request.uri.queryParameters
         if let text = query["wait"] {
@@ -38,8 +46,8 @@ extension ControlRoutes {
     }
 
     /// `DELETE /v1/interactions/{id}`: cancels it; the sign-in using it ends UserCancelled.
-    func cancelInteraction(_ context: ControlRequestContext) throws -> Response {
-        let id = try parameter("id", context)
+    @Sendable func cancel(_ request: Request, context: ControlRequestContext) async throws -> Response {
+        let id = try context.pathParameter("id")
         guard engine.interactions.remove(id) else { throw ControlError.notFound("no open interaction '\(id)'") }
         return .json(["id": .string(id), "cancelled": true])
     }

@@ -5,9 +5,17 @@ import Orchestrator
 
 /// `/v1/identity`: the app's process and UI identities (IntuneMAMPolicyManager). An identity
 /// is a UPN, or "" for no user.
-extension ControlRoutes {
+struct IdentityRoutes: Sendable {
+    let engine: Engine
+
+    func addRoutes(to router: Router<ControlRequestContext>) {
+        router.get("/v1/identity", use: identity)
+        router.post("/v1/identity/ui", use: switchUIIdentity)
+        router.put("/v1/identity/process", use: setProcessIdentity)
+    }
+
     /// `GET /v1/identity`: ``Engine/identityView()``.
-    func identity() async throws -> Response {
+    @Sendable func identity(_ request: Request, context: ControlRequestContext) async throws -> Response {
         .json(.object(await engine.identityView()))
     }
 
@@ -15,12 +23,11 @@ extension ControlRoutes {
     /// → 200 `{"identity", "result": "Success" | "Canceled" | "NotAllowed" | "Failed",
     /// "conditionalLaunch": "none" | "pin", "detail"?, "effectiveUIIdentity"}`. A result other
     /// than Success is an answer, not an error.
-    func switchUIIdentity(_ request: Request) async throws -> Response {
-        let route = "POST /v1/identity/ui"
-        let body = try await jsonBody(request, route: route, known: ["identity", "conditionalLaunch"])
+    @Sendable func switchUIIdentity(_ request: Request, context: ControlRequestContext) async throws -> Response {
+        let body = try await request.controlBody(route: "POST /v1/identity/ui", known: ["identity", "conditionalLaunch"])
         let identity = try body.string("identity")
         let userCancels = try body.choice("conditionalLaunch", ["complete", "cancel"], default: "complete") == "cancel"
-        let outcome = try await engineCall { try await engine.setUIPolicyIdentity(identity, userCancels: userCancels) }
+        let outcome = try await engine.setUIPolicyIdentity(identity, userCancels: userCancels)
         var object = EngineJSON.identitySwitch(outcome)
         object["effectiveUIIdentity"] = await engine.identityView()["effectiveUIIdentity"]
         return .json(.object(object))
@@ -28,10 +35,9 @@ extension ControlRoutes {
 
     /// `PUT /v1/identity/process` `{"identity": upn or ""}` → 200 with the identities
     /// (`GET /v1/identity`); 403 `identity_not_allowed` or `policy_required`.
-    func setProcessIdentity(_ request: Request) async throws -> Response {
-        let body = try await jsonBody(request, route: "PUT /v1/identity/process", known: ["identity"])
-        let identity = try body.string("identity")
-        try await engineCall { try await engine.setProcessIdentity(identity) }
+    @Sendable func setProcessIdentity(_ request: Request, context: ControlRequestContext) async throws -> Response {
+        let body = try await request.controlBody(route: "PUT /v1/identity/process", known: ["identity"])
+        try await engine.setProcessIdentity(try body.string("identity"))
         return .json(.object(await engine.identityView()))
     }
 }

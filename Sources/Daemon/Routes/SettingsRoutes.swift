@@ -4,19 +4,26 @@ import Orchestrator
 
 /// `/v1/settings`: the app's Entra settings in force, and the runtime overrides
 /// (`IntuneMAMSettings` `aadAuthorityUriOverride`, `aadClientIdOverride`, `aadRedirectUriOverride`).
-extension ControlRoutes {
+struct SettingsRoutes: Sendable {
+    let engine: Engine
+
     static let overrideNames = ["aadAuthorityUriOverride", "aadClientIdOverride", "aadRedirectUriOverride"]
 
+    func addRoutes(to router: Router<ControlRequestContext>) {
+        router.get("/v1/settings", use: settings)
+        router.put("/v1/settings/overrides", use: setOverrides)
+    }
+
     /// `GET /v1/settings`: ``Engine/settingsView()``.
-    func settings() async throws -> Response {
+    @Sendable func settings(_ request: Request, context: ControlRequestContext) async throws -> Response {
         .json(.object(await engine.settingsView()))
     }
 
     /// `PUT /v1/settings/overrides` `{"aadAuthorityUriOverride"?, "aadClientIdOverride"?,
     /// "aadRedirectUriOverride"?}`: a string sets one, null clears it, an absent one stays.
-    func setSettingsOverrides(_ request: Request) async throws -> Response {
+    @Sendable func setOverrides(_ request: Request, context: ControlRequestContext) async throws -> Response {
         let route = "PUT /v1/settings/overrides"
-        let body = try await jsonBody(request, route: route, known: Set(Self.overrideNames))
+        let body = try await request.controlBody(route: route, known: Set(Self.overrideNames))
         func change(_ name: String) throws(ControlError) -> Engine.OverrideChange {
             switch body.object[name] {
             case nil: return .keep
@@ -28,7 +35,6 @@ extension ControlRoutes {
         let authority = try change("aadAuthorityUriOverride")
         let clientID = try change("aadClientIdOverride")
         let redirectURI = try change("aadRedirectUriOverride")
-        let view = try await engineCall { try await engine.updateSettingsOverrides(authority: authority, clientID: clientID, redirectURI: redirectURI) }
-        return .json(.object(view))
+        return .json(.object(try await engine.updateSettingsOverrides(authority: authority, clientID: clientID, redirectURI: redirectURI)))
     }
 }
