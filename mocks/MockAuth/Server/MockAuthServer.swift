@@ -37,7 +37,9 @@ public func buildApplication(
     }
     let scheme = configuration.scheme
     let host = configuration.host
-    let application = Application(
+    // The whole run prefers an event loop too (LoopPinnedApplication): a new connection is
+    // accepted and answered even while every thread of the cooperative pool is busy.
+    let application = LoopPinnedApplication(base: Application(
         router: router,
         server: server,
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: serverName),
@@ -46,7 +48,7 @@ public func buildApplication(
             issuer.listening.set(host: host, port: port)
             await onListening("\(scheme)://\(ListeningAuthority.urlHost(host)):\(port)")
         },
-        logger: logger)
+        logger: logger))
     return (application, state)
 }
 
