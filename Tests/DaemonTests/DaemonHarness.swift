@@ -36,7 +36,7 @@ struct DaemonHarness: Sendable {
             try prepare(directory)
             let configuration = try DaemonConfiguration(
                 stateDirectory: directory, app: try AppSettings.load(infoPlist: app), authority: authority ?? mock.authority,
-                mamURL: mamURLFromAuthority ? nil : mock.mamURL, clock: .virtual, wipeHook: wipeHook, httpTimeout: .seconds(5),
+                mamURL: mamURLFromAuthority ? nil : mock.mamURL, clock: .virtual, wipeHook: wipeHook, httpTimeout: .seconds(30),  // the first minute of a full run is busy
                 restartHook: restartHook)
             let parts = try DaemonParts(configuration, logger: quietLogger)
             let running = try await parts.startRunning()

@@ -17,7 +17,8 @@ import Testing
             let hooks = harness.directory + "/hooks"
             var recorded: [String] = []
             for _ in 0..<400 where recorded.isEmpty {
-                recorded = (try? FileManager.default.contentsOfDirectory(atPath: hooks)) ?? []
+                // A record is written atomically: its temporary file (a dot name) is not one yet.
+                recorded = ((try? FileManager.default.contentsOfDirectory(atPath: hooks)) ?? []).filter { !$0.hasPrefix(".") }
                 if recorded.isEmpty { try await Task.sleep(for: .milliseconds(25)) }
             }
             let name = try #require(recorded.first, "the running hook's group is recorded")
@@ -34,7 +35,7 @@ import Testing
             }
             #expect(gone, "the leftover hook's whole group was ended at start")
             // Its resumed wipe runs the hook again: one copy only.
-            let now = (try? FileManager.default.contentsOfDirectory(atPath: hooks)) ?? []
+            let now = ((try? FileManager.default.contentsOfDirectory(atPath: hooks)) ?? []).filter { !$0.hasPrefix(".") }
             #expect(now.count <= 1 && !now.contains(name), "\(now)")
             for left in now { if let other = Int32(left.split(separator: "-").last ?? "") { kill(-other, SIGKILL) } }
             await running.stop()

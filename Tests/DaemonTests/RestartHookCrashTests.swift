@@ -9,7 +9,9 @@ import Testing
 /// waited for it finishes (issue 36, point 7).
 @Suite struct RestartHookCrashTests {
     @Test func theStartAfterACrashDuringTheHookRecordsTheRestart() async throws {
-        let hook = RestartHook(command: "sleep 6", timeout: .seconds(30))
+        // The hook hangs until the test ends it: it must not answer while the test looks
+        // (a short sleep did, on a loaded machine).
+        let hook = RestartHook(command: "sleep 300", timeout: .seconds(600))
         try await DaemonHarness.run(restartHook: hook) { harness in
             let signIn = Task { try? await harness.signIn("alice@contoso.com") }
             var asked = false
@@ -22,9 +24,18 @@ import Testing
             // first one still waits for its hook (as a SIGKILL leaves it, unanswered). The
             // hook's group record is removed first, so the new start leaves that hook alone
             // (HookGroupTests covers ending it): its answer must not be what records the restart.
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: harness.directory + "/hooks")) ?? [] {
+            var records: [String] = []
+            for _ in 0..<400 where records.isEmpty {
+                records = ((try? FileManager.default.contentsOfDirectory(atPath: harness.directory + "/hooks")) ?? []).filter { !$0.hasPrefix(".") }
+                if records.isEmpty { try await Task.sleep(for: .milliseconds(25)) }
+            }
+            var groups: [Int32] = []
+            for name in records {
+                if let pid = Int32(name.split(separator: "-").last ?? "") { groups.append(pid) }
                 try FileManager.default.removeItem(atPath: harness.directory + "/hooks/" + name)
             }
+            #expect(!groups.isEmpty, "the running hook's group was recorded")
+            defer { for pid in groups { kill(-pid, SIGKILL) } }  // the first process's hook ends with the test
             let parts = try DaemonParts(harness.configuration, logger: quietLogger)
             let running = try await parts.startRunning()
             let after = DaemonHarness(mock: harness.mock, parts: parts, running: running, directory: harness.directory, configuration: harness.configuration)

@@ -52,7 +52,8 @@ struct DocBlocksTests {
             "trap 'kill $(jobs -p) 2>/dev/null; wait' EXIT",
             "trap 'exit 143' TERM",
         ]
-        let script = (preamble + lines).joined(separator: "\n").replacingOccurrences(of: "/tmp/", with: directory + "/")
+        // Only the block's /tmp/ paths move: the checkout itself may live under /tmp (a clean clone).
+        let script = (preamble + lines.map { $0.replacingOccurrences(of: "/tmp/", with: directory + "/") }).joined(separator: "\n")
         let marker = UUID().uuidString
         var environment = ProcessInfo.processInfo.environment
         environment["README_TEST_RUN"] = marker
