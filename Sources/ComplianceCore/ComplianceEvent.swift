@@ -56,6 +56,9 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
     /// The SDK asks the app to switch to this identity (nil: the empty string, no user)
     /// (`IntuneMAMPolicyDelegate identitySwitchRequired…:reason:`); the daemon, as the app, does.
     case identitySwitchRequired(AccountID?, IdentitySwitchReason)
+    /// The managed account's files stored plain were encrypted: its policy requires encryption
+    /// (`fileEncryptionRequired`). `files` names them.
+    case dataReprotected(AccountID, files: [String])
     /// The app set, changed or cleared runtime overrides of its Entra settings (`IntuneMAMSettings`).
     case settingsOverridden(SettingsOverrides)
     /// An unenrollment ended the runtime overrides ("until the user is unenrolled").
@@ -88,6 +91,7 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
         case .settingsOverridden(let overrides): "settingsOverridden\(overrides.isEmpty ? " (cleared)" : "")"
         case .settingsOverridesCleared(let account): "settingsOverridesCleared (\(account.upn) unenrolled)"
         case .identitySwitchRequired(let account, let reason): "identitySwitchRequired \(account?.upn ?? "no user") (\(reason.rawValue))"
+        case .dataReprotected(let account, let files): "dataReprotected \(account.upn) \(files.joined(separator: " "))"
         }
     }
 }
@@ -169,6 +173,7 @@ extension ComplianceEvent {
         case settingsOverridden
         case settingsOverridesCleared
         case identitySwitchRequired
+        case dataReprotected
     }
 
     /// This event's kind.
@@ -198,6 +203,7 @@ extension ComplianceEvent {
         case .settingsOverridden: .settingsOverridden
         case .settingsOverridesCleared: .settingsOverridesCleared
         case .identitySwitchRequired: .identitySwitchRequired
+        case .dataReprotected: .dataReprotected
         }
     }
 }
@@ -212,6 +218,4 @@ public enum EngineEventKind: String, Sendable, Hashable, CaseIterable {
     case timerFired
     /// The virtual clock moved (`{from, to}`).
     case clockAdvanced
-    /// The managed account's plain files were encrypted (`{files, mode, reason}`).
-    case dataReprotected
 }

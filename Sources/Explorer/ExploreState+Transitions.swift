@@ -44,7 +44,7 @@ extension ExploreState {
                 + (declinable(scopes) ? [.failure(.scopesDeclined)] : [])
         case .callMAM:
             [.normal, .failure(.mamServerError), .failure(.mamUnreachable), .failure(.mamMalformed)]
-        case .removeTokens, .removeVaultFiles:
+        case .removeTokens, .removeVaultFiles, .encryptPlainFiles:
             [.normal, .failure(.diskFull)]
         case .runAppHook:
             [.hook(removedData: true), .hook(removedData: false)]
@@ -61,7 +61,7 @@ extension ExploreState {
     public static func step(of action: ComplianceMachine.Action) -> ComplianceMachine.StepID? {
         switch action {
         case .readTokenCache(let step, _, _, _), .requestToken(let step, _, _, _, _, _, _), .removeRefreshToken(let step, _, _), .callMAM(let step, _, _),
-             .removeTokens(let step, _), .removeVaultFiles(let step, _), .runAppHook(let step, _):
+             .removeTokens(let step, _), .removeVaultFiles(let step, _), .runAppHook(let step, _), .encryptPlainFiles(let step, _):
             step
         default:
             nil
@@ -133,6 +133,7 @@ extension ExploreState {
         world.facts.strangerTokens = []  // reported once, with this transition
         world.facts.identitiesAtReload = nil
         facts.dataKeys = world.vault
+        facts.plainDataKeys = world.plainFiles
         facts.dataRead = read
         facts.credentialedTickets = credentialed
         if case .crash = event { facts.crashed = true }
@@ -189,7 +190,11 @@ extension ExploreState {
             machine.deregister(account, wipe: wipe, ticket: newTicket(command), now: now)
         case .putData:
             // The Orchestrator asks the machine, then writes the vault under the account's key.
-            if machine.dataRefusal(account) == nil { world.vault.insert(ComplianceInvariants.storeKey(account)) }
+            // Plain unless the account's policy requires encryption now (the vault's rule).
+            if machine.dataRefusal(account) == nil {
+                world.vault.insert(ComplianceInvariants.storeKey(account))
+                if !machine.isFileEncryptionRequired(for: account) { world.plainFiles.insert(ComplianceInvariants.storeKey(account)) }
+            }
         case .readData, .switchUI, .switchProcess, .overrideAuthority:
             break  // handled above
         }
@@ -291,7 +296,12 @@ extension ExploreState {
         case .removeVaultFiles(_, let account):
             if case .failure = answer { return (.failed("disk full"), nil) }
             world.vault.remove(ComplianceInvariants.storeKey(account))
+            world.plainFiles.remove(ComplianceInvariants.storeKey(account))
             return (.done, nil)
+        case .encryptPlainFiles(_, let account):
+            if case .failure = answer { return (.failed("disk full"), nil) }
+            let wasPlain = world.plainFiles.remove(ComplianceInvariants.storeKey(account)) != nil
+            return (.encrypted(files: wasPlain ? ["data"] : []), nil)
         case .runAppHook:
             // The app's YES covers its own storage: the vault (the daemon's key and files) is
             // untouched by the hook whatever it answers.

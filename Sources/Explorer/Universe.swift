@@ -137,6 +137,9 @@ public struct Universe: Sendable, Hashable {
         Script("josé is targeted for CA while alice is managed", [
             .command(.signIn("alice")), .command(.signIn("josé-nfc")), .admin(.targetCA("josé-nfc")), .command(.remediate("josé-nfd")),
         ]),
+        Script("alice's files are plain until her check-in brings a policy requiring encryption", [
+            .command(.signIn("alice")), .command(.putData("alice")), .admin(.changePolicy),
+        ]),
     ]
 
     public init(spellings: [Spelling], allowedAccounts: [String], caTargeted: [String], budget: Budget, scripts: [Script], hasWipeHook: Bool) {

@@ -13,6 +13,7 @@ public struct World: Sendable, Hashable {
         lhs.caTargeted == rhs.caTargeted && lhs.compliant == rhs.compliant && lhs.policyAssigned == rhs.policyAssigned
             && lhs.allowedAccounts == rhs.allowedAccounts && lhs.policyVersion == rhs.policyVersion && lhs.enrolled == rhs.enrolled
             && lhs.nextEnrollment == rhs.nextEnrollment && lhs.wipeQueued == rhs.wipeQueued && lhs.tokens == rhs.tokens && lhs.vault == rhs.vault
+            && lhs.plainFiles == rhs.plainFiles
             && lhs.now == rhs.now && lhs.issued == rhs.issued && lhs.facts == rhs.facts
     }
 
@@ -27,6 +28,7 @@ public struct World: Sendable, Hashable {
         hasher.combine(wipeQueued)
         hasher.combine(tokens)
         hasher.combine(vault)
+        hasher.combine(plainFiles)
         hasher.combine(now)
         hasher.combine(issued)
         hasher.combine(facts)
@@ -64,6 +66,9 @@ public struct World: Sendable, Hashable {
     public var tokens: [TokenKey: TokenRecord] = [:]
     /// Keys with managed files in the vault.
     public var vault: Set<[UInt8]> = []
+    /// Keys with files stored plain (written while their account's policy did not require
+    /// encryption): the rest of ``vault``'s files are encrypted.
+    public var plainFiles: Set<[UInt8]> = []
     /// The virtual clock.
     public var now = Instant(millisecondsSinceEpoch: 1_800_000_000_000)
     public var issued = 0
@@ -196,7 +201,11 @@ public struct World: Sendable, Hashable {
     /// The policy the service sends.
     var policy: MAMPolicy {
         let allowed = allowedAccounts.map { list in AllowedAccounts(list.compactMap { Self.parsed[$0] ?? (try? AccountID($0)) }) } ?? .anyone
-        return MAMPolicy(version: String(policyVersion), allowedAccounts: allowed)
+        // Every other version requires file encryption: the first does not, a change turns it on
+        // (the managed account's plain files are then encrypted), the next lifts it again.
+        return MAMPolicy(
+            version: String(policyVersion), allowedAccounts: allowed,
+            document: ["fileEncryptionRequired": .bool(policyVersion.isMultiple(of: 2))])
     }
 
     /// The universe's UPNs, parsed once.

@@ -12,8 +12,8 @@
 ///   (``ComplianceMachine/reloadedAfterFailedCommit(_:)``) and resumed;
 /// - store reads and refresh-token removals are answered at once, fed to the machine only
 ///   once all its actions are taken (a result never meets a pending persist);
-/// - every other I/O (grants, MAM calls, a wipe's token, vault and hook steps, the app's
-///   restart hook) becomes a job (``startJob(_:)``) whose result the host feeds back later as
+/// - every other I/O (grants, MAM calls, a wipe's token, vault and hook steps, the
+///   re-protection of plain files, the app's restart hook) becomes a job (``startJob(_:)``) whose result the host feeds back later as
 ///   the next event (``ComplianceMachine/completed(_:_:now:)``, or for the restart hook
 ///   ``ComplianceMachine/restartApplicationAnswered(_:now:)``);
 /// - a first policy's restart without a restart hook (``ComplianceMachine/Configuration/hasRestartHook``)
@@ -42,7 +42,8 @@ public protocol ComplianceHost {
     /// Drops the account's refresh token of `environment` (a store write): `.done` or `.failed`.
     mutating func removeRefreshToken(_ account: AccountID, environment: TokenEnvironment) -> ComplianceMachine.StepResult
     /// Starts I/O whose result comes back later as an event: `.requestToken`, `.callMAM`,
-    /// `.removeTokens`, `.removeVaultFiles`, `.runAppHook`, and `.restartApp` with a restart hook.
+    /// `.removeTokens`, `.removeVaultFiles`, `.runAppHook`, `.encryptPlainFiles`, and `.restartApp`
+    /// with a restart hook.
     mutating func startJob(_ action: ComplianceMachine.Action)
 }
 
@@ -86,7 +87,7 @@ extension ComplianceHost {
                 instant.append((step, removeRefreshToken(account, environment: environment)))
             case .restartApp where !machine.configuration.hasRestartHook:
                 machine.appRestarted(now: driveNow)
-            case .restartApp, .requestToken, .callMAM, .removeTokens, .removeVaultFiles, .runAppHook:
+            case .restartApp, .requestToken, .callMAM, .removeTokens, .removeVaultFiles, .runAppHook, .encryptPlainFiles:
                 startJob(action)
             }
         }

@@ -27,6 +27,7 @@ public enum ComplianceInvariants {
         case allowedListOutlivesItsPolicy = 19
         case failedCommitKeepsTheIdentities = 20
         case everyRestartEnds = 21
+        case managedFilesEncrypted = 22
 
         public var description: String {
             switch self {
@@ -48,6 +49,8 @@ public enum ComplianceInvariants {
                 "no identity the policy does not allow is in force, and managed data is read only under its owner's process identity (or before the app set one)"
             case .owedRestartHoldsTheApp: "while the app owes a restart (restartApplication YES), no token reaches it and the remediation waiting for the restart does not go on; only the app's report ends the debt"
             case .everyRestartEnds: "every restartRequired ends in the app's restart (appRestarted) or stays owed by the app; a crash, the restart hook's included, is the restart and is recorded as one"
+            case .managedFilesEncrypted:
+                "once a step settles, no file of the managed account is stored plain while its policy requires encryption, unless the disk refused the last try"
             case .failedCommitKeepsTheIdentities: "a step whose commit failed leaves the app's identities as they were: memory-only state does not fall back to never set"
             case .allowedListOutlivesItsPolicy: "the allowed accounts change only when a policy reaches the app; the last list learned stays when its account leaves or is refused"
             case .credentialsReachTheIssuer: "a sign-in or token request that carries credentials is answered by the issuer, never from the cache"
@@ -77,6 +80,8 @@ public enum ComplianceInvariants {
         public var tokenKeys: Set<[UInt8]> = []
         /// Keys with files in the vault.
         public var dataKeys: Set<[UInt8]> = []
+        /// Keys with files stored plain (not encrypted) in the vault.
+        public var plainDataKeys: Set<[UInt8]> = []
         /// Accounts (by key bytes) the MAM service has enrolled.
         public var enrolledAtService: Set<[UInt8]> = []
         /// Accounts an unenroll request was sent for since they last enrolled.
@@ -210,6 +215,7 @@ public enum ComplianceInvariants {
         found += allowedListOutlivesItsPolicy(transition)
         found += failedCommitKeepsTheIdentities(transition, facts: facts)
         found += everyRestartEnds(transition, facts: facts)
+        found += managedFilesEncrypted(transition, facts: facts)
         return found
     }
 
@@ -693,5 +699,21 @@ public enum ComplianceInvariants {
         return facts.restartsOutstanding.filter { $0 != owed }.map { key in
             Violation(.everyRestartEnds, "\(String(decoding: key, as: UTF8.self)) needed a restart, the process started again, and no appRestarted was recorded")
         }
+    }
+
+    // MARK: - 22
+
+    /// 22. Once a step settles (nothing in flight), no file of the managed account is stored
+    /// plain while its policy requires encryption: a policy that brings the requirement has its
+    /// files encrypted before the step's callers are answered, and a start finishes what a
+    /// crash cut short. Only a re-protection the disk refused may leave them plain, until the
+    /// next event tries again (``ComplianceMachine/reprotectionPending``); an account that is
+    /// leaving is wiped instead.
+    public static func managedFilesEncrypted(_ transition: Transition, facts: Facts) -> [Violation] {
+        let machine = transition.after
+        guard machine.isQuiescent, !machine.reprotectionPending, let managed = machine.managedAccount, !machine.isLeaving(managed),
+              machine.isFileEncryptionRequired(for: managed), facts.plainDataKeys.contains(storeKey(managed))
+        else { return [] }
+        return [Violation(.managedFilesEncrypted, "\(managed.upn)'s policy requires encryption and the step settled with its files stored plain")]
     }
 }

@@ -149,6 +149,7 @@ extension ComplianceMachine {
         }
         if restartOwedByApp == nil { restartAskedEnded() }  // this start is the restart asked for
         if configuration.launch.autoEnrollOnLaunch { autoEnrollOnLaunch(now: now) }
+        reprotectionDue()  // a re-protection a crash interrupted is finished
     }
 
     /// `AutoEnrollOnLaunch`: every signed-in account holding tokens that is not enrolled (nor

@@ -21,6 +21,8 @@ extension ComplianceMachine {
             guard volatile.wipeStep[account] == step else { return }
             volatile.wipeStep[account] = nil
             wipeStepCompleted(account, wipeStep, result, now: now)
+        case .reprotect(let account):
+            reprotectionCompleted(account, result)
         }
     }
 
@@ -42,7 +44,7 @@ extension ComplianceMachine {
         case .grant(.cancelled): action = request.machine.userCancelled()
         case .grant(.misconfigured(let answer)): action = request.machine.issuerMisconfigured(answer)
         case .done, .failed: action = request.machine.refreshTokenRemoved()  // a refresh token that cannot be deleted is not used again either
-        case .mam, .hook: return
+        case .mam, .hook, .encrypted: return
         }
         volatile.tokenRequests[id] = request
         runToken(id, action, now: now)

@@ -72,6 +72,8 @@ extension ComplianceMachine {
         case mam(Intent)
         /// A wipe step of the account.
         case wipe(AccountID, WipeStep)
+        /// The re-protection of the managed account's plain files.
+        case reprotect(AccountID)
     }
 
     /// Who a token request's result goes to.
@@ -167,6 +169,12 @@ extension ComplianceMachine {
         /// Commands to take.
         var ready: [Action] = []
         var awaitingPersist = false
+        /// The managed account's plain files (if any) are to be encrypted at the end of this
+        /// step: a policy came into force, or the process started (``Reprotection``).
+        var reprotection = Reprotection.idle
+        /// Replies held while a re-protection runs: a caller's answer comes once the files its
+        /// step's policy requires encrypted are (released with the re-protection's result).
+        var parkedReplies: [Action] = []
         /// What the current step changed.
         var appDirty = false
         var dirtyAccounts: Set<AccountID> = []
@@ -192,7 +200,8 @@ extension ComplianceMachine {
                 && lhs.currentStep == rhs.currentStep && lhs.wipeStep == rhs.wipeStep && lhs.currentRequest == rhs.currentRequest
                 && lhs.stalledWipes == rhs.stalledWipes && lhs.waiters == rhs.waiters && lhs.remediationWaiters == rhs.remediationWaiters
                 && lhs.remediationInteraction == rhs.remediationInteraction && lhs.held == rhs.held && lhs.ready == rhs.ready
-                && lhs.awaitingPersist == rhs.awaitingPersist && lhs.appDirty == rhs.appDirty && lhs.dirtyAccounts == rhs.dirtyAccounts
+                && lhs.awaitingPersist == rhs.awaitingPersist && lhs.reprotection == rhs.reprotection
+                && lhs.parkedReplies == rhs.parkedReplies && lhs.appDirty == rhs.appDirty && lhs.dirtyAccounts == rhs.dirtyAccounts
                 && lhs.touched == rhs.touched
                 && lhs.events == rhs.events && lhs.tokens.count == rhs.tokens.count
                 && zip(lhs.tokens, rhs.tokens).allSatisfy {
@@ -214,6 +223,8 @@ extension ComplianceMachine {
             hasher.combine(held)
             hasher.combine(ready)
             hasher.combine(awaitingPersist)
+            hasher.combine(reprotection)
+            hasher.combine(parkedReplies)
             hasher.combine(events)
             hasher.combine(tokens.count)
         }

@@ -104,6 +104,10 @@ extension ComplianceMachine {
         case removeTokens(StepID, AccountID)
         case removeVaultFiles(StepID, AccountID)
         case runAppHook(StepID, AccountID)
+        /// Encrypt the managed account's files stored plain (its policy now requires
+        /// encryption: ``DataProtectionPolicy/filesToEncrypt(_:)``), each rewritten atomically;
+        /// answer `.encrypted(files:)` with the names encrypted, or `.failed` when the disk refuses.
+        case encryptPlainFiles(StepID, AccountID)
         /// The first policy is in force: the app restarts. Without a restart hook the SDK
         /// restarts it: call ``appRestarted(now:)``. With one, ask the app (`restartApplication`,
         /// its save-state point) and call ``restartApplicationAnswered(_:now:)``.
@@ -124,6 +128,7 @@ extension ComplianceMachine {
             case .removeTokens(let step, let account): "removeTokens(\(step), \(account.upn))"
             case .removeVaultFiles(let step, let account): "removeVaultFiles(\(step), \(account.upn))"
             case .runAppHook(let step, let account): "runAppHook(\(step), \(account.upn))"
+            case .encryptPlainFiles(let step, let account): "encryptPlainFiles(\(step), \(account.upn))"
             case .restartApp(let account): "restartApp(\(account.upn))"
             case .reply(let ticket, let reply): "reply(\(ticket), \(reply))"
             case .none: "none"
@@ -183,6 +188,8 @@ extension ComplianceMachine {
         case mam(MAMResult)
         /// The app's wipe hook ended: `removedData` is its answer (exit status 0).
         case hook(removedData: Bool, outcome: String)
+        /// The plain files `.encryptPlainFiles` encrypted (none: there were none).
+        case encrypted(files: [String])
         /// A store, vault or token removal step succeeded.
         case done
         /// A store, vault or token removal step failed (the disk refused); the step stays

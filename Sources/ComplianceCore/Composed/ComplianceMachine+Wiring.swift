@@ -63,6 +63,7 @@ extension ComplianceMachine {
         accounts[account]?.policy = policy
         markDirty(account)
         note(.policyApplied(account, version: policy.version))
+        reprotectionDue()
         if AppConfig(policyDocument: policy.document) != configBefore { note(.appConfigChanged(account)) }
         runAllowed(allowedStep { $0.allowedAccountsReceived(policy.allowedAccounts) }, now: now)
         if first, !viaRemediation, restartPending == nil {

@@ -99,6 +99,7 @@ public struct ComplianceMachine: Sendable, Hashable {
     mutating func beginStep() {
         if volatile.awaitingPersist { preconditionFailure("an event before persisted() for the pending persist. Invalid state: \(debugSummary)") }
         volatile.identitiesBeforeStep = identities
+        retryOwedReprotection()
     }
 
     /// The machine after the commit of its current step failed: rebuilt from the committed
@@ -119,6 +120,7 @@ public struct ComplianceMachine: Sendable, Hashable {
         clearOverridesAfterUnenrollment()
         refreshIndexes()
         resolveWaiters(now: now)
+        startDueReprotection()
         let changes = takeChanges()
         if changes.isEmpty {
             volatile.ready += volatile.held
@@ -142,7 +144,12 @@ public struct ComplianceMachine: Sendable, Hashable {
 
     /// Queues the reply to `ticket` (released after the step's persist).
     mutating func reply(_ ticket: Ticket, _ reply: Reply) {
-        volatile.held.append(.reply(ticket, withheldWhileRestartOwed(reply)))
+        let action = Action.reply(ticket, withheldWhileRestartOwed(reply))
+        if repliesWaitForReprotection {
+            volatile.parkedReplies.append(action)
+        } else {
+            volatile.held.append(action)
+        }
     }
 
     /// Records an observer notification of this step; enrollment statuses are kept per account.

@@ -16,7 +16,6 @@ extension Engine {
             event(&machine, ticket)
             drain()
         }
-        if reprotectDue { await reprotectManagedFiles() }
         return reply
     }
 
@@ -107,7 +106,6 @@ extension Engine {
         }
         for event in changes.events {
             metrics.committed(event)
-            if case .policyApplied = event { reprotectDue = true }
         }
         for point in ComplianceMachine.committedPoints(changes) { commitCounts[point, default: 0] += 1 }
         logger.debug("committed", metadata: ["commit.changes": "\(changes)"])

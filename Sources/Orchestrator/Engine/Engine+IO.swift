@@ -23,6 +23,8 @@ extension Engine {
             await completed(step, await removeVaultFiles(account))
         case .runAppHook(let step, let account):
             await completed(step, await runAppHook(account))
+        case .encryptPlainFiles(let step, let account):
+            await completed(step, await encryptPlainFiles(account))
         case .askRestartHook(let account):
             await restartHookAnswered(await askRestartHook(account))
         case .wake(let at, let generation):

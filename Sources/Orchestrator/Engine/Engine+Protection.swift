@@ -73,29 +73,22 @@ extension Engine {
         }
     }
 
-    /// Encrypts the managed account's files stored plain when its policy requires encryption
-    /// (``DataProtectionPolicy/filesToEncrypt(_:)``), each rewritten atomically, and records
-    /// `dataReprotected` naming them. Runs after a step that applied a policy and at start (so
-    /// a run a crash interrupted finishes); a failure is logged and tried again after the next
-    /// step. When the requirement is lifted nothing is decrypted.
-    func reprotectManagedFiles() async {
-        reprotectDue = false
-        guard let managed = machine.managedAccount else { return }
-        let policy = machine.dataProtectionPolicy(for: managed)
-        guard policy.isFileEncryptionRequired else { return }
+    /// Encrypts `account`'s files stored plain that its policy requires encrypted
+    /// (``DataProtectionPolicy/filesToEncrypt(_:)``), each rewritten atomically: the machine's
+    /// `.encryptPlainFiles` job (it decides when; ``ComplianceMachine/startDueReprotection()``).
+    /// Answers the names encrypted, or `.failed` when the disk refuses (the machine tries again
+    /// at its next event). When the requirement is lifted nothing is decrypted.
+    func encryptPlainFiles(_ account: AccountID) async -> ComplianceMachine.StepResult {
+        let policy = machine.dataProtectionPolicy(for: account)
         do {
-            let names = policy.filesToEncrypt(try await vault.fileProtections(managed).mapValues(\.mode))
-            guard !names.isEmpty else { return }
-            let encrypted = try await vault.encryptFiles(managed, names: names)
-            guard !encrypted.isEmpty else { return }
-            record(.dataReprotected, account: managed, [
-                "files": .array(encrypted.map { .string($0) }), "mode": .string(ProtectionMode.encrypted.rawValue),
-                "reason": "fileEncryptionRequired",
-            ])
+            try storageFaults.take(.vault)
+            let names = policy.filesToEncrypt(try await vault.fileProtections(account).mapValues(\.mode))
+            guard !names.isEmpty else { return .encrypted(files: []) }
+            return .encrypted(files: try await vault.encryptFiles(account, names: names))
         } catch {
-            reprotectDue = true
-            logger.error("cannot encrypt the managed account's files; tried again after the next step",
-                         metadata: ["account.id": "\(managed)", "error.message": "\(error)"])
+            logger.error("cannot encrypt the managed account's files; tried again at the next step",
+                         metadata: ["account.id": "\(account)", "error.message": "\(error)"])
+            return .failed("the managed account's files cannot be encrypted: \(error)")
         }
     }
 

@@ -64,9 +64,6 @@ public actor Engine: Service {
     /// The real clock's next wake-up (its generation, so an earlier one replaces it).
     var wake: (at: EpochMillis, generation: Int)?
     var wakeGeneration = 0
-    /// A committed step applied a policy: the managed account's files may need encrypting
-    /// (``reprotectManagedFiles()``, after the step's reply).
-    var reprotectDue = false
 
     /// I/O taken while ``start()`` resumes interrupted work (it runs them itself), nil after.
     var startupJobs: [Job]?
@@ -167,8 +164,6 @@ public actor Engine: Service {
         // among it) is done.
         machine.launchFinished(now: clock.now)
         drain()
-        // A re-protection a crash interrupted (or a policy applied while resuming) finishes.
-        await reprotectManagedFiles()
         rearmWake()
         return resumed
     }
@@ -221,6 +216,8 @@ struct Job: Sendable {
         case removeTokens(ComplianceMachine.StepID, AccountID)
         case removeVaultFiles(ComplianceMachine.StepID, AccountID)
         case runAppHook(ComplianceMachine.StepID, AccountID)
+        /// Encrypt the account's plain files (its policy requires encryption).
+        case encryptPlainFiles(ComplianceMachine.StepID, AccountID)
         /// Ask the app's restart hook (`restartApplication`) about the restart for the account's first policy.
         case askRestartHook(AccountID)
         /// Sleep until the real clock reaches `at`, then fire due timers (generation `generation`).

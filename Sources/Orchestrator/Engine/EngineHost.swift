@@ -75,6 +75,8 @@ struct EngineHost: ComplianceHost {
                 engine.schedule(Job(kind: .removeVaultFiles(step, account)))
             case .runAppHook(let step, let account):
                 engine.schedule(Job(kind: .runAppHook(step, account)))
+            case .encryptPlainFiles(let step, let account):
+                engine.schedule(Job(kind: .encryptPlainFiles(step, account)))
             case .restartApp(let account):
                 engine.schedule(Job(kind: .askRestartHook(account)))
             case .persist, .readTokenCache, .removeRefreshToken, .reply, .none:

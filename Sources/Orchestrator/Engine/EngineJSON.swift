@@ -123,6 +123,11 @@ public enum EngineJSON {
             (nil, ["overrides": overrides.json])
         case .settingsOverridesCleared(let account):
             (account, ["reason": "unenrolled"])
+        case .dataReprotected(let account, let files):
+            (account, [
+                "files": .array(files.map { .string($0) }), "mode": .string(ProtectionMode.encrypted.rawValue),
+                "reason": "fileEncryptionRequired",
+            ])
         case .identitySwitchRequired(let account, let reason):
             (account, ["identity": .string(account?.key ?? ""), "reason": .string(reason.rawValue)])
         }
