@@ -119,7 +119,7 @@ public struct World: Sendable, Hashable {
                 }
                 record.refresh = issuer
             }
-            if !entry.scopes.isEmpty { record.access[entry.scopes.sorted().joined(separator: " ")] = entry.tokens.expiresOn }
+            if let access = entry.cachedAccessToken { record.access[entry.scopes.sorted().joined(separator: " ")] = access.expiresOn }
             tokens[key] = record
         }
         for event in changes.events {

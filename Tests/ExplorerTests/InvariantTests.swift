@@ -136,7 +136,7 @@ import Testing
             changes.tokens = changes.tokens.map { entry in
                 var tokens = entry.tokens
                 tokens.scopes = ["openid"]  // the issuer granted none of the entry's own scopes
-                return (entry.account, entry.scopes, tokens, entry.environment)
+                return ComplianceMachine.TokenWrite(entry.account, entry.scopes, tokens, entry.environment)
             }
             return .persist(changes)
         }
@@ -194,7 +194,7 @@ extension InvariantTests {
             changes.tokens = changes.tokens.map { entry in
                 var tokens = entry.tokens
                 tokens.identity = TokenIdentity(subject: "oid-mallory.tenant", username: "mallory@contoso.com")
-                return (entry.account, entry.scopes, tokens, entry.environment)
+                return ComplianceMachine.TokenWrite(entry.account, entry.scopes, tokens, entry.environment)
             }
             return .persist(changes)
         }
@@ -207,7 +207,7 @@ extension InvariantTests {
             changes.tokens = changes.tokens.map { entry in
                 var tokens = entry.tokens
                 tokens.identity = TokenIdentity(subject: "oid-newcomer.tenant", username: entry.account.upn)
-                return (entry.account, entry.scopes, tokens, entry.environment)
+                return ComplianceMachine.TokenWrite(entry.account, entry.scopes, tokens, entry.environment)
             }
             return .persist(changes)
         }

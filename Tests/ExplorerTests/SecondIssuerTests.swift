@@ -46,7 +46,7 @@ import Testing
             return
         }
         var changes = ComplianceMachine.Changes()
-        changes.tokens = [(josé, ["openid"], tokens, .app)]
+        changes.tokens = [ComplianceMachine.TokenWrite(josé, ["openid"], tokens, .app)]
         world.commit(changes, machine: log.final.machine)
         var facts = world.facts
         facts.tokenKeys = world.tokenKeys

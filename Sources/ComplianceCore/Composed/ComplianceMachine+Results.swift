@@ -9,8 +9,15 @@ extension ComplianceMachine {
         switch outstanding {
         case .token(let id):
             tokenStepCompleted(id, result, now: now)
-        case .mam(let intent):
-            guard case .mam(let answer) = result else { return }
+        case .mam(let intent, let environment):
+            let answer: MAMResult
+            switch result {
+            case .mam(let result): answer = result
+            case .mamAskedToWait(let result, let wait):
+                volatile.holds.failed(.mam(environment), wait, now: now)
+                answer = result
+            default: return
+            }
             guard volatile.currentStep[intent] == step else {
                 reportLate(intent, answer, now: now)
                 return
@@ -39,12 +46,16 @@ extension ComplianceMachine {
             } else {
                 action = request.machine.tokenResponseReceived(.success(tokens))
             }
-        case .grant(.response(let response)): action = request.machine.tokenResponseReceived(response)
+        case .grant(.response(let response)):
+            if case .serviceFailure(let failure) = response, let wait = failure.retryAfter {
+                volatile.holds.failed(.issuer(request.environment), .init(status: failure.status, wait: wait), now: now)
+            }
+            action = request.machine.tokenResponseReceived(response)
         case .grant(.transportFailed(let reason)): action = request.machine.transportFailed(reason)
         case .grant(.cancelled): action = request.machine.userCancelled()
         case .grant(.misconfigured(let answer)): action = request.machine.issuerMisconfigured(answer)
         case .done, .failed: action = request.machine.refreshTokenRemoved()  // a refresh token that cannot be deleted is not used again either
-        case .mam, .hook, .encrypted: return
+        case .mam, .mamAskedToWait, .hook, .encrypted: return
         }
         volatile.tokenRequests[id] = request
         runToken(id, action, now: now)

@@ -68,8 +68,8 @@ extension ComplianceMachine {
     enum Outstanding: Sendable, Hashable {
         /// A step of the token request with this id.
         case token(StepID)
-        /// A MAM call.
-        case mam(Intent)
+        /// A MAM call, sent with a token of this environment (its service is held on its own).
+        case mam(Intent, TokenEnvironment)
         /// A wipe step of the account.
         case wipe(AccountID, WipeStep)
         /// The re-protection of the managed account's plain files.
@@ -172,6 +172,9 @@ extension ComplianceMachine {
         /// The managed account's plain files (if any) are to be encrypted at the end of this
         /// step: a policy came into force, or the process started (``Reprotection``).
         var reprotection = Reprotection.idle
+        /// Services that asked to wait (`Retry-After`): requests to them are answered by the
+        /// machine, unsent, until then.
+        var holds = RetryAfterHolds()
         /// Replies held while a re-protection runs: a caller's answer comes once the files its
         /// step's policy requires encrypted are (released with the re-protection's result).
         var parkedReplies: [Action] = []
@@ -189,7 +192,7 @@ extension ComplianceMachine {
         /// touched (caches derived from the state: left out of `==`).
         var indexes = AccountIndexes()
         var events: [ComplianceEvent] = []
-        var tokens: [(account: AccountID, scopes: [String], tokens: TokenSet, environment: TokenEnvironment)] = []
+        var tokens: [TokenWrite] = []
         /// The app's identities when the current step began: what a failed commit of the step
         /// restores (``ComplianceMachine/reloadedAfterFailedCommit(_:)``). Overwritten by every
         /// step before it can be read, so it tells no two states at rest apart (left out of `==`).
@@ -200,7 +203,7 @@ extension ComplianceMachine {
                 && lhs.currentStep == rhs.currentStep && lhs.wipeStep == rhs.wipeStep && lhs.currentRequest == rhs.currentRequest
                 && lhs.stalledWipes == rhs.stalledWipes && lhs.waiters == rhs.waiters && lhs.remediationWaiters == rhs.remediationWaiters
                 && lhs.remediationInteraction == rhs.remediationInteraction && lhs.held == rhs.held && lhs.ready == rhs.ready
-                && lhs.awaitingPersist == rhs.awaitingPersist && lhs.reprotection == rhs.reprotection
+                && lhs.awaitingPersist == rhs.awaitingPersist && lhs.reprotection == rhs.reprotection && lhs.holds == rhs.holds
                 && lhs.parkedReplies == rhs.parkedReplies && lhs.appDirty == rhs.appDirty && lhs.dirtyAccounts == rhs.dirtyAccounts
                 && lhs.touched == rhs.touched
                 && lhs.events == rhs.events && lhs.tokens.count == rhs.tokens.count
@@ -224,6 +227,7 @@ extension ComplianceMachine {
             hasher.combine(ready)
             hasher.combine(awaitingPersist)
             hasher.combine(reprotection)
+            hasher.combine(holds)
             hasher.combine(parkedReplies)
             hasher.combine(events)
             hasher.combine(tokens.count)

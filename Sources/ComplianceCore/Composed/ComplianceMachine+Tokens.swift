@@ -38,6 +38,14 @@ extension ComplianceMachine {
             volatile.outstanding[step] = .token(id)
             emit(.readTokenCache(step, account, scopes: scopes, environment: request.environment))
         case .requestToken(let grant, let account, let scopes, let claims):
+            if let hold = volatile.holds.hold(.issuer(request.environment), now: now) {
+                // The issuer asked to wait (Retry-After): the grant fails unsent, as MSAL's does.
+                var held = request
+                let next = held.machine.tokenResponseReceived(.serviceFailure(ServiceFailure(status: hold.status, retryAfter: hold.wait)))
+                volatile.tokenRequests[id] = held
+                runToken(id, next, now: now)
+                return
+            }
             let step = newStep()
             volatile.outstanding[step] = .token(id)
             emit(.requestToken(
@@ -86,7 +94,7 @@ extension ComplianceMachine {
     /// scopes: the refresh token only).
     private mutating func keep(_ tokens: TokenSet, scopes: [String], for account: AccountID, environment: TokenEnvironment) {
         let known = ensureAccount(account.homeAccountID == nil ? tokens.clientInfo?.homeAccountID.map { account.with(homeAccountID: $0) } ?? account : account)
-        volatile.tokens.append((known, scopes, tokens, environment))
+        volatile.tokens.append(TokenWrite(known, scopes, tokens, environment))
         accounts[known]?.holdsTokens = true
         if let subject = tokens.identity?.subject, accounts[known]?.subject == nil { accounts[known]?.subject = subject }
         markDirty(known)
@@ -178,8 +186,15 @@ extension ComplianceMachine {
                     mamCallEnded(intent, .failed(.appNotEnrolled, detail: "The account has no enrollment id to call the MAM service with."), now: now)
                     return
                 }
+                if let hold = volatile.holds.hold(.mam(environment), now: now) {
+                    mamCallEnded(intent, .failed(
+                        .internalError,
+                        detail: "the MAM service asked to wait (HTTP \(hold.status), Retry-After); not contacted for another \(hold.wait.milliseconds / 1000) s"),
+                        now: now)
+                    return
+                }
                 let step = newStep()
-                volatile.outstanding[step] = .mam(intent)
+                volatile.outstanding[step] = .mam(intent, environment)
                 volatile.currentStep[intent] = step
                 emit(.callMAM(step, request, environment: environment))
             case .failure(let failure):

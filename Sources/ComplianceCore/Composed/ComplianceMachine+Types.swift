@@ -136,6 +136,27 @@ extension ComplianceMachine {
         }
     }
 
+    /// Tokens a grant answered, to store for `account` under `scopes` in `environment`'s cache
+    /// (its issuer and client only).
+    public struct TokenWrite: Sendable, Hashable {
+        public var account: AccountID
+        /// The scopes the tokens are kept under: those the issuer granted of the request's.
+        public var scopes: [String]
+        public var tokens: TokenSet
+        public var environment: TokenEnvironment
+
+        public init(_ account: AccountID, _ scopes: [String], _ tokens: TokenSet, _ environment: TokenEnvironment) {
+            self.account = account
+            self.scopes = scopes
+            self.tokens = tokens
+            self.environment = environment
+        }
+
+        /// The access token to cache: none when the issuer granted none of the scopes asked
+        /// (no scopes, no cache entry: the refresh token alone is kept).
+        public var cachedAccessToken: TokenSet? { scopes.isEmpty ? nil : tokens }
+    }
+
     /// What one step changed, for one transaction.
     public struct Changes: Sendable, Hashable, CustomStringConvertible {
         /// The app record (remediation and allowed-accounts machines), when it changed.
@@ -143,7 +164,7 @@ extension ComplianceMachine {
         /// The records of the accounts that changed, by account.
         public var accounts: [AccountID: JSONValue] = [:]
         /// Tokens to store (a grant's answer), in order.
-        public var tokens: [(account: AccountID, scopes: [String], tokens: TokenSet, environment: TokenEnvironment)] = []
+        public var tokens: [TokenWrite] = []
         /// Observer notifications, in order.
         public var events: [ComplianceEvent] = []
 
@@ -186,6 +207,9 @@ extension ComplianceMachine {
         case grant(GrantResult)
         /// The MAM service's answer, or why there is none.
         case mam(MAMResult)
+        /// The MAM service failed (429 or 5xx) and asked to wait (`Retry-After`): `result` is
+        /// the failure; calls to that service are answered unsent until the wait has passed.
+        case mamAskedToWait(MAMResult, RetryAfterHolds.Request)
         /// The app's wipe hook ended: `removedData` is its answer (exit status 0).
         case hook(removedData: Bool, outcome: String)
         /// The plain files `.encryptPlainFiles` encrypted (none: there were none).

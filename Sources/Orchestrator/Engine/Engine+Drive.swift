@@ -84,12 +84,10 @@ extension Engine {
                 try transaction.saveMachineRecord(account, record: record)
             }
             for entry in changes.tokens {
-                // No scopes (the issuer declined every one asked): the refresh token only.
-                let keepsAccess = !entry.scopes.isEmpty
+                let access = entry.cachedAccessToken
                 try transaction.saveTokens(CachedTokens(
                     account: entry.account, clientID: issuers.partition(entry.environment), scopes: ScopeSet(entry.scopes),
-                    accessToken: keepsAccess ? entry.tokens.accessToken.reveal() : nil,
-                    expiresAt: keepsAccess ? entry.tokens.expiresOn.millisecondsSinceEpoch : nil,
+                    accessToken: access?.accessToken.reveal(), expiresAt: access?.expiresOn.millisecondsSinceEpoch,
                     idToken: entry.tokens.idToken?.reveal(), refreshToken: entry.tokens.refreshToken?.reveal()))
             }
             for event in changes.events {
@@ -101,7 +99,7 @@ extension Engine {
         if let clockNow { savedClock = clockNow }
         for entry in changes.tokens {
             tokenMirror.saved(
-                entry.account, partition: issuers.partition(entry.environment), scopes: ScopeSet(entry.scopes), accessToken: entry.scopes.isEmpty ? nil : entry.tokens,
+                entry.account, partition: issuers.partition(entry.environment), scopes: ScopeSet(entry.scopes), accessToken: entry.cachedAccessToken,
                 refreshToken: entry.tokens.refreshToken != nil)
         }
         for event in changes.events {

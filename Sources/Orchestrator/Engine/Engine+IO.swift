@@ -11,12 +11,12 @@ extension Engine {
             let started = ContinuousClock.now
             let result = await sendGrant(grant, account: account, scopes: scopes, claims: claims, user: user, environment: environment)
             metrics.issuerRequest(grant: grant.rawValue, took: ContinuousClock.now - started)
-            await grantCompleted(step, result)
+            await completed(step, .grant(result))
         case .mam(let step, let request, let environment):
             let started = ContinuousClock.now
             let result = await callMAM(request, environment: environment)
             metrics.mamRequest(EngineMetrics.name(of: request), took: ContinuousClock.now - started)
-            await mamCompleted(step, result)
+            await completed(step, result)
         case .removeTokens(let step, let account):
             await removeTokensCompleted(step, account)
         case .removeVaultFiles(let step, let account):
@@ -41,13 +41,6 @@ extension Engine {
 
     // MARK: - Grants
 
-    private func grantCompleted(_ step: ComplianceMachine.StepID, _ result: ComplianceMachine.GrantResult) {
-        if case .response(.serviceFailure(let failure)) = result {
-            throttle.failed(.issuer, status: failure.status, retryAfter: failure.retryAfter, now: clock.now)
-        }
-        completed(step, .grant(result))
-    }
-
     /// Sends a grant to `environment`'s issuer, as `environment`'s client; a refresh grant
     /// carries that environment's refresh token, never another issuer's.
     private nonisolated func sendGrant(
@@ -55,10 +48,6 @@ extension Engine {
         environment: TokenEnvironment
     ) async -> ComplianceMachine.GrantResult {
         let issuer = issuers.client(for: environment)
-        if let hold = await throttle.hold(.issuer, now: clock.now) {
-            // The issuer asked to wait (Retry-After): fail without sending, as MSAL does.
-            return .response(.serviceFailure(ServiceFailure(status: hold.status, retryAfter: hold.remaining)))
-        }
         // The reserved scopes (`openid profile offline_access`) go with every grant, as MSAL
         // sends them; the cache keys on the request's own scopes.
         let wireScopes = scopes + configuration.reservedScopes.filter { !scopes.contains($0) }
@@ -189,17 +178,6 @@ extension Engine {
 
     // MARK: - MAM
 
-    /// A MAM call's end, and the throttle's `Retry-After` when the service failed.
-    struct MAMCallResult: Sendable {
-        var result: ComplianceMachine.MAMResult
-        var retry: (status: Int, after: TimeSpan?)?
-    }
-
-    private func mamCompleted(_ step: ComplianceMachine.StepID, _ call: MAMCallResult) {
-        if let retry = call.retry { throttle.failed(.mam, status: retry.status, retryAfter: retry.after, now: clock.now) }
-        completed(step, .mam(call.result))
-    }
-
     /// Sends a MAM request. Transport failures are 205 (enroll) / 212 (the others), 5xx 201,
     /// an unusable answer 206, a refused token 203.
     /// The MAM service for a token of `environment`: the configured one, or, when its URL was
@@ -210,14 +188,12 @@ extension Engine {
         return mam.at(baseURL: origin + "/mam/v1")
     }
 
-    private nonisolated func callMAM(_ request: ComplianceMachine.MAMRequest, environment: TokenEnvironment) async -> MAMCallResult {
-        if let hold = await throttle.hold(.mam, now: clock.now) {
-            return MAMCallResult(result: .failed(
-                .internalError, detail: "the MAM service asked to wait (HTTP \(hold.status), Retry-After); not contacted for another \(hold.remaining.milliseconds / 1000) s"))
-        }
+    /// Sends a MAM request: its answer classified (``MAMResponseClassifier``), with the wait a
+    /// failing service asked for (`Retry-After` on a 429 or 5xx), which the machine holds.
+    private nonisolated func callMAM(_ request: ComplianceMachine.MAMRequest, environment: TokenEnvironment) async -> ComplianceMachine.StepResult {
         guard let mam = mamClient(for: environment) else {
             // Only a store written while a MAM service was configured leads here.
-            return MAMCallResult(result: .failed(.internalError, detail: "no MAM service is configured (--mam-url)"))
+            return .mam(.failed(.internalError, detail: "no MAM service is configured (--mam-url)"))
         }
         let reply: MAMReply
         do {
@@ -233,19 +209,19 @@ extension Engine {
                 reply = try await mam.reportCompliance(enrollmentID: id, policyVersion: version.flatMap { Int64($0) }, token: token.reveal())
             }
         } catch {
-            var retry: (Int, TimeSpan?)?
-            if error.code == .serviceFailure, let status = error.httpStatus, status >= 500 || status == 429 {
-                retry = (status, error.retryAfterSeconds.map { .seconds(Int64($0)) })
-            }
             let failure: MAMResponseClassifier.CallFailure = switch error.code {
             case .network: .network
             case .malformed: .malformed
             case .unauthorized: .unauthorized
             default: .status(error.httpStatus ?? 0)
             }
-            return MAMCallResult(result: MAMResponseClassifier.classify(request, failure: failure, detail: error.message), retry: retry)
+            let result = MAMResponseClassifier.classify(request, failure: failure, detail: error.message)
+            if error.code == .serviceFailure, let status = error.httpStatus, status >= 500 || status == 429, let seconds = error.retryAfterSeconds {
+                return .mamAskedToWait(result, .init(status: status, wait: .seconds(Int64(seconds))))
+            }
+            return .mam(result)
         }
-        return MAMCallResult(result: MAMResponseClassifier.classify(request, answer: reply.json))
+        return .mam(MAMResponseClassifier.classify(request, answer: reply.json))
     }
 
     // MARK: - Wipe steps

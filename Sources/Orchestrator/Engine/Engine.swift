@@ -53,8 +53,6 @@ public actor Engine: Service {
     var users: [ComplianceMachine.Ticket: InteractiveUser] = [:]
     var nextTicket: UInt64 = 1
     var started = false
-    /// Services that asked to wait (`Retry-After`); memory only.
-    var throttle = ServiceThrottle()
     /// Test hooks: an armed crash point, commits per point, storage faults.
     var crashPoint: CrashPoint?
     var commitCounts: [String: Int] = [:]
