@@ -56,6 +56,13 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
     /// The SDK asks the app to switch to this identity (nil: the empty string, no user)
     /// (`IntuneMAMPolicyDelegate identitySwitchRequired…:reason:`); the daemon, as the app, does.
     case identitySwitchRequired(AccountID?, IdentitySwitchReason)
+    /// The daemon started: `resumed` pieces of interrupted work were finished first; `clock`
+    /// is `virtual` or `real`.
+    case daemonStarted(resumed: Int, clock: String)
+    /// A timer the account waited for fired (due at `dueAt`).
+    case timerFired(AccountID, EnrollmentStateMachine.Timer, dueAt: Instant)
+    /// The virtual clock moved.
+    case clockAdvanced(from: Instant, to: Instant)
     /// The managed account's files stored plain were encrypted: its policy requires encryption
     /// (`fileEncryptionRequired`). `files` names them.
     case dataReprotected(AccountID, files: [String])
@@ -92,6 +99,9 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
         case .settingsOverridesCleared(let account): "settingsOverridesCleared (\(account.upn) unenrolled)"
         case .identitySwitchRequired(let account, let reason): "identitySwitchRequired \(account?.upn ?? "no user") (\(reason.rawValue))"
         case .dataReprotected(let account, let files): "dataReprotected \(account.upn) \(files.joined(separator: " "))"
+        case .daemonStarted(let resumed, let clock): "daemonStarted (\(resumed) resumed, \(clock) clock)"
+        case .timerFired(let account, let timer, _): "timerFired \(account.upn) \(ComplianceEvent.timerName(timer))"
+        case .clockAdvanced(let from, let to): "clockAdvanced \(from.millisecondsSinceEpoch) -> \(to.millisecondsSinceEpoch)"
         }
     }
 }
@@ -146,8 +156,7 @@ public struct DocumentedTransition: Sendable, Hashable, CustomStringConvertible 
 extension ComplianceEvent {
     /// The kind of an event as the event log and every tool spell it (`"wipeHook"` for
     /// ``wipeHookRan(_:outcome:appRemovedData:)``, ...): the one spelling the log, the flow
-    /// parser's known names and the docs derive from. The engine's own kinds are
-    /// ``EngineEventKind``.
+    /// parser's known names and the docs derive from.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case enrollment
         case policy
@@ -174,6 +183,9 @@ extension ComplianceEvent {
         case settingsOverridesCleared
         case identitySwitchRequired
         case dataReprotected
+        case daemonStarted
+        case timerFired
+        case clockAdvanced
     }
 
     /// This event's kind.
@@ -204,18 +216,20 @@ extension ComplianceEvent {
         case .settingsOverridesCleared: .settingsOverridesCleared
         case .identitySwitchRequired: .identitySwitchRequired
         case .dataReprotected: .dataReprotected
+        case .daemonStarted: .daemonStarted
+        case .timerFired: .timerFired
+        case .clockAdvanced: .clockAdvanced
         }
     }
 }
 
 
-/// The kinds of the events the Orchestrator notes of its own (not the machine's): spelled here,
-/// beside ``ComplianceEvent``, once.
-public enum EngineEventKind: String, Sendable, Hashable, CaseIterable {
-    /// The daemon started (`{resumed, clock}`).
-    case daemonStarted
-    /// A timer fired (`{timer, dueAt}`).
-    case timerFired
-    /// The virtual clock moved (`{from, to}`).
-    case clockAdvanced
+extension ComplianceEvent {
+    /// A timer as the event log and the clock's answers name it: `enrollmentRetry` or `checkIn`.
+    public static func timerName(_ timer: EnrollmentStateMachine.Timer) -> String {
+        switch timer {
+        case .enrollmentRetry: "enrollmentRetry"
+        case .policyCheckIn: "checkIn"
+        }
+    }
 }

@@ -90,6 +90,8 @@ extension ComplianceMachine {
     public mutating func timerFired(_ account: AccountID, _ timer: EnrollmentStateMachine.Timer, ticket: Ticket, now: Instant) {
         beginStep()
         defer { endStep(now: now) }
+        let due = accounts[account]?.enrollment.dueTimer
+        note(.timerFired(account, timer, dueAt: due?.timer == timer ? due?.at ?? now : now))
         guard accounts[account] != nil else {
             reply(ticket, .settled)
             return
@@ -110,11 +112,15 @@ extension ComplianceMachine {
         restartHappened(now: now)
     }
 
-    /// The start-up work (``resumed(now:)`` and its I/O) is done: a launch without policy notes
+    /// The start-up work (``resumed(now:)`` and its I/O) is done: `daemonStarted`; a launch without policy notes
     /// `policyAbsent` when `MAMPolicyRequired` or `MAMPolicyWarnAbsent` is set (LaunchSettings).
-    public mutating func launchFinished(now: Instant) {
+    /// - Parameters:
+    ///   - resumed: how many pieces of interrupted work the start finished first.
+    ///   - clock: the clock the daemon runs on (`virtual` or `real`), for `daemonStarted`.
+    public mutating func launchFinished(resumed: Int, clock: String, now: Instant) {
         beginStep()
         defer { endStep(now: now) }
+        note(.daemonStarted(resumed: resumed, clock: clock))
         let launch = configuration.launch
         if launch.policyRequired || launch.warnAbsent, appPolicy == nil {
             note(.policyAbsent(required: launch.policyRequired))
@@ -168,5 +174,12 @@ extension ComplianceMachine {
         return Refusal(
             .policyRequired, account,
             "this app requires an app protection policy (MAMPolicyRequired) and none is in force yet: sign in with, or remediate, an account your organization manages first")
+    }
+
+    /// The virtual clock moved from `from` to `to` (after the timers due on the way fired).
+    public mutating func clockAdvanced(from: Instant, to: Instant) {
+        beginStep()
+        defer { endStep(now: to) }
+        note(.clockAdvanced(from: from, to: to))
     }
 }

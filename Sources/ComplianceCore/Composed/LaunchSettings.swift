@@ -10,7 +10,7 @@
 /// - `MAMPolicyWarnAbsent`: "warn the user during launch if the app doesn't have an Intune app
 ///   protection policy"; the app is used normally after the warning.
 /// A launch without policy notes `policyAbsent` (``ComplianceEvent/policyAbsent(required:)``)
-/// once the start-up work is done (``ComplianceMachine/launchFinished(now:)``), when either
+/// once the start-up work is done (``ComplianceMachine/launchFinished(resumed:clock:now:)``), when either
 /// `MAMPolicyRequired` or `MAMPolicyWarnAbsent` is set.
 public struct LaunchSettings: Sendable, Hashable {
     public var autoEnrollOnLaunch: Bool

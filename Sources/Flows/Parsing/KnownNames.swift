@@ -6,7 +6,7 @@ import ComplianceCore
 enum KnownNames {
     /// The event kinds the daemon writes (Sources/complianced/README.md, the events table; a
     /// test keeps the two equal).
-    static let eventKinds: Set<String> = Set(EngineEventKind.allCases.map(\.rawValue)).union(ComplianceEvent.Kind.allCases.map(\.rawValue))
+    static let eventKinds: Set<String> = Set(ComplianceEvent.Kind.allCases.map(\.rawValue))
 
     /// The route names of mockauth's request log (mocks/README.md; a test keeps them equal to
     /// MockAuth's `RouteName.all`).

@@ -109,16 +109,6 @@ extension Engine {
         logger.debug("committed", metadata: ["commit.changes": "\(changes)"])
     }
 
-    /// Appends an event of the engine's own (``EngineEventKind``).
-    func record(_ event: EngineEventKind, account: AccountID?, _ payload: JSONObject) {
-        let kind = event.rawValue
-        do {
-            try store.writeSync { _ = try $0.appendEvent(kind, account: account, payload: .object(payload)) }
-        } catch {
-            logger.error("cannot record event", metadata: ["event.kind": "\(kind)", "error.message": "\(error)"])
-        }
-    }
-
     func saveVirtualClock() {
         guard clock.mode == .virtual else { return }
         let now = clock.milliseconds

@@ -31,8 +31,7 @@ extension Engine {
         while let due = machine.nextDueTimer(), due.at.millisecondsSinceEpoch <= time {
             let before = clock.milliseconds
             clock.advance(to: due.at.millisecondsSinceEpoch)
-            let timer = due.timer == .enrollmentRetry ? "enrollmentRetry" : "checkIn"
-            record(.timerFired, account: due.account, ["timer": .string(timer), "dueAt": .int(due.at.millisecondsSinceEpoch)])
+            let timer = ComplianceEvent.timerName(due.timer)
             let reply = await submit { machine, ticket in machine.timerFired(due.account, due.timer, ticket: ticket, now: clock.now) }
             if case .refused(let refusal) = reply {
                 clock.restore(to: before)
@@ -58,7 +57,8 @@ extension Engine {
         let fired = try await fireDueTimers(upTo: target)
         clock.advance(to: target)
         saveVirtualClock()
-        record(.clockAdvanced, account: nil, ["from": .int(from), "to": .int(target)])
+        machine.clockAdvanced(from: Instant(millisecondsSinceEpoch: from), to: Instant(millisecondsSinceEpoch: target))
+        drain()
         return (from, target, fired)
     }
 }

@@ -157,10 +157,9 @@ public actor Engine: Service {
             await perform(jobs[0])
         }
         startupJobs = nil
-        record(.daemonStarted, account: nil, ["resumed": .int(Int64(resumed)), "clock": .string(clock.mode.rawValue)])
-        // The launch settings' warning, once the resumed work (an AutoEnrollOnLaunch enrollment
-        // among it) is done.
-        machine.launchFinished(now: clock.now)
+        // daemonStarted, and the launch settings' warning, once the resumed work (an
+        // AutoEnrollOnLaunch enrollment among it) is done.
+        machine.launchFinished(resumed: resumed, clock: clock.mode.rawValue, now: clock.now)
         drain()
         rearmWake()
         return resumed

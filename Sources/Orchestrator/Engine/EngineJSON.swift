@@ -123,6 +123,12 @@ public enum EngineJSON {
             (nil, ["overrides": overrides.json])
         case .settingsOverridesCleared(let account):
             (account, ["reason": "unenrolled"])
+        case .daemonStarted(let resumed, let clock):
+            (nil, ["resumed": .int(Int64(resumed)), "clock": .string(clock)])
+        case .timerFired(let account, let timer, let dueAt):
+            (account, ["timer": .string(ComplianceEvent.timerName(timer)), "dueAt": .int(dueAt.millisecondsSinceEpoch)])
+        case .clockAdvanced(let from, let to):
+            (nil, ["from": .int(from.millisecondsSinceEpoch), "to": .int(to.millisecondsSinceEpoch)])
         case .dataReprotected(let account, let files):
             (account, [
                 "files": .array(files.map { .string($0) }), "mode": .string(ProtectionMode.encrypted.rawValue),
