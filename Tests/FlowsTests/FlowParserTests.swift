@@ -128,6 +128,11 @@ import Testing
         (#"{"steps": [{"do": "expectAccount", "account": "a@b.c", "compliance": 0, "expect": {"status": 0}}]}"#, 1, "unknown field 'expect'"),
         (#"{"steps": [{"do": "advanceClock", "by": "8 hours"}]}"#, 1, "'8 hours' is not a duration"),
         (#"{"steps": [{"do": "signIn", "account": "a@b.c", "password": "p", "cancel": true}]}"#, 1, "give 'password' or 'cancel', not both"),
+        // A password on a silent request would be refused by the daemon as the flow runs: it is invalid when read.
+        (#"{"steps": [{"do": "token", "account": "a@b.c", "scopes": ["s"], "password": "p"}]}"#, 1, "add \"interactive\": true to send it to the issuer"),
+        (#"{"steps": [{"do": "token", "account": "a@b.c", "scopes": ["s"], "grant": "password", "password": "p"}]}"#, 1, "a silent request carries no credentials"),
+        (#"{"steps": [{"do": "signIn", "account": "a@b.c", "silent": true, "password": "p"}]}"#, 1, "leave out \"silent\": true"),
+        (#"{"steps": [{"do": "remediate", "account": "a@b.c", "silent": true, "password": "p"}]}"#, 1, "its 'password' would not be checked"),
         (#"{"steps": [{"do": "injectFault", "route": "token", "action": "explode"}]}"#, 1, "field 'action' must be one of"),
         (#"{"steps": [{"do": "expectEvents", "events": [{"kind": "x", "acount": "a"}]}]}"#, 1, "event pattern 1: unknown field 'acount'"),
         (#"{"steps": [{"do": "expectEvents", "absent": [{"kind": "x"}]}]}"#, 1, "field 'events' (patterns in order) or 'counts'"),
