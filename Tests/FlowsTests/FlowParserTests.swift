@@ -125,6 +125,8 @@ import Testing
         (#"{"steps": ["signIn"]}"#, 1, "a step must be a JSON object, found string"),
         (#"{"steps": [{"do": "signIn", "account": "a@b.c", "expect": {"status": "Compliantish"}}]}"#, 1, "'status': \"Compliantish\" is not a compliance status"),
         (#"{"steps": [{"do": "signIn", "account": "a@b.c", "expect": {"stauts": 0}}]}"#, 1, "signIn: expect: unknown field 'stauts'"),
+        (#"{"steps": [{"do": "sigIn", "account": "a@b.c"}]}"#, 1, "unknown step 'sigIn' (closest known: 'signIn'; known: signIn, token"),
+        (#"{"steps": [{"do": "expectaccount", "account": "a@b.c"}]}"#, 1, "unknown step 'expectaccount' (closest known: 'expectAccount';"),
         (#"{"steps": [{"do": "expectAccount", "account": "a@b.c", "compliance": 0, "expect": {"status": 0}}]}"#, 1, "unknown field 'expect'"),
         (#"{"steps": [{"do": "advanceClock", "by": "8 hours"}]}"#, 1, "'8 hours' is not a duration"),
         (#"{"steps": [{"do": "signIn", "account": "a@b.c", "password": "p", "cancel": true}]}"#, 1, "give 'password' or 'cancel', not both"),
