@@ -63,6 +63,15 @@ struct UserOptions: ParsableArguments {
         if passwordFromStandardInput, cancel { throw ValidationError("give --password-stdin or --cancel, not both.") }
     }
 
+    /// A silent request carries no credentials: a password given to one would be dropped
+    /// while the cache answered, so a wrong password would pass (the daemon refuses such a
+    /// request for the same reason). `how` names the option that makes the request ask.
+    func checkAsks(silent: Bool, how: String) throws {
+        if silent, passwordFromStandardInput {
+            throw ValidationError("--password-stdin has no use with a silent request, which carries no credentials and would not check the password; \(how).")
+        }
+    }
+
     /// The interactive user: from stdin, as a canceller, from $COMPLIANCE_PASSWORD, or a
     /// prompt on a terminal; nil when none is available (interaction then fails with
     /// InteractionRequired).

@@ -296,6 +296,33 @@ import LocalServers
         }
     }
 
+    /// A password given to a silent request was dropped by the command line before the
+    /// daemon (which refuses silent requests with credentials) saw it: the cache answered
+    /// Compliant, exit 0, whatever the password. Such a request is a usage error (64); with
+    /// --interactive the same wrong password goes to the issuer and fails.
+    @Test func aPasswordIsNeverDroppedForTheCache() async throws {
+        try await Self.withDaemon { directory, _ in
+            let at = ["--state-dir", directory]
+            let scope = ["--scope", "api://contoso-chat/Chat.Read"]
+            let signIn = try await CLI.run(["sign-in", "alice@contoso.com", "--password-stdin"] + scope + at, input: "Passw0rd!\n")
+            #expect(signIn.status == 0, "\(signIn.stdout)\(signIn.stderr)")
+            for arguments in [
+                ["token", "alice@contoso.com", "--password-stdin"] + scope,
+                ["sign-in", "alice@contoso.com", "--silent", "--password-stdin"] + scope,
+                ["remediate", "alice@contoso.com", "--silent", "--password-stdin"],
+            ] {
+                let silent = try await CLI.run(arguments + at, input: "wrong-password\n")
+                #expect(silent.status == 64 && silent.stderr.contains("--password-stdin has no use with a silent request"),
+                        "\(arguments): \(silent.status) \(silent.stdout)\(silent.stderr)")
+                #expect(!silent.stdout.contains("Compliant (0)"), "\(arguments): a wrong password answered from the cache")
+            }
+            let asked = try await CLI.run(["token", "alice@contoso.com", "--interactive", "--password-stdin"] + scope + at, input: "wrong-password\n")
+            #expect(asked.status == 1 && asked.stdout.contains("50126"), "\(asked.stdout)\(asked.stderr)")
+            let cached = try await CLI.run(["token", "alice@contoso.com"] + scope + at)
+            #expect(cached.status == 0 && cached.stdout.contains("from the cache"), "the failed attempt left the session: \(cached.stdout)")
+        }
+    }
+
     @Test func anUnreachableDaemonAndUsageErrorsHaveTheirOwnStatus() async throws {
         let unreachable = try await CLI.run(["status", "--socket", "/nonexistent/control.sock"])
         #expect(unreachable.status == 69)

@@ -69,6 +69,18 @@ import Testing
         #expect(throws: DurationText.ParseError.self) { try DurationText.seconds(text) }
     }
 
+    /// A duration past the ten-year bound is a duration, too long: the message says so
+    /// instead of "not a duration".
+    @Test(arguments: ["3651d", "400000000", "87601h", "3650d1h"])
+    func tooLongDurationsSayTheyAreTooLong(text: String) {
+        do {
+            let seconds = try DurationText.seconds(text)
+            Issue.record("'\(text)' was taken as \(seconds) s")
+        } catch {
+            #expect(error.description == "'\(text)' is longer than ten years, the most the clock moves at once", "\(error)")
+        }
+    }
+
     @Test func anAuthoritysOriginIsItsSchemeHostAndPort() {
         #expect(MockAdmin.origin(ofAuthority: "http://127.0.0.1:8080/contoso.com") == "http://127.0.0.1:8080")
         #expect(MockAdmin.origin(ofAuthority: "https://localhost:443") == "https://localhost:443")

@@ -138,16 +138,18 @@ extension ComplianceMachine {
     /// the buffer's header).
     ///
     /// - nothing while `MAMPolicyRequired` waits for a policy;
+    /// - no data of an owner that is leaving (deregistering or being wiped), managed or not:
+    ///   a wipe the disk stopped is journaled and its owner is no longer the managed account
+    ///   while it waits to run again, but its files and key are still there;
     /// - unmanaged data (any owner but the managed account) under any identity;
-    /// - managed data not while its owner is being wiped;
     /// - managed data while the effective file identity (``effectiveFileIdentity``) is its
     ///   owner, or while the app has set no process identity since it started (a `MultiIdentity`
     ///   app then runs "under an unknown, unmanaged account... no policies will be enforced";
     ///   an app that is not `MultiIdentity` runs as the enrolled user, the owner).
     public func dataReadRefusal(_ owner: AccountID) -> Refusal? {
         if let refusal = policyRequiredRefusal(owner) { return refusal }
-        guard owner == managedAccount else { return nil }
         if isLeaving(owner) { return Refusal(.conflict, owner, "\(owner.upn) is being wiped") }
+        guard owner == managedAccount else { return nil }
         if identities.process == .unset { return nil }
         let current = effectiveFileIdentity
         guard current == owner else {

@@ -5,8 +5,12 @@ import Foundation
 public enum DurationText {
     public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
         public let text: String
+        /// The text is a duration, longer than ten years.
+        public var tooLong = false
         public var description: String {
-            "'\(text)' is not a duration: write seconds (90) or units d, h, m, s (e.g. 8h, 24h, 1d2h30m)"
+            tooLong
+                ? "'\(text)' is longer than ten years, the most the clock moves at once"
+                : "'\(text)' is not a duration: write seconds (90) or units d, h, m, s (e.g. 8h, 24h, 1d2h30m)"
         }
     }
 
@@ -30,7 +34,8 @@ public enum DurationText {
             case "s": unit = 1
             default: throw ParseError(text: text)
             }
-            guard let value = Int64(digits), value <= 10 * 365 * 86_400 else { throw ParseError(text: text) }
+            guard let value = Int64(digits) else { throw ParseError(text: text) }
+            guard value <= 10 * 365 * 86_400 else { throw ParseError(text: text, tooLong: true) }
             total += value * unit
             digits = ""
         }
@@ -39,7 +44,7 @@ public enum DurationText {
     }
 
     private static func bounded(_ seconds: Int64, _ text: String) throws(ParseError) -> Int64 {
-        guard seconds <= 10 * 365 * 86_400 else { throw ParseError(text: text) }
+        guard seconds <= 10 * 365 * 86_400 else { throw ParseError(text: text, tooLong: true) }
         return seconds
     }
 }

@@ -7,19 +7,26 @@ enum StepFields {
         switch name {
         case "signIn":
             // No account (absent or null): the app's managed user.
-            return .signIn(
-                account: try fields.nullableString("account"), user: try user(&fields, fail: fail), silent: try fields.bool("silent", default: false),
-                scopes: try fields.strings("scopes"))
+            let account = try fields.nullableString("account")
+            let user = try user(&fields, fail: fail)
+            let silent = try fields.bool("silent", default: false)
+            try asks(user, silent: silent, how: "leave out \"silent\": true", fail: fail)
+            return .signIn(account: account, user: user, silent: silent, scopes: try fields.strings("scopes"))
         case "token":
             let account = try fields.string("account")
             guard let scopes = try fields.strings("scopes"), !scopes.isEmpty else {
                 throw fields.missing("scopes", otherwise: fail("token: field 'scopes' is required (at least one scope)"))
             }
-            return .token(
-                account: account, scopes: scopes, user: try user(&fields, fail: fail), interactive: try fields.bool("interactive", default: false),
-                remediate: try fields.bool("remediate", default: true))
+            let user = try user(&fields, fail: fail)
+            let interactive = try fields.bool("interactive", default: false)
+            try asks(user, silent: !interactive, how: "add \"interactive\": true", fail: fail)
+            return .token(account: account, scopes: scopes, user: user, interactive: interactive, remediate: try fields.bool("remediate", default: true))
         case "remediate":
-            return .remediate(account: try fields.string("account"), user: try user(&fields, fail: fail), silent: try fields.bool("silent", default: false))
+            let account = try fields.string("account")
+            let user = try user(&fields, fail: fail)
+            let silent = try fields.bool("silent", default: false)
+            try asks(user, silent: silent, how: "leave out \"silent\": true", fail: fail)
+            return .remediate(account: account, user: user, silent: silent)
         case "deregister":
             return .deregister(account: try fields.string("account"), wipe: try fields.bool("wipe", default: false))
         case "putData":
@@ -81,6 +88,18 @@ enum StepFields {
 
     /// `password` (signs in; with `"grant": "password"` by the password grant instead of the
     /// sign-in page) or `cancel: true`; neither: nobody answers the sign-in page.
+    /// A silent request carries no credentials (the daemon refuses one that does): a step
+    /// with a password, silent, is invalid when the flow is read, not refused when it runs.
+    static func asks(_ user: StepAction.User, silent: Bool, how: String, fail: (String) -> FlowError) throws(FlowError) {
+        guard silent else { return }
+        switch user {
+        case .password, .passwordGrant:
+            throw fail("a silent request carries no credentials, so its 'password' would not be checked: \(how) to send it to the issuer")
+        default:
+            return
+        }
+    }
+
     static func user(_ fields: inout FieldReader, fail: (String) -> FlowError) throws(FlowError) -> StepAction.User {
         let password = try fields.optionalString("password")
         let cancel = try fields.bool("cancel", default: false)

@@ -28,7 +28,10 @@ struct RemediateCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Never show the sign-in page.")
     var silent = false
 
-    func validate() throws { try Arguments.account(account) }
+    func validate() throws {
+        try Arguments.account(account)
+        try userOptions.checkAsks(silent: silent, how: "leave out --silent to let the user answer a sign-in page")
+    }
 
     func run() async throws {
         let user = try userOptions.user(silent: silent)

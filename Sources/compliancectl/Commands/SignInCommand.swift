@@ -67,6 +67,7 @@ struct SignInCommand: AsyncParsableCommand {
         if methods > 1 { throw ValidationError("give one of --browser, --device-code, --grant, --silent, --cancel.") }
         if let grant, grant != "password" { throw ValidationError("--grant takes 'password', got '\(grant)'.") }
         if (browser || deviceCode), userOptions.passwordFromStandardInput { throw ValidationError("--password-stdin has no use with --browser or --device-code: the person types it.") }
+        try userOptions.checkAsks(silent: silent, how: "leave out --silent to sign in with the password")
         if !browser, noOpen || timeout != nil { throw ValidationError("--no-open and --timeout go with --browser.") }
         if let timeout, !(1...3600).contains(timeout) { throw ValidationError("--timeout must be 1...3600 seconds, got \(timeout).") }
     }
@@ -150,6 +151,7 @@ struct TokenCommand: AsyncParsableCommand {
     func validate() throws {
         try Arguments.account(account)
         guard !scopes.isEmpty else { throw ValidationError("give at least one --scope (e.g. --scope api://contoso-chat/Chat.Read).") }
+        try userOptions.checkAsks(silent: !interactive, how: "add --interactive to send it to the issuer")
     }
 
     func run() async throws {
