@@ -154,10 +154,11 @@ extension ExploreState {
     /// Returns the read when it happened and the file held managed data.
     private func readData(_ name: String, universe: Universe) -> ComplianceInvariants.DataRead? {
         guard let owner = universe.spelling(named: name)?.account, world.vault.contains(ComplianceInvariants.storeKey(owner)),
-            machine.dataReadRefusal(owner) == nil, owner == machine.managedAccount
+            machine.dataReadRefusal(owner) == nil
         else { return nil }
         return ComplianceInvariants.DataRead(
-            owner: owner, fileIdentity: machine.effectiveFileIdentity, processIdentityUnset: machine.identities.process == .unset)
+            owner: owner, fileIdentity: machine.effectiveFileIdentity, processIdentityUnset: machine.identities.process == .unset,
+            managed: owner == machine.managedAccount)
     }
 
     private mutating func issue(_ command: Command, universe: Universe, now: Instant) {

@@ -201,6 +201,10 @@ public struct Universe: Sendable, Hashable {
                 .command(.signIn("alice")), .command(.putData("alice")), .command(.switchProcess("alice")), .command(.deregister("alice", wipe: true)),
                 .command(.readData("alice")), .command(.signIn("alice")), .command(.readData("alice")),
             ]),
+            Script("alice's wipe stops on a full disk; her file is read while the wipe waits", [
+                .command(.signIn("alice")), .command(.putData("alice")), .command(.deregister("alice", wipe: true)),
+                .command(.readData("alice")),
+            ]),
         ]
         return universe
     }()

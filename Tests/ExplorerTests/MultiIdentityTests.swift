@@ -136,6 +136,18 @@ import Testing
         #expect(report.states > 20_000, "\(report.states) states")
     }
 
+    /// A wipe the disk stopped leaves the account no longer managed with its files and key on
+    /// disk: its data must not read while the wipe waits. The script alone, explored to
+    /// exhaustion; with the leaving check placed after the managed-account guard in
+    /// `dataReadRefusal` (as before the fix), this finds invariant 15.
+    @Test func fifteen_noDataReadsWhileAStoppedWipeWaits() async {
+        let alone = { var alone = Self.universe; alone.scripts = Self.universe.scripts.filter { $0.name.hasPrefix("alice's wipe stops") }; return alone }()
+        #expect(alone.scripts.count == 1)
+        let report = await offThePool { Explorer(universe: alone, maxDepth: 60).run() }
+        #expect(report.violation == nil, "\(report.violation.map { "\($0.violations) after \($0.trace)" } ?? "")")
+        #expect(report.exhausted)
+    }
+
     @Test func fifteen_anIdentityInForceThePolicyDoesNotAllow() throws {
         let log = ScriptRun(universe: Self.universe).run(Self.universe.scripts.firstIndex { $0.name.hasPrefix("alice is managed") }!)
         let entry = try firstCleanTransition(in: log) { $0.after.identities.process == .noUser }

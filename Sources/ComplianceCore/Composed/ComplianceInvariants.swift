@@ -119,11 +119,14 @@ public enum ComplianceInvariants {
         public var fileIdentity: AccountID?
         /// The app had set no process identity since it started.
         public var processIdentityUnset: Bool
+        /// The owner was the managed account (unmanaged data reads under any identity).
+        public var managed: Bool
 
-        public init(owner: AccountID, fileIdentity: AccountID?, processIdentityUnset: Bool) {
+        public init(owner: AccountID, fileIdentity: AccountID?, processIdentityUnset: Bool, managed: Bool = true) {
             self.owner = owner
             self.fileIdentity = fileIdentity
             self.processIdentityUnset = processIdentityUnset
+            self.managed = managed
         }
     }
 
@@ -569,7 +572,9 @@ public enum ComplianceInvariants {
     /// allowed list allows and that are not leaving (a switch refuses any other, and one that
     /// starts to leave is replaced by no user in the step that starts it); and managed data (a
     /// file or a buffer) is read only by an owner the policy allows, while the effective file
-    /// identity (the process identity) is that owner or the app has set no process identity yet.
+    /// identity (the process identity) is that owner or the app has set no process identity yet;
+    /// no data of an account that is leaving is read at all (a wipe the disk stopped waits with
+    /// the account no longer managed, its files and key still there).
     public static func noManagedDataUnderDisallowedIdentity(_ transition: Transition, facts: Facts) -> [Violation] {
         let machine = transition.after
         var found: [Violation] = []
@@ -577,7 +582,11 @@ public enum ComplianceInvariants {
             guard let account = setting.account, !machine.mayBeInForce(account) else { continue }
             found.append(Violation(.noManagedDataUnderDisallowedIdentity, "the \(level) identity is \(account.upn), whom the policy does not allow now"))
         }
-        if let read = facts.dataRead {
+        if let read = facts.dataRead, machine.isLeaving(read.owner) {
+            // Managed or not: a wipe the disk stopped waits with its files and key still there.
+            found.append(Violation(.noManagedDataUnderDisallowedIdentity, "\(read.owner.upn)'s data was read while \(read.owner.upn) is leaving"))
+        }
+        if let read = facts.dataRead, read.managed {
             if !read.processIdentityUnset, read.fileIdentity != read.owner {
                 found.append(Violation(
                     .noManagedDataUnderDisallowedIdentity,
