@@ -8,11 +8,9 @@ extension Engine {
     /// Sends one event to the machine with a new ticket and waits for its reply.
     /// - Parameter user: who answers sign-in pages for this call.
     func submit(user: InteractiveUser? = nil, _ event: (inout ComplianceMachine, ComplianceMachine.Ticket) -> Void) async -> ComplianceMachine.Reply {
-        let ticket = ComplianceMachine.Ticket(nextTicket)
-        nextTicket += 1
-        if let user { users[ticket] = user }
+        let ticket = callers.newTicket(user: user)
         let reply = await withCheckedContinuation { continuation in
-            waiting[ticket] = continuation
+            callers.waiting[ticket] = continuation
             event(&machine, ticket)
             drain()
         }
@@ -49,8 +47,8 @@ extension Engine {
 
     /// Hands a job to the service, or, while ``start()`` resumes, to ``start()`` itself.
     func schedule(_ job: Job) {
-        if startupJobs != nil {
-            startupJobs?.append(job)
+        if case .resuming(let jobs) = phase {
+            phase = .resuming(jobs + [job])
         } else {
             jobSink.yield(job)
         }
@@ -61,12 +59,12 @@ extension Engine {
     /// the token cache is forgotten. (The driver then rebuilds the machine from the store.)
     func refuseWaitingCallers(after error: any Error) {
         logger.critical("commit failed; every waiting call fails and the machine is reloaded from the store", metadata: ["error.message": "\(error)"])
-        for (ticket, continuation) in waiting {
-            users.removeValue(forKey: ticket)?.session?.end()
+        for (ticket, continuation) in callers.waiting {
+            callers.users.removeValue(forKey: ticket)?.session?.end()
             let refusal = ComplianceMachine.Refusal(.storageUnavailable, nil, "the store refused a write (\(error)); nothing of this call was committed. Try again once the disk has room.")
             continuation.resume(returning: .refused(refusal))
         }
-        waiting = [:]
+        callers.waiting = [:]
         tokenMirror.clear()
     }
 
@@ -75,7 +73,7 @@ extension Engine {
     /// One transaction: the changed records (and each account's row), the tokens, the
     /// notifications, and the virtual clock when it moved.
     func commit(_ changes: ComplianceMachine.Changes) throws {
-        try storageFaults.take(.commit)
+        try testHooks.storageFaults.take(.commit)
         let clockNow = clock.mode == .virtual && clock.milliseconds != savedClock ? clock.milliseconds : nil
         try store.writeSync { transaction in
             if let app = changes.app { try transaction.saveAppState(StateKey.machine, app) }
@@ -105,7 +103,7 @@ extension Engine {
         for event in changes.events {
             metrics.committed(event)
         }
-        for point in ComplianceMachine.committedPoints(changes) { commitCounts[point, default: 0] += 1 }
+        for point in ComplianceMachine.committedPoints(changes) { testHooks.commitCounts[point, default: 0] += 1 }
         logger.debug("committed", metadata: ["commit.changes": "\(changes)"])
     }
 
@@ -174,7 +172,7 @@ extension Engine {
     /// write-ahead log (secure delete, then a truncating checkpoint).
     func removeTokens(_ account: AccountID) -> ComplianceMachine.StepResult {
         do {
-            try storageFaults.take(.tokens)
+            try testHooks.storageFaults.take(.tokens)
             try store.writeSync { try $0.deleteTokens(for: account) }
             tokenMirror.tokensRemoved(account)
             try store.checkpoint()
@@ -197,19 +195,19 @@ extension Engine {
             throw EngineError(.badRequest, "unknown crash point \(point); known: \(Self.crashPoints.joined(separator: ", "))")
         }
         guard occurrence >= 1 else { throw EngineError(.badRequest, "occurrence must be at least 1") }
-        crashPoint = CrashPoint(point: point, remaining: occurrence)
+        testHooks.crashPoint = CrashPoint(point: point, remaining: occurrence)
         logger.warning("crash point armed", metadata: ["test.crashPoint": "\(point)", "test.occurrence": "\(occurrence)"])
     }
 
     /// How often each `machine:state` was committed since start (for crash-point coverage).
     public func committedPoints() -> [String: Int] {
-        commitCounts
+        testHooks.commitCounts
     }
 
     func crashIfArmed(_ points: [String]) {
-        guard var armed = crashPoint, points.contains(armed.point) else { return }
+        guard var armed = testHooks.crashPoint, points.contains(armed.point) else { return }
         armed.remaining -= 1
-        crashPoint = armed
+        testHooks.crashPoint = armed
         guard armed.remaining == 0 else { return }
         logger.warning("crash point reached: killing the process", metadata: ["test.crashPoint": "\(armed.point)"])
         Self.leaveCrashMarker(armed.point, in: store.stateDirectory)
@@ -232,7 +230,7 @@ extension Engine {
 
     /// Test hook: the next `count` operations of `kind` fail as a full disk would.
     public func failStorage(_ kind: StorageFaults.Kind, count: Int) {
-        storageFaults.arm(kind, count: count)
+        testHooks.storageFaults.arm(kind, count: count)
         logger.warning("storage faults armed", metadata: ["test.storage": "\(kind.rawValue)", "test.count": "\(count)"])
     }
 }

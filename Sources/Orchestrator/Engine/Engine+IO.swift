@@ -243,7 +243,7 @@ extension Engine {
     }
 
     private func takeStorageFault(_ kind: StorageFaults.Kind) throws {
-        try storageFaults.take(kind)
+        try testHooks.storageFaults.take(kind)
     }
 
     /// The app's `restartApplication`: exit status 0 says the app restarts itself.

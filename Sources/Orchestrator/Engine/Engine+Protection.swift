@@ -81,7 +81,7 @@ extension Engine {
     func encryptPlainFiles(_ account: AccountID) async -> ComplianceMachine.StepResult {
         let policy = machine.dataProtectionPolicy(for: account)
         do {
-            try storageFaults.take(.vault)
+            try testHooks.storageFaults.take(.vault)
             let names = policy.filesToEncrypt(try await vault.fileProtections(account).mapValues(\.mode))
             guard !names.isEmpty else { return .encrypted(files: []) }
             return .encrypted(files: try await vault.encryptFiles(account, names: names))

@@ -8,17 +8,17 @@ extension Engine {
     /// Asks the service to wake for the earliest timer when it is earlier than the wake-up
     /// already asked for (real clock only).
     func rearmWake() {
-        guard clock.mode == .real, started, startupJobs == nil, let due = machine.nextDueTimer()?.at.millisecondsSinceEpoch else { return }
-        if let wake, wake.at <= due { return }
-        wakeGeneration += 1
-        wake = (due, wakeGeneration)
-        jobSink.yield(Job(kind: .wake(at: due, generation: wakeGeneration)))
+        guard clock.mode == .real, case .serving = phase, let due = machine.nextDueTimer()?.at.millisecondsSinceEpoch else { return }
+        if let next = wake.next, next.at <= due { return }
+        wake.generation += 1
+        wake.next = (due, wake.generation)
+        jobSink.yield(Job(kind: .wake(at: due, generation: wake.generation)))
     }
 
     /// A wake-up: fires every timer due by now (a stale wake-up, replaced by an earlier one, does nothing).
     func woke(_ generation: Int) async {
-        guard wake?.generation == generation else { return }
-        wake = nil
+        guard wake.next?.generation == generation else { return }
+        wake.next = nil
         _ = try? await fireDueTimers(upTo: clock.milliseconds)
         rearmWake()
     }

@@ -20,7 +20,7 @@ extension Engine {
         if let refusal = machine.dataRefusal(account) { throw Self.error(refusal) }
         let encrypt = machine.isFileEncryptionRequired(for: account)
         do {
-            try storageFaults.take(.vaultWrite)
+            try testHooks.storageFaults.take(.vaultWrite)
             try await vault.put(account, name: name, bytes: bytes, encrypt: encrypt)
         } catch {
             throw Self.vaultError(error, buffer: false)

@@ -47,24 +47,16 @@ public actor Engine: Service {
     var machine: ComplianceMachine
     /// The token cache as the store holds it, so a cache hit reads no row (``TokenMirror``).
     var tokenMirror = TokenMirror()
-    /// Callers waiting for their ticket's reply.
-    var waiting: [ComplianceMachine.Ticket: CheckedContinuation<ComplianceMachine.Reply, Never>] = [:]
-    /// Who answers sign-in pages for a ticket (memory only, never stored).
-    var users: [ComplianceMachine.Ticket: InteractiveUser] = [:]
-    var nextTicket: UInt64 = 1
-    var started = false
-    /// Test hooks: an armed crash point, commits per point, storage faults.
-    var crashPoint: CrashPoint?
-    var commitCounts: [String: Int] = [:]
-    var storageFaults = StorageFaults()
+    /// Callers waiting for their ticket's reply, and who answers their sign-in pages.
+    var callers = Callers()
+    /// Where ``start()`` stands.
+    var phase = Phase.created
     /// The virtual clock's time as last committed.
     var savedClock: EpochMillis?
-    /// The real clock's next wake-up (its generation, so an earlier one replaces it).
-    var wake: (at: EpochMillis, generation: Int)?
-    var wakeGeneration = 0
-
-    /// I/O taken while ``start()`` resumes interrupted work (it runs them itself), nil after.
-    var startupJobs: [Job]?
+    /// The real clock's next wake-up.
+    var wake = WakeSchedule()
+    /// Test hooks: an armed crash point, commits per point, storage faults.
+    var testHooks = TestHooks()
     /// I/O for ``run()`` to perform.
     let jobs: AsyncStream<Job>
     let jobSink: AsyncStream<Job>.Continuation
@@ -112,8 +104,8 @@ public actor Engine: Service {
     /// the vault holds accounts' files refuses to start (the store was lost or replaced).
     @discardableResult
     public func start() async throws -> Int {
-        precondition(!started, "Engine.start() called twice")
-        started = true
+        guard case .created = phase else { preconditionFailure("Engine.start() called twice") }
+        phase = .resuming([])
         // Hooks a previous daemon left running (it was killed while they ran) end before the
         // work that runs them again resumes.
         let leftovers = HookGroups.endLeftovers(stateDirectory: store.stateDirectory)
@@ -149,14 +141,13 @@ public actor Engine: Service {
         }
         let resumed = machine.resumableWork
         // Resumed work finishes before the engine serves: its I/O runs here, one job at a time.
-        startupJobs = []
         machine.resumed(now: clock.now)
         drain()
-        while let jobs = startupJobs, !jobs.isEmpty {
-            startupJobs = Array(jobs.dropFirst())
-            await perform(jobs[0])
+        while case .resuming(let jobs) = phase, let job = jobs.first {
+            phase = .resuming(Array(jobs.dropFirst()))
+            await perform(job)
         }
-        startupJobs = nil
+        phase = .serving
         // daemonStarted, and the launch settings' warning, once the resumed work (an
         // AutoEnrollOnLaunch enrollment among it) is done.
         machine.launchFinished(resumed: resumed, clock: clock.mode.rawValue, now: clock.now)

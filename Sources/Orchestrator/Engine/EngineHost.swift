@@ -44,8 +44,8 @@ struct EngineHost: ComplianceHost {
 
     mutating func deliver(_ ticket: ComplianceMachine.Ticket, _ reply: ComplianceMachine.Reply) {
         engine.assumeIsolated { engine in
-            engine.users.removeValue(forKey: ticket)?.session?.end()  // a person's interaction ends with its request
-            engine.waiting.removeValue(forKey: ticket)?.resume(returning: reply)
+            engine.callers.users.removeValue(forKey: ticket)?.session?.end()  // a person's interaction ends with its request
+            engine.callers.waiting.removeValue(forKey: ticket)?.resume(returning: reply)
         }
     }
 
@@ -66,7 +66,7 @@ struct EngineHost: ComplianceHost {
             switch action {
             case .requestToken(let step, let grant, let account, let scopes, let claims, let interaction, let environment):
                 engine.schedule(Job(kind: .grant(
-                    step, grant, account, scopes: scopes, claims: claims, user: interaction.flatMap { engine.users[$0] }, environment: environment)))
+                    step, grant, account, scopes: scopes, claims: claims, user: interaction.flatMap { engine.callers.users[$0] }, environment: environment)))
             case .callMAM(let step, let request, let environment):
                 engine.schedule(Job(kind: .mam(step, request, environment: environment)))
             case .removeTokens(let step, let account):
