@@ -9,8 +9,12 @@ import Testing
 /// runs twice at once for the account (issue 36, point 8).
 @Suite struct HookGroupTests {
     @Test func theNextStartEndsTheHookAPreviousDaemonLeftRunning() async throws {
-        // The hook forks a child into its group, as a shell does, and hangs.
-        let hook = WipeHook(command: "sleep 300 & sleep 300", timeout: .seconds(600))
+        // The hook forks a child into its group, as a shell does, and hangs; run again (by the
+        // resumed wipe, while the next daemon starts) it answers at once, so the start that
+        // waits for it does not wait 300 s.
+        let marker = NSTemporaryDirectory() + "hook-group-ran-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: marker) }
+        let hook = WipeHook(command: "if [ -e '\(marker)' ]; then exit 0; fi; touch '\(marker)'; sleep 300 & sleep 300", timeout: .seconds(600))
         try await DaemonHarness.run(wipeHook: hook) { harness in
             #expect(try await harness.signIn("bob@contoso.com").signedIn)
             let wipe = Task { try? await harness.engine.deregister("bob@contoso.com", wipe: true) }
@@ -37,6 +41,7 @@ import Testing
             // Its resumed wipe runs the hook again: one copy only.
             let now = ((try? FileManager.default.contentsOfDirectory(atPath: hooks)) ?? []).filter { !$0.hasPrefix(".") }
             #expect(now.count <= 1 && !now.contains(name), "\(now)")
+            #expect(FileManager.default.fileExists(atPath: marker), "the hook ran")
             for left in now { if let other = Int32(left.split(separator: "-").last ?? "") { kill(-other, SIGKILL) } }
             await running.stop()
             wipe.cancel()
