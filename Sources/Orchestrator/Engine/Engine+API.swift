@@ -59,13 +59,10 @@ extension Engine {
         }
         try Self.checkCredentials(silent: silent, user: user)
         let interactive = !silent && user != nil
-        let reply = await submit(user: interactive ? user : nil) { machine, ticket in
+        return try await ask("a sign-in", user: interactive ? user : nil) { machine, ticket in
             machine.signIn(account, scopes: scopes, interactive: interactive, ticket: ticket, now: clock.now)
-        }
-        switch reply {
-        case .signIn(let signedIn, let answer): return SignInOutcome(account: account, signedIn: signedIn, token: answer)
-        case .refused(let refusal): throw Self.error(refusal)
-        default: throw EngineError(.internalError, "the machine answered a sign-in with \(reply)")
+        } narrow: {
+            if case .signIn(let signedIn, let answer) = $0 { SignInOutcome(account: account, signedIn: signedIn, token: answer) } else { nil }
         }
     }
 
@@ -75,13 +72,10 @@ extension Engine {
         guard !scopes.isEmpty else { throw EngineError(.badRequest, "scopes must name at least one scope") }
         try Self.checkCredentials(silent: silent, user: user)
         let interactive = !silent && user != nil
-        let reply = await submit(user: interactive ? user : nil) { machine, ticket in
+        return try await ask("a token request", user: interactive ? user : nil) { machine, ticket in
             machine.acquireToken(account, scopes: scopes, interactive: interactive, remediate: remediate, ticket: ticket, now: clock.now)
-        }
-        switch reply {
-        case .token(let answer): return answer
-        case .refused(let refusal): throw Self.error(refusal)
-        default: throw EngineError(.internalError, "the machine answered a token request with \(reply)")
+        } narrow: {
+            if case .token(let answer) = $0 { answer } else { nil }
         }
     }
 
@@ -89,13 +83,10 @@ extension Engine {
     public func remediate(_ upn: String, silent: Bool, user: InteractiveUser?) async throws(EngineError) -> RemediationOutcome {
         let account = try parseAccount(upn)
         let interactive = !silent && user != nil
-        let reply = await submit(user: interactive ? user : nil) { machine, ticket in
+        return try await ask("a remediation", user: interactive ? user : nil) { machine, ticket in
             machine.remediate(account, interactive: interactive, ticket: ticket, now: clock.now)
-        }
-        switch reply {
-        case .remediation(let report, let tokens): return RemediationOutcome(report: report, tokens: tokens)
-        case .refused(let refusal): throw Self.error(refusal)
-        default: throw EngineError(.internalError, "the machine answered a remediation with \(reply)")
+        } narrow: {
+            if case .remediation(let report, let tokens) = $0 { RemediationOutcome(report: report, tokens: tokens) } else { nil }
         }
     }
 
@@ -103,26 +94,24 @@ extension Engine {
     /// YES): the remediation that waited for it goes on, and its report is the answer (nil
     /// when none waited). `conflict` when the app owes no restart.
     public func appReportedRestart() async throws(EngineError) -> ComplianceStatusReport? {
-        let reply = await submit { machine, ticket in
+        let report: ComplianceStatusReport?? = try await ask("a restart report") { machine, ticket in
             machine.appReportedRestart(ticket: ticket, now: clock.now)
+        } narrow: {
+            switch $0 {
+            case .remediation(let report, _): .some(report)
+            case .settled: .some(nil)
+            default: nil
+            }
         }
-        switch reply {
-        case .remediation(let report, _): return report
-        case .settled: return nil
-        case .refused(let refusal): throw Self.error(refusal)
-        default: throw EngineError(.internalError, "the machine answered a restart report with \(reply)")
-        }
+        return report ?? nil
     }
 
     /// Deregisters `upn` (unenroll, then wipe when asked). `wiped` is true only when the wipe
     /// finished; a wipe the disk refused is `storage_unavailable` (it is journaled and runs again).
     public func deregister(_ upn: String, wipe: Bool) async throws(EngineError) -> DeregisterOutcome {
         let account = try knownAccount(upn)
-        let reply = await submit { machine, ticket in machine.deregister(account, wipe: wipe, ticket: ticket, now: clock.now) }
-        switch reply {
-        case .deregistered(let status, let wiped): return DeregisterOutcome(account: account, enrollmentStatus: status, wiped: wiped)
-        case .refused(let refusal): throw Self.error(refusal)
-        default: throw EngineError(.internalError, "the machine answered a deregistration with \(reply)")
+        return try await ask("a deregistration") { machine, ticket in machine.deregister(account, wipe: wipe, ticket: ticket, now: clock.now) } narrow: {
+            if case .deregistered(let status, let wiped) = $0 { DeregisterOutcome(account: account, enrollmentStatus: status, wiped: wiped) } else { nil }
         }
     }
 

@@ -17,6 +17,19 @@ extension Engine {
         return reply
     }
 
+    /// Sends one event and narrows the machine's reply to what `command` answers (`narrow`):
+    /// a refusal throws its engine error (``error(_:)``, one table of codes and statuses); any
+    /// other reply `narrow` does not take is the machine's fault, named with the reply.
+    func ask<Answer>(
+        _ command: String, user: InteractiveUser? = nil, _ event: (inout ComplianceMachine, ComplianceMachine.Ticket) -> Void,
+        narrow: (ComplianceMachine.Reply) -> Answer?
+    ) async throws(EngineError) -> Answer {
+        let reply = await submit(user: user, event)
+        if case .refused(let refusal) = reply { throw Self.error(refusal) }
+        guard let answer = narrow(reply) else { throw EngineError(.internalError, "the machine answered \(command) with \(reply)") }
+        return answer
+    }
+
     /// An I/O step's result (from ``run()``'s jobs).
     func completed(_ step: ComplianceMachine.StepID, _ result: ComplianceMachine.StepResult) {
         machine.completed(step, result, now: clock.now)

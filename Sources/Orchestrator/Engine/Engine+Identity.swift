@@ -31,13 +31,10 @@ extension Engine {
     /// `userCancels`: the user cancels the conditional launch (the PIN) if one is shown.
     public func setUIPolicyIdentity(_ identity: String, userCancels: Bool) async throws(EngineError) -> IdentitySwitch {
         let account = try parseIdentity(identity)
-        let reply = await submit { machine, ticket in
+        return try await ask("an identity switch") { machine, ticket in
             machine.setUIPolicyIdentity(account, userCancels: userCancels, ticket: ticket, now: clock.now)
-        }
-        switch reply {
-        case .identity(let outcome): return outcome
-        case .refused(let refusal): throw Self.error(refusal)
-        default: throw EngineError(.internalError, "the machine answered an identity switch with \(reply)")
+        } narrow: {
+            if case .identity(let outcome) = $0 { outcome } else { nil }
         }
     }
 
@@ -45,13 +42,10 @@ extension Engine {
     /// identity a UI switch would not be allowed to.
     public func setProcessIdentity(_ identity: String) async throws(EngineError) {
         let account = try parseIdentity(identity)
-        let reply = await submit { machine, ticket in
+        try await ask("a process identity") { machine, ticket in
             machine.setProcessIdentity(account, ticket: ticket, now: clock.now)
-        }
-        switch reply {
-        case .identity: return
-        case .refused(let refusal): throw Self.error(refusal)
-        default: throw EngineError(.internalError, "the machine answered a process identity with \(reply)")
+        } narrow: {
+            if case .identity = $0 { () } else { nil }
         }
     }
 }

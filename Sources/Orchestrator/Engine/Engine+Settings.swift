@@ -41,13 +41,11 @@ extension Engine {
         if let problem = SettingsOverrides.problem(authority: next.authority, clientID: next.clientID, redirectURI: next.redirectURI) {
             throw EngineError(.badRequest, problem)
         }
-        let reply = await submit { machine, ticket in
+        try await ask("a settings change") { machine, ticket in
             machine.setSettingsOverrides(next, ticket: ticket, now: clock.now)
+        } narrow: {
+            if case .settings = $0 { () } else { nil }
         }
-        switch reply {
-        case .settings: return settingsView()
-        case .refused(let refusal): throw Self.error(refusal)
-        default: throw EngineError(.internalError, "the machine answered a settings change with \(reply)")
-        }
+        return settingsView()
     }
 }

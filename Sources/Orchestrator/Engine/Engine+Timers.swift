@@ -32,10 +32,15 @@ extension Engine {
             let before = clock.milliseconds
             clock.advance(to: due.at.millisecondsSinceEpoch)
             let timer = ComplianceEvent.timerName(due.timer)
-            let reply = await submit { machine, ticket in machine.timerFired(due.account, due.timer, ticket: ticket, now: clock.now) }
-            if case .refused(let refusal) = reply {
+            do {
+                try await ask("a timer") { machine, ticket in
+                    machine.timerFired(due.account, due.timer, ticket: ticket, now: clock.now)
+                } narrow: {
+                    if case .settled = $0 { () } else { nil }
+                }
+            } catch {
                 clock.restore(to: before)
-                throw Self.error(refusal)
+                throw error
             }
             fired.append(FiredTimer(timer: timer, account: due.account, dueAt: due.at.millisecondsSinceEpoch))
         }
