@@ -64,4 +64,13 @@ public enum GrantResultClassifier {
         let error = ServerError(status: 0, error: "interaction_timeout", errorDescription: detail)
         return .response(.interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: error)))
     }
+
+    /// A successful token answer that carries no id_token: OpenID Connect Core 3.1.3.3 has a
+    /// code redeemed for `openid` come with one, so an interactive sign-in that sent a nonce
+    /// (`openIDSignIn`) gets a malformed answer; the password and device-code grants, like a
+    /// refresh, may come without one (their answer stands).
+    public static func withoutIDToken(_ response: TokenResponse, status: Int, openIDSignIn: Bool) -> ComplianceMachine.GrantResult {
+        guard openIDSignIn else { return .response(response) }
+        return .response(.malformed(MalformedResponse(status: status, message: "the issuer sent no id_token for an OpenID Connect sign-in")))
+    }
 }

@@ -34,4 +34,15 @@ import Testing
         #expect(malformed.message.contains("id_token was refused: bad nonce"))
         #expect(Self.interaction(GrantResultClassifier.interactionEnded("no redirect"))?.error == "interaction_timeout")
     }
+
+    @Test func anOpenIDSignInWithoutAnIDTokenIsMalformedOtherGrantsStand() {
+        let tokens = TokenSet(accessToken: SecretToken("at"), expiresOn: Instant(millisecondsSinceEpoch: 1), scopes: ["openid"])
+        let response = TokenResponse.success(tokens)
+        guard case .response(.malformed(let malformed)) = GrantResultClassifier.withoutIDToken(response, status: 200, openIDSignIn: true) else {
+            Issue.record("an OpenID Connect sign-in without an id_token was not malformed")
+            return
+        }
+        #expect(malformed.status == 200 && malformed.message.contains("no id_token"))
+        #expect(GrantResultClassifier.withoutIDToken(response, status: 200, openIDSignIn: false) == .response(response))
+    }
 }

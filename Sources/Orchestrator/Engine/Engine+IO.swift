@@ -91,12 +91,7 @@ extension Engine {
                 authority: issuer.configuration.authority.url)
             guard case .success(var tokens) = response else { return .response(response) }
             guard let idToken = tokens.idToken else {
-                // OpenID Connect Core 3.1.3.3: a code redeemed for `openid` comes with an id_token
-                // (the password and device-code grants, like a refresh, may come without one).
-                guard nonce == nil else {
-                    return .response(.malformed(MalformedResponse(status: reply.status, message: "the issuer sent no id_token for an OpenID Connect sign-in")))
-                }
-                return .response(response)
+                return GrantResultClassifier.withoutIDToken(response, status: reply.status, openIDSignIn: nonce != nil)
             }
             // The issuer's timestamps are checked against the wall clock; with a virtual clock
             // also against it, since a mock issuer's clock may be moved with it (a flow's
