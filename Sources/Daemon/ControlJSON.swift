@@ -4,6 +4,34 @@ import Orchestrator
 
 /// The control API's answer shapes (Sources/complianced/README.md).
 enum ControlJSON {
+    /// `{"multiIdentity", "processIdentity", "uiIdentity", "effectiveUIIdentity"}`: a setting is
+    /// a UPN, "" (no user) or null (unset); the effective identity is a UPN or "".
+    static func identity(_ view: IdentityView) -> JSONObject {
+        func setting(_ value: IdentitySetting) -> JSONValue {
+            switch value {
+            case .unset: .null
+            case .noUser: .string("")
+            case .account(let account): .string(account.key)
+            }
+        }
+        return [
+            "multiIdentity": .bool(view.multiIdentity), "processIdentity": setting(view.process), "uiIdentity": setting(view.ui),
+            "effectiveUIIdentity": .string(view.effectiveUI?.key ?? ""),
+        ]
+    }
+
+    /// `{"authority", "clientId", "redirectUri"}` in force, `"profile"` (the Info.plist's and
+    /// the daemon's), and `"overrides"` (``SettingsOverrides/json``).
+    static func settings(_ view: SettingsView) -> JSONObject {
+        func settings(_ value: SettingsView.Settings) -> JSONObject {
+            ["authority": .string(value.authority), "clientId": .string(value.clientID), "redirectUri": .string(value.redirectURI)]
+        }
+        var object = settings(view.inForce)
+        object["profile"] = .object(settings(view.profile))
+        object["overrides"] = view.overrides.json
+        return object
+    }
+
     static func token(_ tokens: TokenSet) -> JSONValue {
         let access = tokens.accessToken.reveal()
         return [

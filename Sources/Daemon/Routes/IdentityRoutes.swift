@@ -16,7 +16,7 @@ struct IdentityRoutes: Sendable {
 
     /// `GET /v1/identity`: ``Engine/identityView()``.
     @Sendable func identity(_ request: Request, context: ControlRequestContext) async throws -> Response {
-        .json(.object(await engine.identityView()))
+        .json(.object(ControlJSON.identity(await engine.identityView())))
     }
 
     /// `POST /v1/identity/ui` `{"identity": upn or "", "conditionalLaunch": "complete" | "cancel"}`
@@ -29,7 +29,7 @@ struct IdentityRoutes: Sendable {
         let userCancels = try body.choice("conditionalLaunch", ["complete", "cancel"], default: "complete") == "cancel"
         let outcome = try await engine.setUIPolicyIdentity(identity, userCancels: userCancels)
         var object = EngineJSON.identitySwitch(outcome)
-        object["effectiveUIIdentity"] = await engine.identityView()["effectiveUIIdentity"]
+        object["effectiveUIIdentity"] = .string(await engine.identityView().effectiveUI?.key ?? "")
         return .json(.object(object))
     }
 
@@ -38,6 +38,6 @@ struct IdentityRoutes: Sendable {
     @Sendable func setProcessIdentity(_ request: Request, context: ControlRequestContext) async throws -> Response {
         let body = try await request.controlBody(route: "PUT /v1/identity/process", known: ["identity"])
         try await engine.setProcessIdentity(try body.string("identity"))
-        return .json(.object(await engine.identityView()))
+        return .json(.object(ControlJSON.identity(await engine.identityView())))
     }
 }

@@ -16,7 +16,7 @@ struct SettingsRoutes: Sendable {
 
     /// `GET /v1/settings`: ``Engine/settingsView()``.
     @Sendable func settings(_ request: Request, context: ControlRequestContext) async throws -> Response {
-        .json(.object(await engine.settingsView()))
+        .json(.object(ControlJSON.settings(await engine.settingsView())))
     }
 
     /// `PUT /v1/settings/overrides` `{"aadAuthorityUriOverride"?, "aadClientIdOverride"?,
@@ -35,6 +35,6 @@ struct SettingsRoutes: Sendable {
         let authority = try change("aadAuthorityUriOverride")
         let clientID = try change("aadClientIdOverride")
         let redirectURI = try change("aadRedirectUriOverride")
-        return .json(.object(try await engine.updateSettingsOverrides(authority: authority, clientID: clientID, redirectURI: redirectURI)))
+        return .json(.object(ControlJSON.settings(try await engine.updateSettingsOverrides(authority: authority, clientID: clientID, redirectURI: redirectURI))))
     }
 }

@@ -9,22 +9,11 @@ extension Engine {
         identity.isEmpty ? nil : try parseAccount(identity)
     }
 
-    /// `{"multiIdentity", "processIdentity", "uiIdentity", "effectiveUIIdentity"}`: a setting is
-    /// a UPN, "" (no user) or null (unset); the effective identity is a UPN or "".
-    public func identityView() -> JSONObject {
-        func setting(_ value: IdentitySetting) -> JSONValue {
-            switch value {
-            case .unset: .null
-            case .noUser: .string("")
-            case .account(let account): .string(account.key)
-            }
-        }
-        return [
-            "multiIdentity": .bool(machine.configuration.multiIdentity),
-            "processIdentity": setting(machine.identities.process),
-            "uiIdentity": setting(machine.identities.ui),
-            "effectiveUIIdentity": .string(machine.effectiveUIIdentity?.key ?? ""),
-        ]
+    /// The app's process and UI identities, and the one the UI runs under.
+    public func identityView() -> IdentityView {
+        IdentityView(
+            multiIdentity: machine.configuration.multiIdentity, process: machine.identities.process, ui: machine.identities.ui,
+            effectiveUI: machine.effectiveUIIdentity)
     }
 
     /// `setUIPolicyIdentity`: the switch's answer (Success, Canceled, NotAllowed, Failed).

@@ -18,22 +18,18 @@ extension Engine {
         }
     }
 
-    /// `{"authority", "clientId", "redirectUri"}` in force, `"profile"` (the Info.plist's and
-    /// the daemon's), and `"overrides"` (``SettingsOverrides/json``).
-    public func settingsView() -> JSONObject {
-        let inForce = issuer.configuration
-        let profile = issuers.base.configuration
-        return [
-            "authority": .string(inForce.authority.url), "clientId": .string(inForce.clientID), "redirectUri": .string(inForce.redirectURI),
-            "profile": ["authority": .string(profile.authority.url), "clientId": .string(profile.clientID), "redirectUri": .string(profile.redirectURI)],
-            "overrides": machine.settingsOverrides.json,
-        ]
+    /// The settings in force, the profile's, and the runtime overrides.
+    public func settingsView() -> SettingsView {
+        func settings(_ configuration: IssuerConfiguration) -> SettingsView.Settings {
+            .init(authority: configuration.authority.url, clientID: configuration.clientID, redirectURI: configuration.redirectURI)
+        }
+        return SettingsView(inForce: settings(issuer.configuration), profile: settings(issuers.base.configuration), overrides: machine.settingsOverrides)
     }
 
     /// Changes the runtime overrides (each `keep`, `clear` or `set`), stored until the
     /// managed user is unenrolled; answers ``settingsView()``. A value that cannot be an
     /// override is `bad_request` naming it, and nothing changes.
-    public func updateSettingsOverrides(authority: OverrideChange, clientID: OverrideChange, redirectURI: OverrideChange) async throws(EngineError) -> JSONObject {
+    public func updateSettingsOverrides(authority: OverrideChange, clientID: OverrideChange, redirectURI: OverrideChange) async throws(EngineError) -> SettingsView {
         let current = machine.settingsOverrides
         let next = SettingsOverrides(
             authority: authority.applied(to: current.authority), clientID: clientID.applied(to: current.clientID),

@@ -87,3 +87,31 @@ public struct FiredTimer: Sendable, Hashable {
     public var account: AccountID?
     public var dueAt: EpochMillis
 }
+
+/// The app's identities (``Engine/identityView()``).
+public struct IdentityView: Sendable, Hashable {
+    /// The profile's `MultiIdentity`.
+    public var multiIdentity: Bool
+    /// `setProcessIdentity`'s setting: unset, no user, or an account.
+    public var process: IdentitySetting
+    /// `setUIPolicyIdentity`'s setting.
+    public var ui: IdentitySetting
+    /// The identity the UI runs under (nil: no user).
+    public var effectiveUI: AccountID?
+}
+
+/// The app's Entra settings (``Engine/settingsView()``): in force, the profile's, and the
+/// runtime overrides.
+public struct SettingsView: Sendable, Hashable {
+    /// An authority, client id and redirect URI.
+    public struct Settings: Sendable, Hashable {
+        public var authority: String
+        public var clientID: String
+        public var redirectURI: String
+    }
+
+    public var inForce: Settings
+    /// The Info.plist's and the daemon's.
+    public var profile: Settings
+    public var overrides: SettingsOverrides
+}
