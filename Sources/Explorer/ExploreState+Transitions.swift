@@ -11,7 +11,7 @@ extension ExploreState {
         if scriptPosition < steps.count {
             switch steps[scriptPosition] {
             case .command(let command):
-                if openTickets.count < budget.concurrentCommands { events.append(.command(command)) }
+                if openTickets.count < budget.concurrentCommands, !launching { events.append(.command(command)) }
             case .admin(let change):
                 events.append(.admin(change))
             }
@@ -23,11 +23,11 @@ extension ExploreState {
                 events.append(.complete(step, answer))
             }
         }
-        if budget.timers > 0, pending.isEmpty, machine.nextDueTimer() != nil { events.append(.timer) }
+        if budget.timers > 0, pending.isEmpty, !launching, machine.nextDueTimer() != nil { events.append(.timer) }
         if budget.crashes > 0, world.durableApp != nil { events.append(.crash) }
         if budget.storageFailures > 0, !failNextPersist { events.append(.storageFails) }
         if restartAsked != nil { events += [.restartAnswered(appHandlesRestart: true), .restartAnswered(appHandlesRestart: false)] }
-        if machine.restartOwed != nil, openTickets.count < budget.concurrentCommands { events.append(.appReportsRestart) }
+        if machine.restartOwed != nil, openTickets.count < budget.concurrentCommands, !launching { events.append(.appReportsRestart) }
         return events
     }
 
@@ -110,6 +110,7 @@ extension ExploreState {
             openTickets = [:]
             failNextPersist = false
             reload(now: now)
+            launching = true
         case .storageFails:
             budget.storageFailures -= 1
             failNextPersist = true
@@ -121,6 +122,7 @@ extension ExploreState {
         }
         let credentialed = Set(openTickets.filter { $0.value.carriesCredentials }.keys)
         drain()
+        finishLaunchWhenResumed()
         let actions = drainLog.actions
         let failedPersistIndex = drainLog.failedPersistIndex
         drainLog = DrainLog()
@@ -141,6 +143,17 @@ extension ExploreState {
             before: before, after: machine, actions: actions, persistFailed: persistFailed, failedPersistIndex: failedPersistIndex,
             fedMAMAnswer: fed)
         return (transition, facts)
+    }
+
+    /// While launching: once the resumed work's I/O is all answered (``pending`` empty, the
+    /// restart hook not asking), the launch finishes, as `Engine.start()` runs it after its
+    /// start-up jobs; its step is part of the transition that answered the last of them.
+    mutating func finishLaunchWhenResumed() {
+        guard launching, pending.isEmpty, restartAsked == nil else { return }
+        launching = false
+        machine.launchFinished(resumed: launchResumed, clock: "virtual", now: world.now)
+        launchResumed = 0
+        drain()
     }
 
     private mutating func newTicket(_ command: Command) -> ComplianceMachine.Ticket {
@@ -222,6 +235,7 @@ extension ExploreState {
         // The records were written by this machine: they read back (a failure here is a bug the explorer reports).
         machine = (try? ComplianceMachine(restoring: world.durable, configuration: machine.configuration))
             ?? ComplianceMachine(configuration: machine.configuration)
+        launchResumed = machine.resumableWork
         machine.resumed(now: now)
     }
 

@@ -24,11 +24,26 @@ public struct ExploreState: Sendable, Hashable {
     public var restartAsked: AccountID?
     /// What the current transition's drain took (empty between transitions).
     public var drainLog = DrainLog()
+    /// The process started (after a crash) and the work it resumed is under way. As
+    /// `Engine.start()` does, it serves no command, timer or restart report until that work's
+    /// I/O is answered; then the launch finishes (``ComplianceMachine/launchFinished(resumed:clock:now:)``:
+    /// `daemonStarted`, and `policyAbsent` when no policy is in force and the profile asks for one).
+    public var launching = false
+    /// How much interrupted work the launch under way resumed (0 at rest).
+    public var launchResumed = 0
 
+    /// The app's first start, as `Engine.start()` on an empty store: nothing to resume, then
+    /// the launch finishes.
     public init(universe: Universe) {
         machine = ComplianceMachine(configuration: universe.configuration)
         world = World(universe: universe)
         budget = universe.budget
+        launchResumed = machine.resumableWork
+        machine.resumed(now: world.now)
+        launching = true
+        drain()
+        finishLaunchWhenResumed()
+        drainLog = DrainLog()
     }
 }
 

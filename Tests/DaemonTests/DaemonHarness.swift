@@ -23,10 +23,13 @@ struct DaemonHarness: Sendable {
 
     /// Runs `body` with a started engine; `authority` overrides the mock's (e.g. an
     /// unreachable one), `app` is the Info.plist path; `prepare` gets the state directory
-    /// before the engine opens it (e.g. to write a store of an earlier layout).
+    /// before the engine opens it (e.g. to write a store of an earlier layout); `settings`
+    /// changes the profile read from `app`; `mamService: false` makes the mock an OpenID
+    /// Connect issuer without a MAM URL (`--oidc-issuer` alone).
     static func run<T: Sendable>(
         app: String = appsDirectory + "/chatr-Info.plist", authority: String? = nil, wipeHook: WipeHook? = nil,
-        restartHook: RestartHook? = nil, mamURLFromAuthority: Bool = false,
+        restartHook: RestartHook? = nil, mamURLFromAuthority: Bool = false, mamService: Bool = true,
+        settings: @Sendable (inout AppSettings) -> Void = { _ in },
         prepare: @Sendable (String) throws -> Void = { _ in },
         _ body: @Sendable (DaemonHarness) async throws -> T
     ) async throws -> T {
@@ -34,9 +37,12 @@ struct DaemonHarness: Sendable {
             let directory = NSTemporaryDirectory() + "daemon-tests-" + UUID().uuidString
             defer { try? FileManager.default.removeItem(atPath: directory) }
             try prepare(directory)
+            var profile = try AppSettings.load(infoPlist: app)
+            settings(&profile)
             let configuration = try DaemonConfiguration(
-                stateDirectory: directory, app: try AppSettings.load(infoPlist: app), authority: authority ?? mock.authority,
-                mamURL: mamURLFromAuthority ? nil : mock.mamURL, clock: .virtual, wipeHook: wipeHook, httpTimeout: .seconds(30),  // the first minute of a full run is busy
+                stateDirectory: directory, app: profile, authority: mamService ? authority ?? mock.authority : nil,
+                oidcIssuer: mamService ? nil : IssuerSelectionTests.issuer(mock),
+                mamURL: mamService && !mamURLFromAuthority ? mock.mamURL : nil, clock: .virtual, wipeHook: wipeHook, httpTimeout: .seconds(30),  // the first minute of a full run is busy
                 restartHook: restartHook)
             let parts = try DaemonParts(configuration, logger: quietLogger)
             let running = try await parts.startRunning()

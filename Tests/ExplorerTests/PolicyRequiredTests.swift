@@ -48,4 +48,50 @@ import Testing
         transition.after.configuration.launch.policyRequired = false
         #expect(broken(transition, entry.facts).isEmpty)
     }
+
+    /// The events a transition committed.
+    static func committed(_ transition: ComplianceInvariants.Transition) -> [ComplianceEvent] {
+        transition.actions.flatMap { action -> [ComplianceEvent] in
+            if case .persist(let changes) = action { changes.events } else { [] }
+        }
+    }
+
+    /// A restart is a launch: with no policy in force it notes `policyAbsent`, as the Engine's
+    /// start does (found by OneDriverDifferentialTests: the explorer's crash resumed the work
+    /// but never finished the launch).
+    @Test func aRestartWithoutPolicyNotesItsAbsenceAsALaunchDoes() {
+        var state = ExploreState(universe: Self.universe)
+        _ = state.apply(.choose(0, Self.universe.scripts[0].name), in: Self.universe)
+        _ = state.apply(.command(.token("josé-nfc")), in: Self.universe)  // refused: no policy
+        #expect(state.openTickets.isEmpty && state.pending.isEmpty)
+        let (restart, facts) = state.apply(.crash, in: Self.universe)
+        #expect(Self.committed(restart).contains(.policyAbsent(required: true)), "\(restart.actions)")
+        #expect(broken(restart, facts).isEmpty)
+    }
+
+    /// A restart serves nothing until the work it resumed is done (as `Engine.start()` runs its
+    /// start-up jobs before serving): no command is offered while josé's interrupted enrollment
+    /// runs; its policy is then in force, so the launch notes no absence.
+    @Test func aRestartServesNoCommandUntilTheResumedWorkIsDone() throws {
+        var state = ExploreState(universe: Self.universe)
+        _ = state.apply(.choose(0, Self.universe.scripts[0].name), in: Self.universe)
+        _ = state.apply(.command(.token("josé-nfc")), in: Self.universe)
+        _ = state.apply(.command(.signIn("josé-nfc")), in: Self.universe)
+        // Answer until the enrollment is in flight.
+        while let action = state.pending.first, let step = ExploreState.step(of: action) {
+            if case .callMAM(_, .enroll, _) = action { break }
+            _ = state.apply(.complete(step, .normal), in: Self.universe)
+        }
+        _ = state.apply(.crash, in: Self.universe)
+        #expect(!state.pending.isEmpty, "the enrollment resumes")
+        var events: [ComplianceEvent] = []
+        while let action = state.pending.first, let step = ExploreState.step(of: action) {
+            #expect(!state.events(in: Self.universe).contains { if case .command = $0 { true } else { false } }, "a command while launching")
+            let (transition, _) = state.apply(.complete(step, .normal), in: Self.universe)
+            events += Self.committed(transition)
+        }
+        #expect(state.machine.appPolicy != nil)
+        #expect(!events.contains(.policyAbsent(required: true)), "\(events)")
+        #expect(state.events(in: Self.universe).contains(.command(.token("josé-nfd"))))
+    }
 }
