@@ -162,7 +162,7 @@ let package = Package(
         // Child processes with a clean signal mask (run's servers, test servers).
         .target(name: "ChildProcess", swiftSettings: swiftSettings),
         // The CLI: a control-API client, the flow format and runner, and the executable.
-        .target(name: "ControlClient", dependencies: ["HTTPClient", "JSON"], swiftSettings: swiftSettings),
+        .target(name: "ControlClient", dependencies: ["ComplianceCore", "HTTPClient", "JSON"], swiftSettings: swiftSettings),
         .target(
             name: "Flows",
             dependencies: ["ControlClient", "ChildProcess", "HTTPClient", "JSON", "ComplianceCore", "AppProfile"],

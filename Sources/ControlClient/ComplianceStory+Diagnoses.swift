@@ -1,3 +1,4 @@
+import ComplianceCore
 import JSON
 
 extension ComplianceStory {
@@ -38,12 +39,12 @@ extension ComplianceStory {
             let seq = event["seq"]?.intValue ?? 0
             let payload = event["payload"] ?? .null
             let scopes = payload["scopes"]?.arrayValue?.compactMap(\.stringValue)
-            switch event["kind"]?.stringValue {
-            case "remediationStarted":
+            switch kind(event) {
+            case .remediationStarted?:
                 run = Run(scopes: lastBlockedScopes)
-            case "enrollment", "policy":
+            case .enrollment?, .policy?:
                 if let code = payload["status"]?.intValue, [100, 101, 208].contains(code), run != nil, run?.policy == nil { run?.policy = seq }
-            case "tokenFailed" where isProtectionRequired(event):
+            case .tokenFailed? where isProtectionRequired(event):
                 if let current = run, let policy = current.policy, current.retryBlocked == nil, current.scopes == nil || current.scopes == scopes {
                     run?.retryBlocked = seq
                     if afterCompliant.isEmpty { afterCompliant = [policy] }
@@ -54,9 +55,9 @@ extension ComplianceStory {
                     unreported = nil
                 }
                 lastBlockedScopes = scopes
-            case "tokenFailed" where isCapabilityMissing(event):
+            case .tokenFailed? where isCapabilityMissing(event):
                 missing.append(seq)
-            case "compliance":
+            case .compliance?:
                 let report = payload["report"] ?? .null
                 if report["status"]?["code"]?.intValue == 0 {
                     unreported = nil
@@ -66,7 +67,7 @@ extension ComplianceStory {
                     unreported = Unreported(scopes: current.scopes, policy: policy, report: seq)
                 }
                 run = nil
-            case "wipeStarted", "unenroll", "signedOut":
+            case .wipeStarted?, .unenroll?, .signedOut?:
                 run = nil
                 unreported = nil
             default:

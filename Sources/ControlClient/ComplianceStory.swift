@@ -1,3 +1,4 @@
+import ComplianceCore
 import JSON
 
 /// One account's compliance story, read from the daemon's event log (`GET /v1/events`) and,
@@ -65,11 +66,17 @@ public struct ComplianceStory: Sendable {
 
     // MARK: - Reading events
 
+    /// The kind of a logged event in the one vocabulary (``ComplianceEvent/Kind``); nil for a
+    /// kind this build does not know.
+    static func kind(_ event: JSONValue) -> ComplianceEvent.Kind? {
+        event["kind"]?.stringValue.flatMap(ComplianceEvent.Kind.init(rawValue:))
+    }
+
     /// Whether `event` belongs to `account`'s story (its own, or an allowed-list change that removed it).
     public static func concerns(_ event: JSONValue, _ account: String) -> Bool {
         if event["account"]?.stringValue == account { return true }
         // App-wide: an allowed-accounts change that removed this account.
-        guard event["kind"]?.stringValue == "allowedAccountsChanged" else { return false }
+        guard kind(event) == .allowedAccountsChanged else { return false }
         return event["payload"]?["removed"]?.arrayValue?.contains(.string(account)) == true
     }
 
@@ -78,25 +85,25 @@ public struct ComplianceStory: Sendable {
     }
 
     static func isProtectionRequired(_ event: JSONValue) -> Bool {
-        guard event["kind"]?.stringValue == "tokenFailed" else { return false }
+        guard kind(event) == .tokenFailed else { return false }
         return errorCodes(event).contains(53005) || event["payload"]?["suberror"]?.stringValue == "protection_policy_required"
             || event["payload"]?["kind"]?.stringValue == "protectionPolicyRequired"
     }
 
     static func isCapabilityMissing(_ event: JSONValue) -> Bool {
-        guard event["kind"]?.stringValue == "tokenFailed" else { return false }
+        guard kind(event) == .tokenFailed else { return false }
         return errorCodes(event).contains(53009) || event["payload"]?["kind"]?.stringValue == "capabilityMissing"
     }
 
     /// What a token answer or a remediation report says of the account's compliance.
     static func ending(of event: JSONValue) -> String? {
         let payload = event["payload"] ?? .null
-        switch event["kind"]?.stringValue {
-        case "tokenAcquired":
+        switch kind(event) {
+        case .tokenAcquired?:
             return ComplianceStatusName.compliant
-        case "tokenFailed":
+        case .tokenFailed?:
             return payload["kind"]?.stringValue ?? "failure"
-        case "compliance":
+        case .compliance?:
             return payload["report"]?["status"]?["name"]?.stringValue
         default:
             return nil
@@ -111,10 +118,10 @@ public struct ComplianceStory: Sendable {
 
     static func describe(_ event: JSONValue, account: String) -> String {
         let payload = event["payload"] ?? .null
-        let kind = event["kind"]?.stringValue ?? "?"
+        let name = event["kind"]?.stringValue ?? "?"
         let scopes = payload["scopes"]?.arrayValue?.compactMap(\.stringValue).joined(separator: " ") ?? ""
-        switch kind {
-        case "tokenFailed":
+        switch kind(event) {
+        case .tokenFailed?:
             var text: String
             if isProtectionRequired(event) {
                 text = "53005 protection_policy_required for \(scopes): the issuer asks for app protection"
@@ -131,52 +138,52 @@ public struct ComplianceStory: Sendable {
             if let id = payload["traceId"]?.stringValue { identifiers.append("trace id \(id)") }
             if !identifiers.isEmpty { text += " (\(identifiers.joined(separator: ", ")))" }
             return text
-        case "tokenAcquired":
+        case .tokenAcquired?:
             return "token for \(scopes), xms_cc \(payload["xmsCC"].map { $0.encodedString() } ?? "null")"
-        case "remediationStarted":
+        case .remediationStarted?:
             return "remediation started" + (payload["silent"]?.boolValue == true ? " (silent)" : "")
-        case "enrollment", "policy", "unenroll":
+        case .enrollment?, .policy?, .unenroll?:
             let code = payload["status"]?.intValue.map(String.init) ?? "?"
-            return "\(kind): \(payload["statusName"]?.stringValue ?? "?") (\(code))"
-        case "compliance":
+            return "\(name): \(payload["statusName"]?.stringValue ?? "?") (\(code))"
+        case .compliance?:
             let report = payload["report"] ?? .null
             var text = "remediation report: \(status(report["status"]))"
             if let enrollment = report["enrollmentStatus"], enrollment != .null { text += " after \(status(enrollment))" }
             if let message = report["message"]?.stringValue { text += ": \(message)" }
             return text
-        case "policyApplied":
+        case .policyApplied?:
             return "policy \(payload["policyVersion"]?.stringValue ?? "?") applied"
-        case "appConfigChanged":
+        case .appConfigChanged?:
             return "app configuration changed"
-        case "identitySwitched":
+        case .identitySwitched?:
             let identity = payload["identity"]?.stringValue ?? ""
             var text = "UI identity switch to \(identity.isEmpty ? "no user" : identity): \(payload["result"]?.stringValue ?? "?")"
             if payload["conditionalLaunch"]?.stringValue == "pin" { text += " (PIN asked)" }
             if let detail = payload["detail"]?.stringValue { text += ": \(detail)" }
             return text
-        case "settingsOverridden":
+        case .settingsOverridden?:
             let names = (payload["overrides"]?.objectValue ?? JSONObject()).filter { $0.1 != .null }.map(\.0)
             return names.isEmpty ? "runtime settings overrides cleared" : "runtime settings overridden: \(names.joined(separator: ", "))"
-        case "settingsOverridesCleared":
+        case .settingsOverridesCleared?:
             return "runtime settings overrides cleared: the user was unenrolled"
-        case "identitySwitchRequired":
+        case .identitySwitchRequired?:
             let identity = payload["identity"]?.stringValue ?? ""
             return "the SDK asks the app to switch to \(identity.isEmpty ? "no user" : identity) (\(payload["reason"]?.stringValue ?? "?"))"
-        case "policyAbsent":
+        case .policyAbsent?:
             return payload["required"] == true ? "launched without the required app protection policy: blocked" : "launched without an app protection policy: warned"
-        case "signInRefused":
+        case .signInRefused?:
             return "sign-in refused (\(payload["code"]?.stringValue ?? "?")): \(payload["message"]?.stringValue ?? "")"
-        case "signedOut", "wipeStarted":
-            return "\(kind == "signedOut" ? "signed out" : "selective wipe started") (\(payload["reason"]?.stringValue ?? "?"))"
-        case "wipeHook":
+        case .signedOut?, .wipeStarted?:
+            return "\(kind(event) == .signedOut ? "signed out" : "selective wipe started") (\(payload["reason"]?.stringValue ?? "?"))"
+        case .wipeHookRan?:
             return "wipe hook: \(payload["outcome"]?.stringValue ?? "?")"
-        case "restartApplication":
+        case .restartApplicationAnswered?:
             let yes = payload["appHandlesRestart"] == true
             return "restartApplication \(yes ? "YES: the app restarts itself" : "NO: the SDK restarts the app") (hook \(payload["outcome"]?.stringValue ?? "?"))"
-        case "allowedAccountsChanged":
+        case .allowedAccountsChanged?:
             return "allowed accounts changed: \(account) is no longer allowed"
         default:
-            let words = kind.reduce(into: "") { text, character in
+            let words = name.reduce(into: "") { text, character in
                 if character.isUppercase { text += " " }
                 text += character.lowercased()
             }

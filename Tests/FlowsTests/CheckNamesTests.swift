@@ -19,18 +19,15 @@ import Testing
         #expect(kinds == KnownNames.eventKinds)
     }
 
-    /// ComplianceStory (the control client, which does not link ComplianceCore) names event
-    /// kinds in its switches: each must be one the daemon writes (issue 37: one vocabulary).
-    @Test func theStoryNamesOnlyKindsTheDaemonWrites() throws {
+    /// ComplianceStory (the control client) reads event kinds through the one vocabulary,
+    /// `ComplianceEvent.Kind`: no kind is spelled there as a string (issue 37).
+    @Test func theStorySpellsNoEventKind() throws {
         let source = try ["ComplianceStory.swift", "ComplianceStory+Diagnoses.swift"].map {
             try String(contentsOfFile: FlowParserTests.root + "/Sources/ControlClient/" + $0, encoding: .utf8)
         }.joined(separator: "\n")
-        var named: Set<String> = []
-        for line in source.split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("case \"") {
-            for part in line.split(separator: "\"").enumerated() where part.offset % 2 == 1 { named.insert(String(part.element)) }
-        }
-        #expect(named.count >= 20, "the story's switches were found: \(named.sorted())")
-        #expect(named.subtracting(KnownNames.eventKinds).isEmpty, "not kinds the daemon writes: \(named.subtracting(KnownNames.eventKinds).sorted())")
+        let spelled = KnownNames.eventKinds.filter { source.contains("\"\($0)\"") }
+        #expect(spelled.isEmpty, "event kinds spelled as strings in ComplianceStory: \(spelled.sorted())")
+        #expect(source.contains("ComplianceEvent.Kind"))
     }
 
     @Test func requestRoutesAreTheMocksRoutes() {
