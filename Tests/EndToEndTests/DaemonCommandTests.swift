@@ -353,6 +353,20 @@ import LocalServers
         let help = try await CLI.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("69  the daemon"))
     }
+
+    /// Daemon options before the command, and no command: the overview `compliancectl`
+    /// alone prints, not "Unknown option" for an option the commands take.
+    @Test func daemonOptionsWithoutACommandPrintTheOverview() async throws {
+        let alone = try await CLI.run([])
+        #expect(alone.status == 0 && alone.stdout.contains("OVERVIEW"), "\(alone.status) \(alone.stderr)")
+        for options in [["--state-dir", "/tmp/cd"], ["--socket=/tmp/cd/control.sock"], ["--json"], ["--state-dir", "/tmp/cd", "--json"]] {
+            let result = try await CLI.run(options)
+            #expect(result.status == alone.status && result.stdout == alone.stdout, "\(options): \(result.status) \(result.stderr)")
+            #expect(!result.stderr.contains("Unknown option"), "\(options): \(result.stderr)")
+        }
+        let unknown = try await CLI.run(["--state-dir", "/tmp/cd", "--frobnicate"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("Unknown option '--frobnicate'"), "\(unknown.stderr)")
+    }
 }
 
 struct CLIError: Error, CustomStringConvertible {
