@@ -326,7 +326,7 @@ import LocalServers
     @Test func anUnreachableDaemonAndUsageErrorsHaveTheirOwnStatus() async throws {
         let unreachable = try await CLI.run(["status", "--socket", "/nonexistent/control.sock"])
         #expect(unreachable.status == 69)
-        #expect(unreachable.stderr.contains("cannot reach complianced at /nonexistent/control.sock"))
+        #expect(unreachable.stderr.contains("complianced is not reachable at its control socket /nonexistent/control.sock"))
         let noDaemon = try await CLI.run(["accounts"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(noDaemon.status == 64 && noDaemon.stderr.contains("--socket"))
         let noScope = try await CLI.run(["token", "alice@contoso.com", "--socket", "/tmp/x.sock"])
@@ -352,6 +352,46 @@ import LocalServers
         #expect(advanceNoDaemon.status == 64 && advanceNoDaemon.stderr.contains("no daemon given"), "\(advanceNoDaemon.stderr)")
         let help = try await CLI.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("69  the daemon"))
+    }
+
+    /// No daemon at the socket: the error names the socket path and what is wrong with it, and
+    /// how to start the daemon or name its socket, not libcurl's "localhost port 80" (the
+    /// placeholder URL's); exit 69.
+    @Test func anUnreachableDaemonIsNamedByItsSocketPath() async throws {
+        let directory = NSTemporaryDirectory() + "ctl-gone-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A socket no daemon listens on any more: bound, never listening, closed.
+        let dead = directory + "/control.sock"
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(dead.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(descriptor)
+        #expect(bound == 0)
+        let plain = directory + "/plain"
+        FileManager.default.createFile(atPath: plain, contents: Data())
+        let cases: [([String], [String: String]?, String, String)] = [
+            (["status", "--socket", "/nonexistent/control.sock"], nil, "/nonexistent/control.sock", "no such file"),
+            (["accounts"], ["COMPLIANCED_SOCKET": "/nonexistent/env.sock"], "/nonexistent/env.sock", "no such file"),
+            (["--state-dir", directory, "status"], nil, dead, "nothing listens on it"),
+            (["status", "--socket", plain], nil, plain, "it is not a socket"),
+            (["status", "--socket", directory], nil, directory, "it is a directory"),
+        ]
+        for (arguments, environment, path, reason) in cases {
+            let result = try await CLI.run(arguments, environment: environment)
+            #expect(result.status == 69, "\(arguments): \(result.status)")
+            #expect(result.stderr.hasPrefix("compliancectl: complianced is not reachable at its control socket \(path): \(reason)"), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("COMPLIANCED_SOCKET") && result.stderr.contains("complianced --state-dir"), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("port 80") && !result.stderr.contains("localhost"), "\(arguments): \(result.stderr)")
+        }
+        let json = try await CLI.run(["status", "--json", "--socket", "/nonexistent/control.sock"])
+        #expect(json.status == 69 && json.json["error"]?["code"] == "unreachable", "\(json.stdout)")
+        let message = json.json["error"]?["message"]?.stringValue ?? ""
+        #expect(message.contains("/nonexistent/control.sock: no such file") && !message.contains("port 80"), "\(message)")
     }
 
     /// Daemon options before the command, and no command: the overview `compliancectl`

@@ -43,7 +43,7 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
         }
         if let socket = options.socket {
             client = ControlClient(socketPath: socket)
-            do { _ = try await client.health() } catch { throw FlowSetupError("cannot reach the daemon at \(socket): \(error.message)") }
+            do { _ = try await client.health() } catch { throw FlowSetupError("--socket: \(error.message)") }
             return
         }
         let directory = NSTemporaryDirectory() + "compliancectl-run-" + UUID().uuidString
