@@ -155,7 +155,7 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
 
     /// The tenant path segment of a fixture: its tenant's domain.
     static func tenant(of fixture: String) throws(FlowSetupError) -> String {
-        guard let data = FileManager.default.contents(atPath: fixture), let json = try? JSONValue.parse(Array(data)),
+        guard let data = FileManager.default.contents(atPath: fixture), let json = try? JSONValue.parseFile(Array(data)),
             let domain = json["tenant"]?["domain"]?.stringValue
         else { throw FlowSetupError("\(fixture) has no tenant.domain") }
         return domain
