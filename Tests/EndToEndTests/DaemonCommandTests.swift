@@ -197,6 +197,43 @@ import LocalServers
         }
     }
 
+    /// `-o PATH` that cannot be written (a directory, a missing folder): the path and the
+    /// system's reason on stderr, exit 74, no usage text, and no file (partial or temporary)
+    /// left; a written file is the owner's alone.
+    @Test func anUnwritableOutputIsNamedWithItsReason() async throws {
+        try await Self.withDaemon { directory, _ in
+            let at = ["--state-dir", directory]
+            let signIn = try await CLI.run(["sign-in", "alice@contoso.com", "--password-stdin", "--scope", "api://contoso-chat/Chat.Read"] + at, input: "Passw0rd!\n")
+            #expect(signIn.status == 0, "\(signIn.stderr)")
+            let put = try await CLI.run(["data", "put", "alice@contoso.com", "a.txt", "--text", "x"] + at)
+            #expect(put.status == 0, "\(put.stderr)")
+            let out = directory + "/out"
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+            let missing = out + "/no-such-folder/x.protected"
+            let blob = out + "/plan.protected"
+            let cases: [([String], String, String)] = [
+                (["protect", "--identity", "alice@contoso.com", "--text", "the plan", "-o", out], out, "Is a directory"),
+                (["protect", "--identity", "alice@contoso.com", "--text", "the plan", "-o", missing], missing, "No such file or directory"),
+                (["unprotect", "--text", "plain", "-o", out], out, "Is a directory"),
+                (["data", "get", "alice@contoso.com", "a.txt", "-o", out], out, "Is a directory"),
+            ]
+            for (arguments, path, reason) in cases {
+                let result = try await CLI.run(arguments + at)
+                #expect(result.status == 74, "\(arguments): \(result.status) \(result.stderr)")
+                #expect(result.stderr == "compliancectl: cannot write \(path): \(reason)\n", "\(arguments): \(result.stderr)")
+                #expect(!result.stderr.contains("Usage:") && !result.stdout.contains("wrote"), "\(arguments): \(result.stdout)")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty, "\(arguments): a file was left")
+            }
+            let written = try await CLI.run(["protect", "--identity", "alice@contoso.com", "--text", "the plan", "-o", blob] + at)
+            #expect(written.status == 0 && written.stdout.hasPrefix("wrote \(blob) ("), "\(written.stdout)\(written.stderr)")
+            let mode = try FileManager.default.attributesOfItem(atPath: blob)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["plan.protected"])
+            let fix = try await CLI.run(["profile", "fix", CLI.root + "/mocks/fixtures/apps/broken-Info.plist", "-o", out])
+            #expect(fix.status == 74 && fix.stderr.contains("\(out): cannot replace the file (Is a directory)"), "\(fix.status) \(fix.stderr)")
+        }
+    }
+
     /// `compliancectl config`: the configuration the policy brought, one key, a query, errors.
     @Test func configShowsTheAppConfigurationAndOneKey() async throws {
         try await Self.withDaemon { directory, mock in
