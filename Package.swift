@@ -171,7 +171,7 @@ let package = Package(
         .executableTarget(
             name: "compliancectl",
             dependencies: [
-                "ControlClient", "Flows", "JSON", "AppProfile", "ComplianceCore", "ChildProcess", "ProgramSupport",
+                "ControlClient", "Flows", "HTTPClient", "JSON", "AppProfile", "ComplianceCore", "ChildProcess", "ProgramSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

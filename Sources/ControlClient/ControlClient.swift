@@ -1,6 +1,12 @@
 import HTTPClient
 import JSON
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A client of complianced's control API (JSON over HTTP on its unix socket; see
 /// Sources/complianced/README.md). Answers are the daemon's JSON as is; failures are
 /// ``ControlClientError``s that say whether the daemon was unreachable or refused.
@@ -47,6 +53,11 @@ public struct ControlClient: Sendable {
             if error.code == .timeout {
                 throw ControlClientError(.timeout, "\(method) \(path): the daemon at \(socketPath) did not answer in time")
             }
+            if error.code == .connectionRefused || Self.socketPathTooLong(socketPath) {
+                // libcurl's text names "localhost port 80", the placeholder URL's: say what is
+                // wrong with the socket path instead.
+                throw ControlClientError(.unreachable, "complianced is not reachable at its control socket \(socketPath): \(Self.whyUnreachable(socketPath))")
+            }
             throw ControlClientError(.unreachable, "cannot reach complianced at \(socketPath): \(error.message)")
         }
         guard (200..<300).contains(response.status) else {
@@ -56,5 +67,28 @@ public struct ControlClient: Sendable {
             throw ControlClientError(.refused(status: response.status, code: code), message)
         }
         return response
+    }
+}
+
+extension ControlClient {
+    /// The longest path a unix socket address holds (`sun_path` less its NUL).
+    static let maxSocketPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+    static func socketPathTooLong(_ path: String) -> Bool { path.utf8.count > maxSocketPathBytes }
+
+    /// Why nothing answered at `path`, read from the path itself: missing, not a socket, not
+    /// ours to use, or a socket no daemon listens on (the daemon stopped without removing it).
+    static func whyUnreachable(_ path: String) -> String {
+        if socketPathTooLong(path) { return "the path is longer than a unix socket's \(maxSocketPathBytes) bytes" }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let reason = errno
+            return reason == ENOENT ? "no such file (the daemon creates it when it starts)" : String(cString: strerror(reason))
+        }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            return info.st_mode & S_IFMT == S_IFDIR ? "it is a directory, not a socket" : "it is not a socket"
+        }
+        guard access(path, R_OK | W_OK) == 0 else { return "permission denied" }
+        return "nothing listens on it (the daemon is not running)"
     }
 }

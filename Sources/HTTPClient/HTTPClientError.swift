@@ -1,7 +1,8 @@
 /// Why a request produced no HTTP response.
 ///
 /// Compare `code` with the static constants (`error.code == .timeout`); `message` says what
-/// happened and what to check, and names the URL (never its query, which may carry secrets).
+/// happened and what to check, and names the URL (never its query or user information, which
+/// may carry secrets).
 public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: Sendable, Hashable {
@@ -50,7 +51,7 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
     public let code: Code
     /// What happened, for a person.
     public let message: String
-    /// The request's URL without query or fragment.
+    /// The request's URL without query, fragment or user information.
     public let url: String
 
     public init(code: Code, message: String, url: String) {

@@ -49,12 +49,13 @@ public struct HTTPClientRequest: Sendable, CustomStringConvertible {
         return HTTPClientRequest(method: method, url: url, headers: headers, body: body)
     }
 
-    /// The URL without query or fragment: safe to show in logs and errors.
+    /// The URL without query, fragment or user information (`user:password@` shows as
+    /// `***@`): safe to show in logs and errors.
     public var redactedURL: String { Self.redact(url) }
 
     public var description: String { "\(method) \(redactedURL)" }
 
     static func redact(_ url: String) -> String {
-        String(url.prefix { $0 != "?" && $0 != "#" })
+        URLRedaction.hidingUserInfo(String(url.prefix { $0 != "?" && $0 != "#" }))
     }
 }

@@ -16,6 +16,16 @@ extension JSONValue {
         return try copy.withUnsafeBytes { parseBuffer($0, limits: limits) }.get()
     }
 
+    /// The UTF-8 byte-order mark some editors put at the start of a file (EF BB BF).
+    public static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// Parses a JSON file's bytes as ``parse(_:limits:)`` does, after a leading UTF-8
+    /// byte-order mark: editors on Windows write one, and RFC 8259 lets a parser ignore it.
+    /// Wire bodies go through ``parse(_:limits:)``, which refuses it as the RFC asks of senders.
+    public static func parseFile(_ bytes: [UInt8], limits: JSONLimits = .default) throws(JSONParseError) -> JSONValue {
+        try parse(bytes.starts(with: byteOrderMark) ? bytes.dropFirst(byteOrderMark.count) : bytes[...], limits: limits)
+    }
+
     /// Parses one JSON value from a string (its UTF-8 form).
     public static func parse(_ text: String, limits: JSONLimits = .default) throws(JSONParseError) -> JSONValue {
         var text = text

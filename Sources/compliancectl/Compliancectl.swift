@@ -31,6 +31,8 @@ struct Compliancectl: AsyncParsableCommand {
               69  the daemon (or a mock it needs) is unreachable or could not be
                   started
               70  internal error
+              74  an output file (-o FILE, profile fix) cannot be written;
+                  no partial file is left
               130 Ctrl-C (or SIGTERM) cancelled a sign-in a person was completing
                   (--browser, --device-code)
 

@@ -34,10 +34,14 @@ enum DaemonCall {
 
     /// Prints a failed call on stderr (JSON on stdout with --json) and gives its exit status.
     static func fail(_ error: ControlClientError, json: Bool) -> ExitCode {
+        var message = error.message
+        if error.code == .unreachable {
+            message += "; start it (complianced --state-dir DIR --app Info.plist), or name its socket with --socket PATH, --state-dir DIR or COMPLIANCED_SOCKET"
+        }
         if json {
-            print(JSONValue.object(["error": ["code": .string(error.apiCode ?? error.code.description), "message": .string(error.message)]]).encodedString())
+            print(JSONValue.object(["error": ["code": .string(error.apiCode ?? error.code.description), "message": .string(message)]]).encodedString())
         } else {
-            FileHandle.standardError.write(Data("compliancectl: \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("compliancectl: \(message)\n".utf8))
         }
         switch error.code {
         case .unreachable, .timeout: return Exit.unavailable

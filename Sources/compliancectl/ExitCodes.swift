@@ -12,6 +12,8 @@ enum Exit {
     static let unavailable = ExitCode(69)
     /// A bug of ours.
     static let software = ExitCode(70)
+    /// An output file (`-o`, `profile fix`) could not be written; nothing was left half-written (74, EX_IOERR).
+    static let ioError = ExitCode(74)
     /// Ctrl-C (or SIGTERM) cancelled a sign-in a person was completing (128 + SIGINT).
     static let interrupted = ExitCode(130)
 }

@@ -22,7 +22,10 @@ enum LeadingDaemonOptions {
                 break
             }
         }
-        guard !leading.isEmpty, index < arguments.count else { return arguments }
+        guard !leading.isEmpty else { return arguments }
+        // Daemon options and no command (`compliancectl --state-dir DIR`): as `compliancectl`
+        // alone, the overview, rather than "Unknown option" for an option the command takes.
+        guard index < arguments.count else { return [] }
         var rest = Array(arguments[index...])
         let end = rest.firstIndex(of: "--") ?? rest.endIndex
         rest.insert(contentsOf: leading, at: end)

@@ -197,6 +197,43 @@ import LocalServers
         }
     }
 
+    /// `-o PATH` that cannot be written (a directory, a missing folder): the path and the
+    /// system's reason on stderr, exit 74, no usage text, and no file (partial or temporary)
+    /// left; a written file is the owner's alone.
+    @Test func anUnwritableOutputIsNamedWithItsReason() async throws {
+        try await Self.withDaemon { directory, _ in
+            let at = ["--state-dir", directory]
+            let signIn = try await CLI.run(["sign-in", "alice@contoso.com", "--password-stdin", "--scope", "api://contoso-chat/Chat.Read"] + at, input: "Passw0rd!\n")
+            #expect(signIn.status == 0, "\(signIn.stderr)")
+            let put = try await CLI.run(["data", "put", "alice@contoso.com", "a.txt", "--text", "x"] + at)
+            #expect(put.status == 0, "\(put.stderr)")
+            let out = directory + "/out"
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+            let missing = out + "/no-such-folder/x.protected"
+            let blob = out + "/plan.protected"
+            let cases: [([String], String, String)] = [
+                (["protect", "--identity", "alice@contoso.com", "--text", "the plan", "-o", out], out, "Is a directory"),
+                (["protect", "--identity", "alice@contoso.com", "--text", "the plan", "-o", missing], missing, "No such file or directory"),
+                (["unprotect", "--text", "plain", "-o", out], out, "Is a directory"),
+                (["data", "get", "alice@contoso.com", "a.txt", "-o", out], out, "Is a directory"),
+            ]
+            for (arguments, path, reason) in cases {
+                let result = try await CLI.run(arguments + at)
+                #expect(result.status == 74, "\(arguments): \(result.status) \(result.stderr)")
+                #expect(result.stderr == "compliancectl: cannot write \(path): \(reason)\n", "\(arguments): \(result.stderr)")
+                #expect(!result.stderr.contains("Usage:") && !result.stdout.contains("wrote"), "\(arguments): \(result.stdout)")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty, "\(arguments): a file was left")
+            }
+            let written = try await CLI.run(["protect", "--identity", "alice@contoso.com", "--text", "the plan", "-o", blob] + at)
+            #expect(written.status == 0 && written.stdout.hasPrefix("wrote \(blob) ("), "\(written.stdout)\(written.stderr)")
+            let mode = try FileManager.default.attributesOfItem(atPath: blob)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["plan.protected"])
+            let fix = try await CLI.run(["profile", "fix", CLI.root + "/mocks/fixtures/apps/broken-Info.plist", "-o", out])
+            #expect(fix.status == 74 && fix.stderr.contains("\(out): cannot replace the file (Is a directory)"), "\(fix.status) \(fix.stderr)")
+        }
+    }
+
     /// `compliancectl config`: the configuration the policy brought, one key, a query, errors.
     @Test func configShowsTheAppConfigurationAndOneKey() async throws {
         try await Self.withDaemon { directory, mock in
@@ -326,7 +363,7 @@ import LocalServers
     @Test func anUnreachableDaemonAndUsageErrorsHaveTheirOwnStatus() async throws {
         let unreachable = try await CLI.run(["status", "--socket", "/nonexistent/control.sock"])
         #expect(unreachable.status == 69)
-        #expect(unreachable.stderr.contains("cannot reach complianced at /nonexistent/control.sock"))
+        #expect(unreachable.stderr.contains("complianced is not reachable at its control socket /nonexistent/control.sock"))
         let noDaemon = try await CLI.run(["accounts"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(noDaemon.status == 64 && noDaemon.stderr.contains("--socket"))
         let noScope = try await CLI.run(["token", "alice@contoso.com", "--socket", "/tmp/x.sock"])
@@ -352,6 +389,60 @@ import LocalServers
         #expect(advanceNoDaemon.status == 64 && advanceNoDaemon.stderr.contains("no daemon given"), "\(advanceNoDaemon.stderr)")
         let help = try await CLI.run(["--help"])
         #expect(help.status == 0 && help.stdout.contains("69  the daemon"))
+    }
+
+    /// No daemon at the socket: the error names the socket path and what is wrong with it, and
+    /// how to start the daemon or name its socket, not libcurl's "localhost port 80" (the
+    /// placeholder URL's); exit 69.
+    @Test func anUnreachableDaemonIsNamedByItsSocketPath() async throws {
+        let directory = NSTemporaryDirectory() + "ctl-gone-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A socket no daemon listens on any more: bound, never listening, closed.
+        let dead = directory + "/control.sock"
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(dead.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        close(descriptor)
+        #expect(bound == 0)
+        let plain = directory + "/plain"
+        FileManager.default.createFile(atPath: plain, contents: Data())
+        let cases: [([String], [String: String]?, String, String)] = [
+            (["status", "--socket", "/nonexistent/control.sock"], nil, "/nonexistent/control.sock", "no such file"),
+            (["accounts"], ["COMPLIANCED_SOCKET": "/nonexistent/env.sock"], "/nonexistent/env.sock", "no such file"),
+            (["--state-dir", directory, "status"], nil, dead, "nothing listens on it"),
+            (["status", "--socket", plain], nil, plain, "it is not a socket"),
+            (["status", "--socket", directory], nil, directory, "it is a directory"),
+        ]
+        for (arguments, environment, path, reason) in cases {
+            let result = try await CLI.run(arguments, environment: environment)
+            #expect(result.status == 69, "\(arguments): \(result.status)")
+            #expect(result.stderr.hasPrefix("compliancectl: complianced is not reachable at its control socket \(path): \(reason)"), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("COMPLIANCED_SOCKET") && result.stderr.contains("complianced --state-dir"), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("port 80") && !result.stderr.contains("localhost"), "\(arguments): \(result.stderr)")
+        }
+        let json = try await CLI.run(["status", "--json", "--socket", "/nonexistent/control.sock"])
+        #expect(json.status == 69 && json.json["error"]?["code"] == "unreachable", "\(json.stdout)")
+        let message = json.json["error"]?["message"]?.stringValue ?? ""
+        #expect(message.contains("/nonexistent/control.sock: no such file") && !message.contains("port 80"), "\(message)")
+    }
+
+    /// Daemon options before the command, and no command: the overview `compliancectl`
+    /// alone prints, not "Unknown option" for an option the commands take.
+    @Test func daemonOptionsWithoutACommandPrintTheOverview() async throws {
+        let alone = try await CLI.run([])
+        #expect(alone.status == 0 && alone.stdout.contains("OVERVIEW"), "\(alone.status) \(alone.stderr)")
+        for options in [["--state-dir", "/tmp/cd"], ["--socket=/tmp/cd/control.sock"], ["--json"], ["--state-dir", "/tmp/cd", "--json"]] {
+            let result = try await CLI.run(options)
+            #expect(result.status == alone.status && result.stdout == alone.stdout, "\(options): \(result.status) \(result.stderr)")
+            #expect(!result.stderr.contains("Unknown option"), "\(options): \(result.stderr)")
+        }
+        let unknown = try await CLI.run(["--state-dir", "/tmp/cd", "--frobnicate"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("Unknown option '--frobnicate'"), "\(unknown.stderr)")
     }
 }
 

@@ -73,6 +73,32 @@ import Testing
         }
     }
 
+    /// A --mock URL with a password in it (`http://user:password@host:port`): the mock is read,
+    /// and no output, note or error repeats the user information.
+    @Test func aPasswordInTheMockURLIsNeverPrinted() async throws {
+        try await DaemonCommandTests.withDaemon { directory, mock in
+            let at = ["--state-dir", directory]
+            let signIn = try await CLI.run(["sign-in", "alice@contoso.com", "--password-stdin", "--scope", "api://contoso-chat/Chat.Read"] + at, input: "Passw0rd!\n")
+            #expect(signIn.status == 0, "\(signIn.stderr)")
+            // A port bound on 127.0.0.1 that does not listen: the mock's log cannot be read.
+            let closed = try ClosedPort()
+            defer { closed.close() }
+            let withPassword = "http://ops:S3cretPw@127.0.0.1:\(closed.port)"
+            let text = try await CLI.run(["explain", "alice@contoso.com", "--mock", withPassword] + at)
+            #expect(text.stdout.contains("no mock request log at http://***@127.0.0.1:\(closed.port)"), "\(text.stdout)")
+            let json = try await CLI.run(["explain", "alice@contoso.com", "--json", "--mock", withPassword] + at)
+            #expect(json.json["note"]?.stringValue?.hasPrefix("no mock request log at http://***@127.0.0.1:\(closed.port)") == true, "\(json.stdout)")
+            // The running mock, with a password it does not ask for: its log is read.
+            let reached = try await CLI.run(["explain", "alice@contoso.com", "--mock", mock.url.replacingOccurrences(of: "http://", with: "http://ops:S3cretPw@")] + at)
+            #expect(reached.stdout.contains("mock saw POST /mam/v1/enroll"), "\(reached.stdout)")
+            let wrongScheme = try await CLI.run(["explain", "alice@contoso.com", "--mock", "ftp://ops:S3cretPw@127.0.0.1:21"] + at)
+            #expect(wrongScheme.status == 64 && wrongScheme.stderr.contains("got 'ftp://***@127.0.0.1:21'"), "\(wrongScheme.stderr)")
+            for result in [text, json, reached, wrongScheme] {
+                #expect(!(result.stdout + result.stderr).contains("S3cretPw") && !(result.stdout + result.stderr).contains("ops:"), "\(result.stdout)\(result.stderr)")
+            }
+        }
+    }
+
     // MARK: - The diagnoses, from the events alone
 
     static func event(_ seq: Int64, _ kind: String, _ payload: JSONValue = [:], account: String = "alice@contoso.com") -> JSONValue {
@@ -191,4 +217,31 @@ import Testing
         ])
         #expect(story.lines.map(\.text) == ["allowed accounts changed: dave@contoso.com is no longer allowed"])
     }
+}
+
+/// A TCP port on 127.0.0.1 (port 0: the system's pick) that is bound but not listening, so a
+/// connection to it is refused; held until ``close()``.
+struct ClosedPort {
+    let descriptor: Int32
+    let port: UInt16
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard descriptor >= 0, bound else {
+            if descriptor >= 0 { _ = Glibc.close(descriptor) }
+            throw CLIError("cannot bind a port on 127.0.0.1: errno \(errno)")
+        }
+        self.descriptor = descriptor
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
 }

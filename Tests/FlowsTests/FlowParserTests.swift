@@ -48,6 +48,25 @@ import Testing
         #expect(fields["compliance"] == 0 && fields["lastEnrollmentStatus"] == 100)
     }
 
+    /// A flow saved by an editor that writes a UTF-8 byte-order mark (EF BB BF) first: the
+    /// mark is skipped, from bytes and from a file; one anywhere else is still invalid JSON.
+    @Test func aLeadingByteOrderMarkIsSkipped() throws {
+        let text = #"{"name": "bom", "steps": [{"do": "advanceClock", "by": "1h"}]}"#
+        let marked = JSONValue.byteOrderMark + Array(text.utf8)
+        let flow = try FlowParser.parse(marked, file: Self.file)
+        #expect(flow.name == "bom" && flow.steps.count == 1)
+        let directory = NSTemporaryDirectory() + "flow-bom-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/bom.json"
+        try Data(marked).write(to: URL(fileURLWithPath: path))
+        let app = Self.root + "/mocks/fixtures/apps/chatr-Info.plist"
+        let loaded = try FlowParser.load(path, defaults: FlowDefaults(app: app, issuerGiven: true))
+        #expect(loaded.name == "bom")
+        let twice = JSONValue.byteOrderMark + marked
+        #expect(throws: FlowError.self) { try FlowParser.parse(twice, file: Self.file) }
+    }
+
     @Test func identityStepsParse() throws {
         let flow = try Self.parse("""
             {"steps": [

@@ -85,6 +85,27 @@ import Testing
         #expect(error?.code == .invalidURL)
     }
 
+    @Test(arguments: [
+        ("http://ops:S3cret@127.0.0.1:8080/a?b=c", "http://***@127.0.0.1:8080/a?b=c"),
+        ("https://ops@host/x", "https://***@host/x"),
+        ("http://a:b@c:d@host:1", "http://***@host:1"),
+        ("http://127.0.0.1:8080/users/alice@contoso.com", "http://127.0.0.1:8080/users/alice@contoso.com"),
+        ("http://host?next=a@b", "http://host?next=a@b"),
+        ("not a url", "not a url"),
+    ])
+    func userInformationIsHidden(url: String, shown: String) {
+        #expect(URLRedaction.hidingUserInfo(url) == shown)
+    }
+
+    /// A refused request to a URL with a password: neither the message nor the URL shows it.
+    @Test func anErrorNeverShowsThePasswordOfItsURL() async throws {
+        let port = try closedPort()
+        let error = await #expect(throws: HTTPClientError.self) { try await client.get("http://ops:S3cret@127.0.0.1:\(port)/x?token=t") }
+        #expect(error?.code == .connectionRefused)
+        #expect(error?.url == "http://***@127.0.0.1:\(port)/x")
+        #expect(error.map { !"\($0)".contains("S3cret") && !"\($0)".contains("ops:") } == true, "\(String(describing: error))")
+    }
+
     @Test func unixDomainSocket() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("httpclient-\(UUID().uuidString.prefix(8)).sock").path
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -20,6 +20,15 @@ struct FixturesTests {
         #expect(!fixtures.acceptsTenantSegment("fabrikam.com"))
     }
 
+    @Test("a fixture file starting with a UTF-8 byte-order mark loads")
+    func byteOrderMark() throws {
+        let bytes = JSONValue.byteOrderMark + Array(try Data(contentsOf: URL(fileURLWithPath: TestSupport.fixturesPath)))
+        let path = NSTemporaryDirectory() + "fixture-bom-" + UUID().uuidString.prefix(8) + ".json"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try Fixtures.load(path: path).tenant.domain == "contoso.com")
+    }
+
     @Test("a broken fixture names the member at fault")
     func brokenFixture() throws {
         var document = try #require(try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: TestSupport.fixturesPath)))).objectValue)

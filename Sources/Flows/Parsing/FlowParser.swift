@@ -20,7 +20,8 @@ public enum FlowParser {
         return try parse(Array(data), file: path, parameters: parameters, defaults: defaults)
     }
 
-    /// Parses flow JSON; `file` names it in errors and anchors relative fixture and app paths.
+    /// Parses flow JSON (a leading UTF-8 byte-order mark is skipped); `file` names it in errors
+    /// and anchors relative fixture and app paths.
     /// Every `${NAME}` in a step's strings and in the path fields (`fixture`, `app`,
     /// `entitlements`, the hooks) becomes `parameters[NAME]`, else the flow's own default (its
     /// `parameters` object); a name with neither is an error naming the step or the field.
@@ -29,7 +30,7 @@ public enum FlowParser {
     ) throws(FlowError) -> Flow {
         let document: JSONValue
         do {
-            document = try JSONValue.parse(bytes)
+            document = try JSONValue.parseFile(bytes)
         } catch {
             throw FlowError(file: file, step: nil, reason: "not valid JSON at line \(error.line), column \(error.column): \(error.message)")
         }

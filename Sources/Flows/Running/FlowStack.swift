@@ -43,7 +43,7 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
         }
         if let socket = options.socket {
             client = ControlClient(socketPath: socket)
-            do { _ = try await client.health() } catch { throw FlowSetupError("cannot reach the daemon at \(socket): \(error.message)") }
+            do { _ = try await client.health() } catch { throw FlowSetupError("--socket: \(error.message)") }
             return
         }
         let directory = NSTemporaryDirectory() + "compliancectl-run-" + UUID().uuidString
@@ -155,7 +155,7 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
 
     /// The tenant path segment of a fixture: its tenant's domain.
     static func tenant(of fixture: String) throws(FlowSetupError) -> String {
-        guard let data = FileManager.default.contents(atPath: fixture), let json = try? JSONValue.parse(Array(data)),
+        guard let data = FileManager.default.contents(atPath: fixture), let json = try? JSONValue.parseFile(Array(data)),
             let domain = json["tenant"]?["domain"]?.stringValue
         else { throw FlowSetupError("\(fixture) has no tenant.domain") }
         return domain

@@ -37,7 +37,7 @@ public struct MockAdmin: Sendable {
         do {
             response = try await http.execute(request)
         } catch {
-            throw MockAdminError(message: "cannot reach the mock's admin API at \(origin): \(error.message)")
+            throw MockAdminError(message: "cannot reach the mock's admin API at \(URLRedaction.hidingUserInfo(origin)): \(error.message)")
         }
         guard (200..<300).contains(response.status) else {
             let hint = response.status == 404 && path == "reset" ? " (is it a mockauth? other servers have no admin API)" : ""

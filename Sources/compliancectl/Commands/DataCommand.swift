@@ -69,9 +69,7 @@ struct DataCommand: AsyncParsableCommand {
                 throw DaemonCall.fail(error, json: daemon.json)
             }
             if let output {
-                guard FileManager.default.createFile(atPath: output, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-                    throw ValidationError("cannot write -o \(output).")
-                }
+                try OutputFile.write(bytes, to: output)
             } else {
                 FileHandle.standardOutput.write(Data(bytes))
             }

@@ -2,6 +2,7 @@ import ArgumentParser
 import ControlClient
 import Foundation
 import Flows
+import HTTPClient
 import JSON
 
 /// `compliancectl explain ACCOUNT`: the account's compliance story from the daemon's events
@@ -50,7 +51,7 @@ struct ExplainCommand: AsyncParsableCommand {
         try Arguments.account(account)
         if mock != nil, noMock { throw ValidationError("give --mock or --no-mock, not both.") }
         if let mock, !(mock.hasPrefix("http://") || mock.hasPrefix("https://")) {
-            throw ValidationError("--mock must be an http(s) URL, got '\(mock)'.")
+            throw ValidationError("--mock must be an http(s) URL, got '\(URLRedaction.hidingUserInfo(mock))'.")
         }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ValidationError("--ca-file: cannot read '\(caFile)'.")
@@ -87,7 +88,8 @@ struct ExplainCommand: AsyncParsableCommand {
             do {
                 requests = try await MockAdmin(origin: base.hasSuffix("/") ? String(base.dropLast()) : base, caFile: caFile).requests()
             } catch {
-                note = "no mock request log at \(base): \(error.message)"
+                // A password in --mock's user information is never printed.
+                note = "no mock request log at \(URLRedaction.hidingUserInfo(base)): \(error.message)"
                     + (base.hasPrefix("https://") && caFile == nil ? "; give --ca-file PEM to trust an https mock" : "")
             }
         }

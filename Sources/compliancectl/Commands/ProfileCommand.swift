@@ -66,7 +66,7 @@ struct ProfileCommand: ParsableCommand {
                 remain (as `profile lint` does); --json prints {"fixed", "written", "remaining"}.
 
                 Exit status: 0 no errors remain, 1 errors remain for a person, 64 usage, 65 bad input \
-                (nothing written).
+                (nothing written), 74 a file cannot be written (it is left as it was).
 
                 Examples:
                   compliancectl profile fix Info.plist --entitlements App.entitlements

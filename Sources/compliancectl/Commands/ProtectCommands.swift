@@ -21,12 +21,10 @@ struct BufferIO: ParsableArguments {
         return Array(FileHandle.standardInput.readDataToEndOfFile())
     }
 
-    /// Writes `bytes` to `output` (0600) or standard output.
+    /// Writes `bytes` to `output` (0600; 74 when it cannot be written) or standard output.
     static func write(_ bytes: [UInt8], to output: String?) throws {
         if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-                throw ValidationError("cannot write -o \(output).")
-            }
+            try OutputFile.write(bytes, to: output)
         } else {
             FileHandle.standardOutput.write(Data(bytes))
         }

@@ -6,17 +6,18 @@ import Foundation
 import JSON
 
 /// Reading app profiles for the commands that take one: a file that cannot be read or is
-/// invalid is reported (naming the file and the key) and ends the command with 65.
+/// invalid is reported (naming the file and the key) and ends the command with 65; a fixed
+/// profile that cannot be written, with 74.
 enum ProfileInput {
     /// Runs `body`; an ``AppProfileError`` is printed on stderr (with --json: as JSON on stdout)
-    /// and becomes exit status 65.
+    /// and becomes exit status 65 (74 for a file that cannot be written).
     static func read<T>(json: Bool, _ body: () throws(AppProfileError) -> T) throws -> T {
         do {
             return try body()
         } catch {
             var details: JSONObject = ["code": .string(error.code.description), "file": .string(error.file), "message": .string(error.message)]
             if let keyPath = error.keyPath { details["keyPath"] = .string(keyPath) }
-            throw fail("\(error)", details: details, json: json)
+            throw fail("\(error)", details: details, json: json, status: error.code == .unwritable ? Exit.ioError : Exit.dataError)
         }
     }
 
@@ -36,12 +37,12 @@ enum ProfileInput {
         }
     }
 
-    private static func fail(_ message: String, details: JSONObject, json: Bool) -> ExitCode {
+    private static func fail(_ message: String, details: JSONObject, json: Bool, status: ExitCode = Exit.dataError) -> ExitCode {
         if json {
             print(JSONValue.object(["error": .object(details)]).encodedString())
         } else {
             FileHandle.standardError.write(Data("compliancectl: \(message)\n".utf8))
         }
-        return Exit.dataError
+        return status
     }
 }

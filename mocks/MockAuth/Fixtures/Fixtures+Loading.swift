@@ -11,14 +11,14 @@ public struct FixtureError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Fixtures {
-    /// Reads and validates a fixture file.
+    /// Reads and validates a fixture file (a leading UTF-8 byte-order mark is skipped).
     public static func load(path: String) throws -> Fixtures {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FixtureError(path: path, message: "cannot read the file")
         }
         let value: JSONValue
         do {
-            value = try JSONValue.parse(Array(data))
+            value = try JSONValue.parseFile(Array(data))
         } catch {
             throw FixtureError(path: path, message: error.description)
         }
