@@ -4,6 +4,33 @@ import Orchestrator
 
 /// The control API's answer shapes (Sources/complianced/README.md).
 enum ControlJSON {
+    /// `{"registeredAccounts": [upn…], "allowedAccounts": [upn…] | null, "managedAccount": upn | null,
+    /// "policyVersion": string | null, "restartOwed": upn | null}`.
+    static func app(_ view: AppView) -> JSONObject {
+        [
+            "registeredAccounts": .array(view.registeredAccounts.map { .string($0.key) }), "allowedAccounts": view.allowedAccounts.json,
+            "managedAccount": view.managedAccount.map { .string($0.key) } ?? .null, "policyVersion": view.policyVersion.map { .string($0) } ?? .null,
+            "restartOwed": view.restartOwed.map { .string($0.key) } ?? .null,
+        ]
+    }
+
+    /// `{"account", "managed", "fullData", "keys", "value"?}` with `value` = `{key, query,
+    /// hasConflict, allStrings, string, number, bool}`.
+    static func appConfig(_ answer: AppConfigAnswer) -> JSONObject {
+        var object: JSONObject = [
+            "account": .string(answer.account.key), "managed": .bool(answer.managed),
+            "fullData": .array(answer.config.fullData.map { .object($0) }), "keys": .array(answer.config.keys.map { .string($0) }),
+        ]
+        if let value = answer.value {
+            object["value"] = [
+                "key": .string(value.key), "query": .string(value.query), "hasConflict": .bool(value.hasConflict),
+                "allStrings": .array(value.allStrings.map { .string($0) }), "string": value.string.map { .string($0) } ?? .null,
+                "number": value.number.map { .double($0) } ?? .null, "bool": value.bool.map { .bool($0) } ?? .null,
+            ]
+        }
+        return object
+    }
+
     /// `{"multiIdentity", "processIdentity", "uiIdentity", "effectiveUIIdentity"}`: a setting is
     /// a UPN, "" (no user) or null (unset); the effective identity is a UPN or "".
     static func identity(_ view: IdentityView) -> JSONObject {

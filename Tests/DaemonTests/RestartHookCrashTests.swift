@@ -43,7 +43,7 @@ import Testing
             let required = try #require(kinds.firstIndex(of: "restartRequired"))
             #expect(kinds[required...].contains("appRestarted"), "\(kinds)")
             #expect(kinds.filter { $0 == "restartApplication" }.isEmpty, "the hook never answered")
-            #expect(await after.engine.appView()["restartOwed"] == .null)
+            #expect(await after.engine.appView().restartOwed == nil)
             await running.stop()
             signIn.cancel()
         }

@@ -32,10 +32,10 @@ import Testing
             let answered = try #require(try await harness.events().first { $0.kind == "restartApplication" })
             #expect(answered.payload["appHandlesRestart"] == true && answered.payload["outcome"] == "exited with status 0")
             #expect(answered.payload["notice"] == nil)
-            #expect(await harness.engine.appView()["restartOwed"] == "alice@contoso.com")
+            #expect(await harness.engine.appView().restartOwed?.key == "alice@contoso.com")
 
             let again = try await harness.restarted()
-            #expect(await again.engine.appView()["restartOwed"] == "alice@contoso.com", "a daemon restart does not pay the app's restart")
+            #expect(await again.engine.appView().restartOwed?.key == "alice@contoso.com", "a daemon restart does not pay the app's restart")
             await #expect(throws: EngineError.self) {
                 try await again.engine.acquireToken("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: nil)
             }

@@ -14,7 +14,7 @@ struct AppRoutes: Sendable {
     }
 
     @Sendable func app(_ request: Request, context: ControlRequestContext) async throws -> Response {
-        .json(.object(await engine.appView()))
+        .json(.object(ControlJSON.app(await engine.appView())))
     }
 
     /// The app restarted itself after its restart hook answered YES.
@@ -33,6 +33,6 @@ struct AppRoutes: Sendable {
         if let key, key.isEmpty { throw ControlError.badRequest("\(route): 'key' is empty") }
         let kind = query["query"]
         if kind != nil, key == nil { throw ControlError.badRequest("\(route): 'query' needs 'key'") }
-        return .json(.object(try await engine.appConfig(upn, key: key, query: kind)))
+        return .json(.object(ControlJSON.appConfig(try await engine.appConfig(upn, key: key, query: kind))))
     }
 }

@@ -1,18 +1,27 @@
 import ComplianceCore
-import JSON
 
 /// The app's view of its accounts, as the SDK's `IntuneMAMEnrollmentManager` and
 /// `IntuneMAMPolicyManager` give it: `registeredAccounts`, `allowedAccounts`, the managed account.
 extension Engine {
-    /// `{"registeredAccounts": [upn…], "allowedAccounts": [upn…] | null, "managedAccount": upn | null,
-    /// "policyVersion": string | null}`.
-    public func appView() -> JSONObject {
-        [
-            "registeredAccounts": .array(machine.registeredAccounts.map { .string($0.key) }),
-            "allowedAccounts": machine.allowedAccounts.json,
-            "managedAccount": machine.managedAccount.map { .string($0.key) } ?? .null,
-            "policyVersion": machine.appPolicy.map { .string($0.version) } ?? .null,
-            "restartOwed": machine.restartOwed.map { .string($0.key) } ?? .null,
-        ]
+    /// The registered and allowed accounts, the managed one, its policy's version, and the
+    /// account whose restart the app owes.
+    public func appView() -> AppView {
+        AppView(
+            registeredAccounts: machine.registeredAccounts, allowedAccounts: machine.allowedAccounts, managedAccount: machine.managedAccount,
+            policyVersion: machine.appPolicy?.version, restartOwed: machine.restartOwed)
     }
+}
+
+/// The app's accounts (``Engine/appView()``).
+public struct AppView: Sendable, Hashable {
+    /// `registeredAccounts`.
+    public var registeredAccounts: [AccountID]
+    /// The policy's list (``AllowedAccounts/anyone`` when none is set).
+    public var allowedAccounts: AllowedAccounts
+    /// The enrolled account whose policy is in force.
+    public var managedAccount: AccountID?
+    /// The version of the policy in force.
+    public var policyVersion: String?
+    /// The account whose restart the app owes (its restart hook answered YES).
+    public var restartOwed: AccountID?
 }
