@@ -4,6 +4,22 @@ import Orchestrator
 
 /// The control API's answer shapes (Sources/complianced/README.md).
 enum ControlJSON {
+    /// The policy object's answers (``DataProtectionAnswer``), each location by the guide's name.
+    static func dataProtection(_ answer: DataProtectionAnswer) -> JSONObject {
+        var object: JSONObject = [
+            "identity": answer.identity.map { .string($0.key) } ?? .null, "managed": .bool(answer.managed),
+            "owner": answer.owner.map { .string($0.key) } ?? .null,
+        ]
+        object["saveTo"] = .object(JSONObject(answer.saveTo.map { ($0.0.rawValue, .bool($0.1)) }))
+        object["openFrom"] = .object(JSONObject(answer.openFrom.map { ($0.0.rawValue, .bool($0.1)) }))
+        object["isFileEncryptionRequired"] = .bool(answer.isFileEncryptionRequired)
+        object["notificationPolicy"] = .string(answer.notificationPolicy.rawValue)
+        object["isAppSharingAllowed"] = .bool(answer.isAppSharingAllowed)
+        object["canReceiveSharedItem"] = .bool(answer.canReceiveSharedItem)
+        if let allowed = answer.isURLAllowed { object["isURLAllowed"] = .bool(allowed) }
+        return object
+    }
+
     /// `{"registeredAccounts": [upn…], "allowedAccounts": [upn…] | null, "managedAccount": upn | null,
     /// "policyVersion": string | null, "restartOwed": upn | null}`.
     static func app(_ view: AppView) -> JSONObject {

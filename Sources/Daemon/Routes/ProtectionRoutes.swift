@@ -72,7 +72,7 @@ struct ProtectionRoutes: Sendable {
         case let other?: throw ControlError.badRequest("\(route): 'knownManagedAppScheme' must be true or false, got '\(other)'")
         }
         let question = Engine.DataProtectionQuestion(identity: identity, owner: owner, scheme: scheme, knownManagedAppScheme: knownScheme)
-        return .json(.object(try await engine.dataProtection(question)))
+        return .json(.object(ControlJSON.dataProtection(try await engine.dataProtection(question))))
     }
 
     /// RFC 3986 scheme syntax.

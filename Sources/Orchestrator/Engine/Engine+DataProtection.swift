@@ -1,5 +1,4 @@
 import ComplianceCore
-import JSON
 
 /// The data-protection answers of an account's policy object, as the SDK's `IntuneMAMPolicy`
 /// gives them to the app (`policyForIdentity:`), decided by ComplianceCore's
@@ -24,28 +23,36 @@ extension Engine {
         }
     }
 
-    /// Every answer of the identity's policy object for `question`: `identity`, `managed`,
-    /// `owner`, `saveTo` and `openFrom` (each location by the guide's name), `isFileEncryptionRequired`,
-    /// `notificationPolicy`, `isAppSharingAllowed`, `canReceiveSharedItem` (an item `owner`
-    /// owns), and `isURLAllowed` when a scheme is given. The identity must be an account the
-    /// daemon knows (a misspelt one is an error, not an unrestricted answer).
-    public func dataProtection(_ question: DataProtectionQuestion) throws(EngineError) -> JSONObject {
+    /// Every answer of the identity's policy object for `question` (``DataProtectionAnswer``).
+    /// The identity must be an account the daemon knows (a misspelt one is an error, not an
+    /// unrestricted answer).
+    public func dataProtection(_ question: DataProtectionQuestion) throws(EngineError) -> DataProtectionAnswer {
         let identity = try question.identity.map { upn throws(EngineError) in try knownAccount(upn) }
         let owner = try question.owner.map { upn throws(EngineError) in try parseAccount(upn) }
         let policy = machine.dataProtectionPolicy(for: identity)
-        var answer: JSONObject = [
-            "identity": identity.map { .string($0.key) } ?? .null, "managed": .bool(policy.isManaged),
-            "owner": owner.map { .string($0.key) } ?? .null,
-        ]
-        answer["saveTo"] = .object(JSONObject(SaveLocation.allCases.map { ($0.rawValue, .bool(policy.isSaveToAllowed($0, account: owner))) }))
-        answer["openFrom"] = .object(JSONObject(OpenLocation.allCases.map { ($0.rawValue, .bool(policy.isOpenFromAllowed($0, account: owner))) }))
-        answer["isFileEncryptionRequired"] = .bool(policy.isFileEncryptionRequired)
-        answer["notificationPolicy"] = .string(policy.notificationPolicy.rawValue)
-        answer["isAppSharingAllowed"] = .bool(policy.isAppSharingAllowed)
-        answer["canReceiveSharedItem"] = .bool(policy.canReceiveSharedItem(ownedBy: owner))
-        if let scheme = question.scheme {
-            answer["isURLAllowed"] = .bool(policy.isURLAllowed(scheme: scheme, isKnownManagedAppScheme: question.knownManagedAppScheme))
-        }
-        return answer
+        return DataProtectionAnswer(
+            identity: identity, managed: policy.isManaged, owner: owner,
+            saveTo: SaveLocation.allCases.map { ($0, policy.isSaveToAllowed($0, account: owner)) },
+            openFrom: OpenLocation.allCases.map { ($0, policy.isOpenFromAllowed($0, account: owner)) },
+            isFileEncryptionRequired: policy.isFileEncryptionRequired, notificationPolicy: policy.notificationPolicy,
+            isAppSharingAllowed: policy.isAppSharingAllowed, canReceiveSharedItem: policy.canReceiveSharedItem(ownedBy: owner),
+            isURLAllowed: question.scheme.map { policy.isURLAllowed(scheme: $0, isKnownManagedAppScheme: question.knownManagedAppScheme) })
     }
+}
+
+/// The answers of an identity's policy object (``Engine/dataProtection(_:)``): `identity`,
+/// `managed`, `owner`, `saveTo` and `openFrom` (each location by the guide's name, in order),
+/// `isFileEncryptionRequired`, `notificationPolicy`, `isAppSharingAllowed`,
+/// `canReceiveSharedItem` (an item `owner` owns), and `isURLAllowed` when a scheme was asked.
+public struct DataProtectionAnswer: Sendable {
+    public var identity: AccountID?
+    public var managed: Bool
+    public var owner: AccountID?
+    public var saveTo: [(SaveLocation, Bool)]
+    public var openFrom: [(OpenLocation, Bool)]
+    public var isFileEncryptionRequired: Bool
+    public var notificationPolicy: NotificationPolicy
+    public var isAppSharingAllowed: Bool
+    public var canReceiveSharedItem: Bool
+    public var isURLAllowed: Bool?
 }
