@@ -23,8 +23,20 @@ public enum MAMResponseClassifier {
         case unauthorized
         /// An answer that is not a JSON object.
         case malformed
-        /// Any other HTTP status (5xx, 429, another 4xx).
-        case status(Int)
+        /// Any other HTTP status (5xx, 429, another 4xx), with its `Retry-After` (delay-seconds).
+        case status(Int, retryAfterSeconds: Int? = nil)
+    }
+
+    /// The machine's step result for a call that got no usable answer: ``classify(_:failure:detail:)``,
+    /// and when the service failed (429 or 5xx) asking to wait (`Retry-After`, more than 0 s),
+    /// that wait, which the machine holds (``RetryAfterHolds``), as MSAL and the issuer's
+    /// ``TokenResponseClassifier`` do.
+    public static func stepResult(_ request: ComplianceMachine.MAMRequest, failure: CallFailure, detail: String) -> ComplianceMachine.StepResult {
+        let result = classify(request, failure: failure, detail: detail)
+        guard case .status(let status, let seconds?) = failure, status == 429 || (500...599).contains(status), seconds > 0 else {
+            return .mam(result)
+        }
+        return .mamAskedToWait(result, .init(status: status, wait: .seconds(Int64(seconds))))
     }
 
     /// The result of a call that got no usable answer; `detail` says what happened.

@@ -67,4 +67,27 @@ import Testing
             }
         }
     }
+
+    /// A 429 or 5xx with `Retry-After` asks the machine to hold the service; anything else
+    /// is the classified failure alone.
+    @Test func aServiceThatAsksToWaitIsHeldOthersAreNot() {
+        let held = MAMResponseClassifier.stepResult(Self.enroll, failure: .status(503, retryAfterSeconds: 30), detail: "busy")
+        guard case .mamAskedToWait(let result, let wait) = held else {
+            Issue.record("503 with Retry-After: \(held)")
+            return
+        }
+        #expect(Self.status(result) == .internalError)
+        #expect(wait == .init(status: 503, wait: .seconds(30)))
+        if case .mamAskedToWait = MAMResponseClassifier.stepResult(Self.checkIn, failure: .status(429, retryAfterSeconds: 5), detail: "") {} else {
+            Issue.record("429 with Retry-After is held")
+        }
+        for failure: MAMResponseClassifier.CallFailure in [
+            .status(503), .status(503, retryAfterSeconds: 0), .status(404, retryAfterSeconds: 30), .network, .unauthorized, .malformed,
+        ] {
+            guard case .mam = MAMResponseClassifier.stepResult(Self.enroll, failure: failure, detail: "") else {
+                Issue.record("\(failure) is not held")
+                continue
+            }
+        }
+    }
 }

@@ -124,13 +124,6 @@ extension Engine {
         case timedOut(String)
     }
 
-    /// A sign-in a person did not finish (no redirect in time, an expired device code): the
-    /// account still needs its user.
-    static func interactionEnded(_ detail: String) -> ComplianceMachine.GrantResult {
-        let error = ServerError(status: 0, error: "interaction_timeout", errorDescription: detail)
-        return .response(.interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: error)))
-    }
-
     /// Authorization code + PKCE with the scripted user at the issuer's sign-in page.
     private nonisolated func signInInteractively(_ issuer: IssuerClient, _ account: AccountID, scopes: [String], claims: String?, user: InteractiveUser) async throws(IssuerError) -> Authorization {
         let pkce = PKCE()
@@ -208,13 +201,9 @@ extension Engine {
             case .network: .network
             case .malformed: .malformed
             case .unauthorized: .unauthorized
-            default: .status(error.httpStatus ?? 0)
+            default: .status(error.httpStatus ?? 0, retryAfterSeconds: error.retryAfterSeconds)
             }
-            let result = MAMResponseClassifier.classify(request, failure: failure, detail: error.message)
-            if error.code == .serviceFailure, let status = error.httpStatus, status >= 500 || status == 429, let seconds = error.retryAfterSeconds {
-                return .mamAskedToWait(result, .init(status: status, wait: .seconds(Int64(seconds))))
-            }
-            return .mam(result)
+            return MAMResponseClassifier.stepResult(request, failure: failure, detail: error.message)
         }
         return .mam(MAMResponseClassifier.classify(request, answer: reply.json))
     }
