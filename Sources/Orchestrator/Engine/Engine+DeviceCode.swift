@@ -14,9 +14,9 @@ extension Engine {
     }
 
     /// RFC 8628: asks for a device code, publishes the verification URI and user code on
-    /// `session`, then polls the token endpoint every `interval` seconds (5 more after each
-    /// `slow_down`) while the answer is `authorization_pending`, until a sign-in, a refusal,
-    /// the code's expiry, or the session's cancellation.
+    /// `session`, then polls the token endpoint every `interval` seconds, as each answer's
+    /// meaning says (``DeviceCodePoll``), until a sign-in, a refusal, the code's expiry, or
+    /// the session's cancellation.
     nonisolated func signInOnAnotherDevice(_ issuer: IssuerClient, scopes: [String], claims: String?, session: InteractionSession) async throws(IssuerError) -> DeviceSignIn {
         let authorization = try await issuer.deviceAuthorization(scopes: scopes, claims: claims)
         let expires = ContinuousClock.now + .seconds(authorization.expiresIn)
@@ -32,18 +32,12 @@ extension Engine {
             if session.isCancelled || Task.isCancelled { return .cancelled }
             if ContinuousClock.now >= expires { return .expired("the device code expired after \(authorization.expiresIn) s before anyone signed in") }
             let reply = try await issuer.requestToken(.deviceCode(authorization.deviceCode), scopes: [], claims: claims)
-            guard reply.status == 400, let error = (try? JSONValue.parse(reply.body))?["error"]?.stringValue else { return .reply(reply) }
-            switch error {
-            case "authorization_pending":
-                continue
-            case "slow_down":
-                interval += 5
-            case "access_denied", "authorization_declined":
-                return .cancelled
-            case "expired_token", "code_expired":
-                return .expired("the issuer says the device code expired before anyone signed in")
-            default:
-                return .reply(reply)
+            switch DeviceCodePoll.classify(status: reply.status, body: reply.body) {
+            case .pending: continue
+            case .slowDown: interval += DeviceCodePoll.slowDownIncrementSeconds
+            case .declined: return .cancelled
+            case .expired: return .expired("the issuer says the device code expired before anyone signed in")
+            case .final: return .reply(reply)
             }
         }
     }
