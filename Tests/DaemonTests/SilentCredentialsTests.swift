@@ -10,12 +10,12 @@ import Testing
         try await DaemonHarness.run { harness in
             #expect(try await harness.signIn("bob@contoso.com").signedIn)
             let wrong = InteractiveUser.signIn(password: "Wr0ng")
-            for call in 0..<2 {
+            for call in 0..<3 {
                 do {
-                    if call == 0 {
-                        _ = try await harness.engine.acquireToken("bob@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: wrong)
-                    } else {
-                        _ = try await harness.engine.signIn("bob@contoso.com", scopes: DaemonHarness.chatRead, silent: true, user: wrong)
+                    switch call {
+                    case 0: _ = try await harness.engine.acquireToken("bob@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: wrong)
+                    case 1: _ = try await harness.engine.signIn("bob@contoso.com", scopes: DaemonHarness.chatRead, silent: true, user: wrong)
+                    default: _ = try await harness.engine.remediate("bob@contoso.com", silent: true, user: wrong)
                     }
                     Issue.record("a silent request with a (wrong) password was answered")
                 } catch let error as EngineError {

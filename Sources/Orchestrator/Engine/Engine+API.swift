@@ -82,6 +82,7 @@ extension Engine {
     /// Remediates `upn` and returns its one report.
     public func remediate(_ upn: String, silent: Bool, user: InteractiveUser?) async throws(EngineError) -> RemediationOutcome {
         let account = try parseAccount(upn)
+        try Self.checkCredentials(silent: silent, user: user)
         let interactive = !silent && user != nil
         return try await ask("a remediation", user: interactive ? user : nil) { machine, ticket in
             machine.remediate(account, interactive: interactive, ticket: ticket, now: clock.now)

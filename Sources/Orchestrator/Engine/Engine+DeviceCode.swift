@@ -1,6 +1,5 @@
 import ComplianceCore
 import HTTPClient
-import JSON
 
 extension Engine {
     /// How a device-code sign-in ended before a token answer.
