@@ -39,21 +39,23 @@ struct DocBlocksTests {
     @Test("README's Using it block runs as written")
     func usingItRuns() async throws {
         let block = try #require(AppTeamGuideTests.blocks(of: Self.readme).first { $0.marker == "run: using-it" })
-        var lines = block.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = block.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.first == "swift build && bin=$(swift build --show-bin-path)")
         let directory = NSTemporaryDirectory() + "readme-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let bin = URL(fileURLWithPath: ChildServer.executable("compliancectl")).deletingLastPathComponent().path
-        lines[0] = "bin='\(bin)'"
         let preamble = [
             "cd '\(Self.root.path)'",
             "trap 'echo \"FAILED $? at line $((LINENO - 4))\"' ERR",
             "trap 'kill $(jobs -p) 2>/dev/null; wait' EXIT",
             "trap 'exit 143' TERM",
         ]
-        // Only the block's /tmp/ paths move: the checkout itself may live under /tmp (a clean clone).
-        let script = (preamble + lines.map { $0.replacingOccurrences(of: "/tmp/", with: directory + "/") }).joined(separator: "\n")
+        // Only the block's own /tmp/ paths move: the checkout and the programs built in it may
+        // live under /tmp (a clean clone).
+        var commands = lines.map { $0.replacingOccurrences(of: "/tmp/", with: directory + "/") }
+        commands[0] = "bin='\(bin)'"
+        let script = (preamble + commands).joined(separator: "\n")
         let marker = UUID().uuidString
         var environment = ProcessInfo.processInfo.environment
         environment["README_TEST_RUN"] = marker
