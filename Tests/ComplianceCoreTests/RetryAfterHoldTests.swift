@@ -90,4 +90,21 @@ import Testing
         holds.failed(.mam(first), .init(status: 503, wait: .seconds(0)), now: Self.start)
         #expect(holds.isEmpty)
     }
+
+    /// A Retry-After too big for milliseconds (a hostile or broken service: 2^63 - 1 seconds)
+    /// stopped the daemon with an arithmetic overflow; it is an hour's hold like any long one.
+    @Test func aRetryAfterTooBigForMillisecondsIsAnHourNotACrash() {
+        #expect(RetryAfterHolds.wait(seconds: Int.max) == RetryAfterHolds.maximum)
+        #expect(RetryAfterHolds.wait(seconds: 9_223_372_036_854_776) == RetryAfterHolds.maximum)
+        #expect(RetryAfterHolds.wait(seconds: 30) == .seconds(30))
+        #expect(RetryAfterHolds.wait(seconds: 0) == .seconds(0))
+        #expect(RetryAfterHolds.wait(seconds: -1) == nil)
+        // The issuer's discovery, authorize and token failures come this way.
+        let result = GrantResultClassifier.result(of: .serviceFailure(status: 503, retryAfterSeconds: Int.max))
+        guard case .response(.serviceFailure(let failure)) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(failure.retryAfter == RetryAfterHolds.maximum)
+    }
 }

@@ -216,8 +216,9 @@ extension Engine {
             default: .status(error.httpStatus ?? 0)
             }
             let result = MAMResponseClassifier.classify(request, failure: failure, detail: error.message)
-            if error.code == .serviceFailure, let status = error.httpStatus, status >= 500 || status == 429, let seconds = error.retryAfterSeconds {
-                return .mamAskedToWait(result, .init(status: status, wait: .seconds(Int64(seconds))))
+            if error.code == .serviceFailure, let status = error.httpStatus, status >= 500 || status == 429,
+               let wait = error.retryAfterSeconds.flatMap(RetryAfterHolds.wait(seconds:)) {
+                return .mamAskedToWait(result, .init(status: status, wait: wait))
             }
             return .mam(result)
         }
