@@ -107,4 +107,20 @@ import Testing
         }
         #expect(failure.retryAfter == RetryAfterHolds.maximum)
     }
+
+    /// A failed commit of another step rebuilt the machine from its records and forgot the
+    /// holds (memory only): the held service was asked again at once. Only a start forgets them.
+    @Test func aFailedCommitKeepsTheHolds() throws {
+        var machine = ComplianceMachine(configuration: .init(mamService: false))
+        let first = try Self.request(&machine, ticket: 1, at: Self.start)
+        let sent = try #require(Self.step(first, Self.grant))
+        machine.completed(sent, .grant(.response(.serviceFailure(ServiceFailure(status: 429, retryAfter: .seconds(600))))), now: Self.start)
+        _ = Self.take(&machine)
+
+        var reloaded = try machine.reloadedAfterFailedCommit(machine.stored)
+        reloaded.resumed(now: Self.start)
+        _ = Self.take(&reloaded)
+        let held = try Self.request(&reloaded, ticket: 2, at: Self.start.advanced(by: .seconds(10)))
+        #expect(Self.step(held, Self.grant) == nil, "the issuer asked to wait 600 s; a failed commit sent the grant anyway: \(held)")
+    }
 }
