@@ -36,7 +36,7 @@ public enum GrantResultClassifier {
             let server = ServerError(status: status ?? 200, error: "sign_in_failed", errorDescription: message, errorCodes: AADSTSCodes.codes(in: message))
             return .response(.interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: server)))
         case .serviceFailure(let status, let retryAfter):
-            return .response(.serviceFailure(ServiceFailure(status: status, retryAfter: retryAfter.map { .seconds(Int64($0)) })))
+            return .response(.serviceFailure(ServiceFailure(status: status, retryAfter: retryAfter.flatMap(RetryAfterHolds.wait(seconds:)))))
         case .other(let code, let message):
             return .response(.malformed(MalformedResponse(status: 0, message: "\(code): \(message)")))
         }

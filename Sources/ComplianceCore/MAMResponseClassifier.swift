@@ -33,10 +33,10 @@ public enum MAMResponseClassifier {
     /// ``TokenResponseClassifier`` do.
     public static func stepResult(_ request: ComplianceMachine.MAMRequest, failure: CallFailure, detail: String) -> ComplianceMachine.StepResult {
         let result = classify(request, failure: failure, detail: detail)
-        guard case .status(let status, let seconds?) = failure, status == 429 || (500...599).contains(status), seconds > 0 else {
-            return .mam(result)
-        }
-        return .mamAskedToWait(result, .init(status: status, wait: .seconds(Int64(seconds))))
+        guard case .status(let status, let seconds?) = failure, status == 429 || (500...599).contains(status), seconds > 0,
+              let wait = RetryAfterHolds.wait(seconds: seconds)
+        else { return .mam(result) }
+        return .mamAskedToWait(result, .init(status: status, wait: wait))
     }
 
     /// The result of a call that got no usable answer; `detail` says what happened.

@@ -27,6 +27,14 @@ public struct RetryAfterHolds: Sendable, Hashable {
     /// Longer waits are cut to this (MSAL caps its throttling at one hour).
     public static let maximum = TimeSpan.hours(1)
 
+    /// A service's `Retry-After` of `seconds` as a wait, cut to ``maximum``: the number comes
+    /// from the service, and one too big for a ``TimeSpan`` in milliseconds (past about 2^53
+    /// seconds) must not stop the daemon; nil for a negative number (no wait).
+    public static func wait(seconds: Int) -> TimeSpan? {
+        guard seconds >= 0 else { return nil }
+        return Int64(seconds) >= maximum.milliseconds / 1000 ? maximum : .seconds(Int64(seconds))
+    }
+
     private var holds: [Service: Hold] = [:]
 
     private struct Hold: Sendable, Hashable {

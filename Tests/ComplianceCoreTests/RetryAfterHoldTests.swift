@@ -90,4 +90,37 @@ import Testing
         holds.failed(.mam(first), .init(status: 503, wait: .seconds(0)), now: Self.start)
         #expect(holds.isEmpty)
     }
+
+    /// A Retry-After too big for milliseconds (a hostile or broken service: 2^63 - 1 seconds)
+    /// stopped the daemon with an arithmetic overflow; it is an hour's hold like any long one.
+    @Test func aRetryAfterTooBigForMillisecondsIsAnHourNotACrash() {
+        #expect(RetryAfterHolds.wait(seconds: Int.max) == RetryAfterHolds.maximum)
+        #expect(RetryAfterHolds.wait(seconds: 9_223_372_036_854_776) == RetryAfterHolds.maximum)
+        #expect(RetryAfterHolds.wait(seconds: 30) == .seconds(30))
+        #expect(RetryAfterHolds.wait(seconds: 0) == .seconds(0))
+        #expect(RetryAfterHolds.wait(seconds: -1) == nil)
+        // The issuer's discovery, authorize and token failures come this way.
+        let result = GrantResultClassifier.result(of: .serviceFailure(status: 503, retryAfterSeconds: Int.max))
+        guard case .response(.serviceFailure(let failure)) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(failure.retryAfter == RetryAfterHolds.maximum)
+    }
+
+    /// A failed commit of another step rebuilt the machine from its records and forgot the
+    /// holds (memory only): the held service was asked again at once. Only a start forgets them.
+    @Test func aFailedCommitKeepsTheHolds() throws {
+        var machine = ComplianceMachine(configuration: .init(mamService: false))
+        let first = try Self.request(&machine, ticket: 1, at: Self.start)
+        let sent = try #require(Self.step(first, Self.grant))
+        machine.completed(sent, .grant(.response(.serviceFailure(ServiceFailure(status: 429, retryAfter: .seconds(600))))), now: Self.start)
+        _ = Self.take(&machine)
+
+        var reloaded = try machine.reloadedAfterFailedCommit(machine.stored)
+        reloaded.resumed(now: Self.start)
+        _ = Self.take(&reloaded)
+        let held = try Self.request(&reloaded, ticket: 2, at: Self.start.advanced(by: .seconds(10)))
+        #expect(Self.step(held, Self.grant) == nil, "the issuer asked to wait 600 s; a failed commit sent the grant anyway: \(held)")
+    }
 }

@@ -177,9 +177,12 @@ extension ComplianceMachine {
     }
 
     /// The virtual clock moved from `from` to `to` (after the timers due on the way fired).
-    public mutating func clockAdvanced(from: Instant, to: Instant) {
+    /// Replies `.settled` once the move is committed: a caller told the clock moved has its
+    /// `clockAdvanced` in the log, and a refused commit answers `storage_unavailable` instead.
+    public mutating func clockAdvanced(from: Instant, to: Instant, ticket: Ticket) {
         beginStep()
         defer { endStep(now: to) }
         note(.clockAdvanced(from: from, to: to))
+        reply(ticket, .settled)
     }
 }

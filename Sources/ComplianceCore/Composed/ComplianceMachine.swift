@@ -106,9 +106,12 @@ public struct ComplianceMachine: Sendable, Hashable {
     /// `stored` records, with what lives only in memory (the app's process and UI identities)
     /// as it was before that step. A failed commit changes nothing a caller can observe: not
     /// the records, and not the identities either (invariant 20). Call ``resumed(now:)`` next.
+    /// The Retry-After holds stay too: a service asked to wait whatever the disk did, and a
+    /// full disk must not send the held requests at once (only a process start forgets them).
     public func reloadedAfterFailedCommit(_ stored: Stored) throws -> ComplianceMachine {
         var machine = try ComplianceMachine(restoring: stored, configuration: configuration)
         machine.identities = volatile.identitiesBeforeStep
+        machine.volatile.holds = volatile.holds
         return machine
     }
 

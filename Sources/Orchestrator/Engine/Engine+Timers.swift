@@ -49,7 +49,8 @@ extension Engine {
 
     /// Moves the virtual clock `seconds` forward, firing every timer due on the way in order;
     /// returns after their work settled. The clock moves only as far as the timers' work was
-    /// committed: a refused commit answers `storage_unavailable` with the clock before that timer.
+    /// committed: a refused commit answers `storage_unavailable` with the clock before that timer
+    /// (or, when the move's own `clockAdvanced` is refused, where the timers left it).
     public func advanceClock(seconds: Int64) async throws(EngineError) -> (from: EpochMillis, now: EpochMillis, fired: [FiredTimer]) {
         guard clock.mode == .virtual else {
             throw EngineError(.clockNotVirtual, "the daemon runs on the real clock; start it with --clock virtual to advance time")
@@ -60,10 +61,18 @@ extension Engine {
         let from = clock.milliseconds
         let target = from + seconds * 1000
         let fired = try await fireDueTimers(upTo: target)
+        let afterTimers = clock.milliseconds
         clock.advance(to: target)
+        // The move is committed with its clockAdvanced (the commit stores the clock): a refused
+        // commit leaves the clock where the timers' work left it.
+        let reply = await submit { machine, ticket in
+            machine.clockAdvanced(from: Instant(millisecondsSinceEpoch: from), to: Instant(millisecondsSinceEpoch: target), ticket: ticket)
+        }
+        if case .refused(let refusal) = reply {
+            clock.restore(to: afterTimers)
+            throw Self.error(refusal)
+        }
         saveVirtualClock()
-        machine.clockAdvanced(from: Instant(millisecondsSinceEpoch: from), to: Instant(millisecondsSinceEpoch: target))
-        drain()
         return (from, target, fired)
     }
 }
