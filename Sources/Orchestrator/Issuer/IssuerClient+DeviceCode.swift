@@ -14,6 +14,17 @@ public struct DeviceAuthorization: Sendable {
     public var interval: Int
     /// The issuer's own instructions, when it gives them (Entra does).
     public var message: String?
+
+    /// The codes' lifetime from `expires_in`: 900 s when absent, at least 1 s, at most a day
+    /// (an issuer's huge number would overflow the deadline's arithmetic; Entra's is 900 s).
+    static func lifetime(expiresIn: Int64?) -> Int {
+        Int(min(max(1, expiresIn ?? 900), 86_400))
+    }
+
+    /// Seconds between polls from `interval`: 5 when absent, between 1 and 60.
+    static func pollInterval(_ interval: Int64?) -> Int {
+        Int(min(max(1, interval ?? 5), 60))
+    }
 }
 
 extension IssuerClient {
@@ -44,11 +55,11 @@ extension IssuerClient {
         else {
             throw IssuerError(.serviceFailure, "the device authorization answer lacks device_code, user_code or verification_uri", endpoint: endpoint)
         }
-        let expiresIn = json["expires_in"]?.intValue.map { Int(clamping: $0) } ?? 900
-        let interval = json["interval"]?.intValue.map { Int(clamping: $0) } ?? 5
         return DeviceAuthorization(
             deviceCode: deviceCode, userCode: userCode, verificationURI: verification,
-            verificationURIComplete: json["verification_uri_complete"]?.stringValue, expiresIn: max(1, expiresIn), interval: min(max(1, interval), 60),
+            verificationURIComplete: json["verification_uri_complete"]?.stringValue,
+            expiresIn: DeviceAuthorization.lifetime(expiresIn: json["expires_in"]?.intValue),
+            interval: DeviceAuthorization.pollInterval(json["interval"]?.intValue),
             message: json["message"]?.stringValue)
     }
 }
