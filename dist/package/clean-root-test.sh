@@ -107,7 +107,11 @@ check "a demo flow copied out of /usr/share/$name runs with the packaged fixture
 mockauth_ok() {
     local out="$root/tmp/mockauth.out" url="" _
     # From /, with no fixtures named: it must find /usr/share/$name/mocks/fixtures/contoso.json.
-    in_root sh -c 'cd / && exec mockauth serve --port 0' >"$out" 2>"$root/tmp/mockauth.err" &
+    # Not through in_root: a backgrounded shell function is a subshell, and $! would name it,
+    # not mockauth (killing it left mockauth running). chroot, env and sh each exec the next,
+    # so $! is mockauth's own pid.
+    chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+        sh -c 'cd / && exec mockauth serve --port 0' >"$out" 2>"$root/tmp/mockauth.err" &
     mockauth_pid=$!
     for _ in $(seq 1 300); do  # its first line, or its end
         url="$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$out" | head -1)"
@@ -120,6 +124,11 @@ mockauth_ok() {
     echo "    $url/contoso.com/v2.0/.well-known/openid-configuration: $(echo "$discovery" | head -c 120)…"
     kill "$mockauth_pid" && wait "$mockauth_pid" || true
     mockauth_pid=""
+    # Nothing the check started may outlive it.
+    if pgrep -f 'mockauth serve --port 0' | xargs -r -I{} readlink /proc/{}/root | grep -qF "$root"; then
+        echo "    mockauth outlived its check" >&2
+        return 1
+    fi
     grep -q '"token_endpoint"' <<<"$discovery" && grep -q '"jwks_uri"' <<<"$discovery" && grep -q "${url#http://}" <<<"$discovery"
 }
 check "mockauth serve (packaged default fixtures) answers its discovery document" mockauth_ok
