@@ -1,5 +1,4 @@
 import ComplianceCore
-import JSON
 
 /// The app's process and UI identities (`IntuneMAMPolicyManager` `setProcessIdentity`,
 /// `setUIPolicyIdentity`), and `loginAndEnrollAccount(nil)`'s choice of account.

@@ -1,5 +1,4 @@
 import ComplianceCore
-import JSON
 
 /// The app's Entra settings as the engine uses them: the profile's, and the runtime overrides
 /// (`IntuneMAMSettings` `aadAuthorityUriOverride`, `aadClientIdOverride`, `aadRedirectUriOverride`).
