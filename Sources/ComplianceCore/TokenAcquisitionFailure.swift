@@ -27,12 +27,15 @@ public enum TokenAcquisitionFailure: Error, Sendable, Hashable, CustomStringConv
     /// The issuer signed in another person than the account asked for (MSAL's mismatched
     /// user): nothing is kept; the right person must sign in.
     case accountMismatch(AccountMismatch)
+    /// The token cache could not be read (the reason from the store): nothing was sent, and
+    /// nothing the store holds was changed.
+    case tokenCacheUnreadable(String)
 
     /// The compliance status a remediation reports for this failure.
     public var complianceStatus: ComplianceStatus {
         switch self {
         case .interactionRequired, .accountMismatch: .interactionRequired
-        case .serviceFailure, .malformedResponse, .invalidClaimsChallenge, .issuerConfiguration: .serviceFailure
+        case .serviceFailure, .malformedResponse, .invalidClaimsChallenge, .issuerConfiguration, .tokenCacheUnreadable: .serviceFailure
         case .networkFailure: .networkFailure
         case .userCancelled: .userCancelled
         case .protectionPolicyRequired, .capabilityMissing, .requestRejected, .accountRemoved, .declinedScopes: .notCompliant
@@ -73,6 +76,8 @@ public enum TokenAcquisitionFailure: Error, Sendable, Hashable, CustomStringConv
             "\(error.description)."
         case .accountMismatch(let mismatch):
             "The sign-in is not \(mismatch.account.upn)'s: \(mismatch); nothing was kept. Sign in as \(mismatch.account.upn)."
+        case .tokenCacheUnreadable(let reason):
+            "The token cache cannot be read (\(reason)); nothing was sent and nothing changed. Try again; if it persists, check the storage of the state directory."
         case .accountRemoved:
             "This app may not hand the account a token: the organization's allowed accounts leave it out, or it is being signed out and its data wiped."
         }

@@ -50,34 +50,54 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
     public struct CacheEntry: Sendable, Hashable {
         /// The stored access token for these scopes (with its expiry), if any.
         public var accessToken: TokenSet?
-        /// Whether a refresh token is stored for the account.
-        public var hasRefreshToken: Bool
+        /// The account's stored refresh token, if any: a refresh grant carries the one this
+        /// read found, so the grant never depends on a second read.
+        public var refreshToken: SecretToken?
 
-        public init(accessToken: TokenSet?, hasRefreshToken: Bool) {
+        public init(accessToken: TokenSet?, refreshToken: SecretToken?) {
             self.accessToken = accessToken
-            self.hasRefreshToken = hasRefreshToken
+            self.refreshToken = refreshToken
         }
 
+        /// Whether a refresh token is stored for the account.
+        public var hasRefreshToken: Bool { refreshToken != nil }
+
         /// Nothing stored.
-        public static let empty = CacheEntry(accessToken: nil, hasRefreshToken: false)
+        public static let empty = CacheEntry(accessToken: nil, refreshToken: nil)
     }
 
     /// The grant to send.
-    public enum Grant: String, Sendable, Hashable {
-        /// `grant_type=refresh_token` with the stored refresh token.
-        case refreshToken
+    public enum Grant: Sendable, Hashable {
+        /// `grant_type=refresh_token` with the refresh token the cache read found.
+        case refreshToken(SecretToken)
         /// Authorization code + PKCE through the authorize endpoint (user interaction).
         case interactive
+
+        /// The grant's name in metrics and traces (never the token).
+        public var name: String {
+            switch self {
+            case .refreshToken: "refreshToken"
+            case .interactive: "interactive"
+            }
+        }
+
+        /// Whether this is the sign-in page's grant.
+        public var isInteractive: Bool {
+            if case .interactive = self { return true }
+            return false
+        }
     }
 
     /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
     public enum Action: Sendable, Hashable {
-        /// Look up the store; answer with ``cacheRead(_:now:)``.
+        /// Look up the store; answer with ``cacheRead(_:now:)``, or ``storeFailed(_:)`` when
+        /// the store cannot be read.
         case readCache(AccountID, scopes: [String])
         /// Send a grant with this `claims` parameter (nil: none); answer with
         /// `tokenResponseReceived`, `transportFailed` or (interactive) `userCancelled`.
         case requestToken(Grant, AccountID, scopes: [String], claims: String?)
-        /// Delete the account's refresh token; answer with ``refreshTokenRemoved()``.
+        /// Delete the account's refresh token; answer with ``refreshTokenRemoved()``, or
+        /// ``storeFailed(_:)`` when the store refused.
         case removeRefreshToken(AccountID)
         /// Hand the tokens to the caller; `store` says whether they are new and must be saved first.
         case deliverTokens(TokenSet, store: Bool)
@@ -98,7 +118,7 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         ///  - `.finished` on `cacheRead` (a fresh access token, no claims challenge)
         ///  - `.refreshing` on `cacheRead` (a refresh token)
         ///  - `.interactive` on `cacheRead` (nothing usable, interaction allowed)
-        ///  - `.failed` on `cacheRead` (nothing usable) or `accountRemoved`
+        ///  - `.failed` on `cacheRead` (nothing usable), `storeFailed` or `accountRemoved`
         case readingCache
         /// A refresh grant is in flight. Valid transitions:
         ///  - `.finished` on `tokenResponseReceived(.success)` granting every scope
@@ -108,8 +128,8 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         ///  - `.failed` on declined scopes, any other response, `transportFailed` or `accountRemoved`
         case refreshing(claims: String?)
         /// The dead refresh token is being deleted. Valid transitions:
-        ///  - `.interactive` on `refreshTokenRemoved` when allowed
-        ///  - `.failed` on `refreshTokenRemoved` otherwise, or `accountRemoved`
+        ///  - `.interactive` on `refreshTokenRemoved` or `storeFailed` when allowed
+        ///  - `.failed` on `refreshTokenRemoved` or `storeFailed` otherwise, or `accountRemoved`
         case droppingRefreshToken(InteractionRequired)
         /// The user is signing in. Valid transitions:
         ///  - `.finished` on `tokenResponseReceived(.success)` granting every scope
@@ -129,13 +149,13 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         .init("readingCache", "finished", "cacheRead"),
         .init("readingCache", "refreshing", "cacheRead"),
         .init("readingCache", "interactive", "cacheRead"),
-        .init("readingCache", "failed", "cacheRead / accountRemoved"),
+        .init("readingCache", "failed", "cacheRead / storeFailed / accountRemoved"),
         .init("refreshing", "finished", "tokenResponseReceived"),
         .init("refreshing", "droppingRefreshToken", "tokenResponseReceived"),
         .init("refreshing", "interactive", "tokenResponseReceived"),
         .init("refreshing", "failed", "tokenResponseReceived / transportFailed / accountRemoved"),
-        .init("droppingRefreshToken", "interactive", "refreshTokenRemoved"),
-        .init("droppingRefreshToken", "failed", "refreshTokenRemoved / accountRemoved"),
+        .init("droppingRefreshToken", "interactive", "refreshTokenRemoved / storeFailed"),
+        .init("droppingRefreshToken", "failed", "refreshTokenRemoved / storeFailed / accountRemoved"),
         .init("interactive", "finished", "tokenResponseReceived"),
         .init("interactive", "failed", "tokenResponseReceived / transportFailed / userCancelled / issuerMisconfigured / accountRemoved"),
     ]
@@ -186,14 +206,34 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
                 state = .finished
                 return .deliverTokens(cached, store: false)
             }
-            if entry.hasRefreshToken {
-                return send(.refreshToken, challenge: request.claimsChallenge)
+            if let refreshToken = entry.refreshToken {
+                return send(.refreshToken(refreshToken), challenge: request.claimsChallenge)
             }
             return interactiveOrFail(challenge: request.claimsChallenge, failure: .interactionRequired(nil))
         case .finished, .failed:
             return .none
         case .initialized, .refreshing, .droppingRefreshToken, .interactive:
             preconditionFailure("cacheRead() without a cache read pending. Invalid state: \(state)")
+        }
+    }
+
+    /// A store step failed (`reason` says why).
+    /// - The cache read: the request fails without sending anything, as MSAL fails a silent
+    ///   request whose keychain read fails. An unreadable cache is neither a miss (that would
+    ///   send the person to the sign-in page for a storage problem) nor a refresh (there is no
+    ///   token to present).
+    /// - The removal of a dead refresh token: as ``refreshTokenRemoved()``; a refresh token that
+    ///   cannot be deleted is not used again either.
+    public mutating func storeFailed(_ reason: String) -> Action {
+        switch state {
+        case .readingCache:
+            return fail(.tokenCacheUnreadable(reason))
+        case .droppingRefreshToken:
+            return refreshTokenRemoved()
+        case .finished, .failed:
+            return .none
+        case .initialized, .refreshing, .interactive:
+            preconditionFailure("storeFailed() without a store step pending. Invalid state: \(state)")
         }
     }
 
@@ -301,7 +341,7 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         } catch {
             return fail(.invalidClaimsChallenge(error))
         }
-        state = grant == .refreshToken ? .refreshing(claims: claims) : .interactive(claims: claims)
+        state = grant.isInteractive ? .interactive(claims: claims) : .refreshing(claims: claims)
         return .requestToken(grant, request.account, scopes: request.scopes, claims: claims)
     }
 

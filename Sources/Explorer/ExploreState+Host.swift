@@ -50,8 +50,8 @@ extension ExploreState: ComplianceHost {
         world.facts.answeredTickets.insert(ticket)
     }
 
-    public mutating func readTokenCache(_ account: AccountID, scopes: [String], environment: TokenEnvironment) -> TokenAcquisitionStateMachine.CacheEntry {
-        world.cacheEntry(account, scopes: scopes, environment: environment)
+    public mutating func readTokenCache(_ account: AccountID, scopes: [String], environment: TokenEnvironment) -> ComplianceMachine.StepResult {
+        .cache(world.cacheEntry(account, scopes: scopes, environment: environment))
     }
 
     public mutating func removeRefreshToken(_ account: AccountID, environment: TokenEnvironment) -> ComplianceMachine.StepResult {

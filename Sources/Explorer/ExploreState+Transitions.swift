@@ -245,7 +245,7 @@ extension ExploreState {
     ) -> (result: ComplianceMachine.StepResult, fed: (account: AccountID, kind: ComplianceInvariants.NotificationKind)?) {
         switch action {
         case .requestToken(_, let grant, let account, let scopes, _, _, let environment):
-            if grant == .refreshToken { world.presentRefreshToken(account, to: environment) }
+            if case .refreshToken(let token) = grant { world.presentRefreshToken(token, of: account, to: environment) }
             switch answer {
             case .failure(.capabilityMissing):
                 return (.grant(.response(.capabilityMissing(ServerError(status: 400, error: "invalid_grant", errorCodes: [53009])))), nil)
@@ -257,7 +257,7 @@ extension ExploreState {
             case .failure(.issuerUnreachable):
                 return (.grant(.transportFailed("connection refused")), nil)
             case .failure(.userCancelled):
-                return (.grant(grant == .interactive ? .cancelled : .transportFailed("cancelled")), nil)
+                return (.grant(grant.isInteractive ? .cancelled : .transportFailed("cancelled")), nil)
             case .failure(.wrongPassword):
                 // As the Engine maps a sign-in page that did not let the person in.
                 let server = ServerError(status: 200, error: "sign_in_failed", errorDescription: "AADSTS50126: Error validating credentials", errorCodes: [50126])

@@ -149,15 +149,14 @@ public struct World: Sendable, Hashable {
         if let expiry = record.access[scopes.sorted().joined(separator: " ")] {
             access = TokenSet(accessToken: SecretToken("cached-at"), expiresOn: expiry, scopes: scopes)
         }
-        return .init(accessToken: access, hasRefreshToken: record.refresh != nil)
+        // The store keeps which issuer issued the refresh token; the token read back names it.
+        return .init(accessToken: access, refreshToken: record.refresh.map { SecretToken("rt" + Self.tag($0)) })
     }
 
-    /// A refresh grant to `environment`'s issuer: the Orchestrator sends the refresh token it
-    /// holds under that issuer; one another issuer issued is reported.
-    mutating func presentRefreshToken(_ account: AccountID, to environment: TokenEnvironment) {
-        guard let record = tokens[TokenKey(key: ComplianceInvariants.storeKey(account), environment: environment)], let issuer = record.refresh,
-              issuer != environment
-        else { return }
+    /// A refresh grant to `environment`'s issuer presents `token` (the one the machine's cache
+    /// read found); one another issuer issued is reported.
+    mutating func presentRefreshToken(_ token: SecretToken, of account: AccountID, to environment: TokenEnvironment) {
+        guard let issuer = Self.issuer(of: token.reveal()), issuer != environment else { return }
         facts.strangerTokens.append("a refresh token \(issuer) issued to \(account.upn) was presented to \(environment)")
     }
 

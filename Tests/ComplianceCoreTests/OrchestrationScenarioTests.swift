@@ -37,7 +37,7 @@ import Testing
         let request = TokenAcquisitionStateMachine.Request(account: alice, scopes: ["user.read"], allowInteraction: false)
 
         // 1. The token request fails with protection-policy-required.
-        let first = acquire(request, cache: .init(accessToken: nil, hasRefreshToken: true), responses: &responses, sentClaims: &sentClaims)
+        let first = acquire(request, cache: .init(accessToken: nil, refreshToken: SecretToken("rt-1")), responses: &responses, sentClaims: &sentClaims)
         guard case .fail(.protectionPolicyRequired(let details)) = first else { Issue.record("expected PPR, got \(first)"); return }
         #expect(details.displayableID == "alice@contoso.com")
         #expect(details.tenantID == "contoso.onmicrosoft.com")
@@ -83,7 +83,7 @@ import Testing
             case .reportCompliance:
                 action = remediation.complianceReported()
             case .retryTokenRequest:
-                let retried = acquire(request, cache: .init(accessToken: nil, hasRefreshToken: true), responses: &responses, sentClaims: &sentClaims)
+                let retried = acquire(request, cache: .init(accessToken: nil, refreshToken: SecretToken("rt-1")), responses: &responses, sentClaims: &sentClaims)
                 guard case .deliverTokens(let tokens, store: true) = retried else { Issue.record("retry gave \(retried)"); return }
                 action = remediation.retriedTokenRequestCompleted(.success(tokens))
             case .deliverStatus(let report, let tokens):

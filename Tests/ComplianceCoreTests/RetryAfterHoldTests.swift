@@ -42,7 +42,7 @@ import Testing
     static func request(_ machine: inout ComplianceMachine, ticket: UInt64, at now: Instant) throws -> [ComplianceMachine.Action] {
         machine.acquireToken(alice, scopes: scopes, interactive: false, remediate: false, ticket: .init(ticket), now: now)
         let read = try #require(step(take(&machine), cacheRead))
-        machine.completed(read, .cache(.init(accessToken: nil, hasRefreshToken: true)), now: now)
+        machine.completed(read, .cache(.init(accessToken: nil, refreshToken: SecretToken("rt-1"))), now: now)
         return take(&machine)
     }
 

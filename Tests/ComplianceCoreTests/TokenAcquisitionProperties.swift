@@ -27,6 +27,7 @@ import Testing
             var violations = Violations(TokenAcquisitionStateMachine.documentedTransitions)
             var outcomes = 0
             var removed = false
+            var storedRefreshToken: SecretToken?
 
             func step(_ body: (inout TokenAcquisitionStateMachine) -> TokenAcquisitionStateMachine.Action) -> TokenAcquisitionStateMachine.Action {
                 let from = machine.stateName
@@ -51,7 +52,7 @@ import Testing
                 case .requestToken(let grant, _, _, let claims):
                     let parsed = claims.flatMap { try? JSONValue.parse($0) }
                     violations.check(parsed.map { ClaimsRequest.declares("protapp", in: $0) } ?? false, "grant without protapp: \(claims ?? "nil")")
-                    violations.check(grant == .refreshToken || interactive, "interactive grant when interaction is not allowed")
+                    violations.check(!grant.isInteractive || interactive, "interactive grant when interaction is not allowed")
                 default:
                     break
                 }
@@ -66,21 +67,32 @@ import Testing
                 }
                 switch action {
                 case .readCache:
+                    if choices.next(6) == 0 {
+                        action = step { $0.storeFailed("disk I/O error") }
+                        if !removed { violations.check(action == .fail(.tokenCacheUnreadable("disk I/O error")), "an unreadable cache answered \(action)") }
+                        break
+                    }
                     let expiry = t0.advanced(by: .minutes(Int64(choices.next(12))))
+                    storedRefreshToken = choices.next(2) == 0 ? SecretToken("rt-\(choices.next(3))") : nil
                     let entry = TokenAcquisitionStateMachine.CacheEntry(
-                        accessToken: choices.next(2) == 0 ? tokenSet(expiresOn: expiry) : nil, hasRefreshToken: choices.next(2) == 0)
+                        accessToken: choices.next(2) == 0 ? tokenSet(expiresOn: expiry) : nil, refreshToken: storedRefreshToken)
                     action = step { $0.cacheRead(entry, now: t0) }
                 case .requestToken(let grant, _, _, _):
+                    if case .refreshToken(let presented) = grant {
+                        violations.check(presented == storedRefreshToken, "a refresh grant presents another token than the cache read found")
+                    }
                     switch choices.next(10) {
                     case 0: action = step { $0.transportFailed("reset") }
-                    case 1 where grant == .interactive: action = step { $0.userCancelled() }
-                    case 2 where grant == .interactive: action = step { $0.issuerMisconfigured("HTTP 403") }
+                    case 1 where grant.isInteractive: action = step { $0.userCancelled() }
+                    case 2 where grant.isInteractive: action = step { $0.issuerMisconfigured("HTTP 403") }
                     default:
                         let response = choices.pick(Self.responses)
                         action = step { $0.tokenResponseReceived(response) }
                     }
                 case .removeRefreshToken:
-                    action = step { $0.refreshTokenRemoved() }
+                    // A refresh token that cannot be deleted is not used again either.
+                    action = choices.next(4) == 0 ? step { $0.storeFailed("disk full") } : step { $0.refreshTokenRemoved() }
+                    storedRefreshToken = nil
                 case .deliverTokens, .keepGranted, .fail, .none:
                     action = .none
                 }

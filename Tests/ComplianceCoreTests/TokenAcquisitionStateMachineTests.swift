@@ -12,7 +12,7 @@ import Testing
 
     func refreshing(interactive: Bool = true) -> TokenAcquisitionStateMachine {
         var machine = machine(interactive: interactive)
-        _ = machine.cacheRead(.init(accessToken: nil, hasRefreshToken: true), now: t0)
+        _ = machine.cacheRead(.init(accessToken: nil, refreshToken: SecretToken("rt-1")), now: t0)
         return machine
     }
 
@@ -24,22 +24,40 @@ import Testing
     @Test func freshCachedTokenIsDelivered() {
         var machine = machine()
         let cached = tokenSet(expiresOn: t0.advanced(by: .minutes(6)))
-        #expect(machine.cacheRead(.init(accessToken: cached, hasRefreshToken: true), now: t0) == .deliverTokens(cached, store: false))
+        #expect(machine.cacheRead(.init(accessToken: cached, refreshToken: SecretToken("rt-1")), now: t0) == .deliverTokens(cached, store: false))
     }
 
     @Test func tokenWithinFiveMinutesOfExpiryIsRefreshed() {
         var machine = machine()
         let cached = tokenSet(expiresOn: t0.advanced(by: .minutes(5)))
-        #expect(machine.cacheRead(.init(accessToken: cached, hasRefreshToken: true), now: t0)
-            == .requestToken(.refreshToken, alice, scopes: ["user.read"], claims: protapp))
+        #expect(machine.cacheRead(.init(accessToken: cached, refreshToken: SecretToken("rt-1")), now: t0)
+            == .requestToken(.refreshToken(SecretToken("rt-1")), alice, scopes: ["user.read"], claims: protapp))
     }
 
     @Test func claimsChallengeSkipsTheCache() {
         let challenge = #"{"access_token":{"nbf":{"essential":true,"value":"1"}}}"#
         var machine = machine(challenge: challenge)
         let cached = tokenSet(expiresOn: t0.advanced(by: .hours(1)))
-        #expect(machine.cacheRead(.init(accessToken: cached, hasRefreshToken: true), now: t0)
-            == .requestToken(.refreshToken, alice, scopes: ["user.read"], claims: #"{"access_token":{"xms_cc":{"values":["protapp"]},"nbf":{"essential":true,"value":"1"}}}"#))
+        #expect(machine.cacheRead(.init(accessToken: cached, refreshToken: SecretToken("rt-1")), now: t0)
+            == .requestToken(.refreshToken(SecretToken("rt-1")), alice, scopes: ["user.read"], claims: #"{"access_token":{"xms_cc":{"values":["protapp"]},"nbf":{"essential":true,"value":"1"}}}"#))
+    }
+
+    /// An unreadable cache is not an empty one: nothing is sent, the person is not sent to the
+    /// sign-in page, the request fails with what the store said.
+    @Test func anUnreadableCacheFailsUnsentEvenWhenInteractionIsAllowed() {
+        var machine = machine(interactive: true)
+        #expect(machine.storeFailed("disk I/O error") == .fail(.tokenCacheUnreadable("disk I/O error")))
+        #expect(TokenAcquisitionFailure.tokenCacheUnreadable("x").complianceStatus == .serviceFailure)
+        #expect(machine.storeFailed("late") == .none, "a late store answer changes nothing")
+    }
+
+    /// A dead refresh token that cannot be deleted is not used again either: the sign-in
+    /// page follows, as after a deletion.
+    @Test func aRefreshTokenThatCannotBeDeletedIsNotUsedAgain() {
+        var machine = refreshing()
+        let dead = InteractionRequired(reason: .invalidGrant, serverError: ServerError(status: 400, error: "invalid_grant"))
+        #expect(machine.tokenResponseReceived(.interactionRequired(dead)) == .removeRefreshToken(alice))
+        #expect(machine.storeFailed("disk full") == .requestToken(.interactive, alice, scopes: ["user.read"], claims: protapp))
     }
 
     @Test func nothingCachedGoesInteractiveWhenAllowed() {
@@ -125,7 +143,7 @@ import Testing
     @Test func declinedScopesKeepTheGrantedPartAndFail() {
         var machine = TokenAcquisitionStateMachine(request: .init(account: alice, scopes: ["api://x/Read", "API://x/Write", "openid"], allowInteraction: true))
         _ = machine.start()
-        _ = machine.cacheRead(.init(accessToken: nil, hasRefreshToken: true), now: t0)
+        _ = machine.cacheRead(.init(accessToken: nil, refreshToken: SecretToken("rt-1")), now: t0)
         let partial = TokenSet(accessToken: SecretToken("a"), refreshToken: SecretToken("r"), expiresOn: t0.advanced(by: .hours(1)), scopes: ["api://x/read"])
         let failure = TokenAcquisitionFailure.declinedScopes(DeclinedScopes(granted: ["api://x/read"], declined: ["API://x/Write"]))
         #expect(machine.tokenResponseReceived(.success(partial)) == .keepGranted(partial, scopes: ["api://x/Read", "openid"], failure: failure))
@@ -196,7 +214,7 @@ import Testing
 
     @Test func anInvalidChallengeFailsClearly() {
         var machine = machine(challenge: "[]")
-        guard case .fail(.invalidClaimsChallenge) = machine.cacheRead(.init(accessToken: nil, hasRefreshToken: true), now: t0) else {
+        guard case .fail(.invalidClaimsChallenge) = machine.cacheRead(.init(accessToken: nil, refreshToken: SecretToken("rt-1")), now: t0) else {
             Issue.record("expected invalid claims challenge"); return
         }
     }

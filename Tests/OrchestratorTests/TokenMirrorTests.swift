@@ -21,14 +21,14 @@ import Testing
     @Test func unknownUntilReadThenAnsweredWithTheRequestsScopes() {
         var mirror = TokenMirror()
         #expect(mirror.entry(alice, partition: Self.issuer, scopes: Self.read) == nil)
-        mirror.remember(alice, partition: Self.issuer, scopes: ScopeSet(Self.read), .init(accessToken: tokens("a1"), hasRefreshToken: true))
+        mirror.remember(alice, partition: Self.issuer, scopes: ScopeSet(Self.read), .init(accessToken: tokens("a1"), refreshToken: SecretToken("rt-1")))
         // The same scopes in another spelling find the entry, and come back as asked.
         let asked = ["API://contoso-chat/Chat.Read"]
         let entry = mirror.entry(alice, partition: Self.issuer, scopes: asked)
         #expect(entry?.accessToken?.accessToken == SecretToken("a1"))
         #expect(entry?.accessToken?.scopes == asked)
-        #expect(entry?.accessToken?.refreshToken == nil, "a cache entry never carries the refresh token itself")
-        #expect(entry?.hasRefreshToken == true)
+        #expect(entry?.accessToken?.refreshToken == nil, "the access token's set never carries the refresh token")
+        #expect(entry?.refreshToken == SecretToken("rt-1"), "the entry carries the refresh token a refresh grant presents")
         #expect(mirror.entry(bob, partition: Self.issuer, scopes: Self.read) == nil)
         #expect(mirror.entry(alice, partition: Self.issuer, scopes: ["other"]) == nil, "another scope set is not known yet")
     }
@@ -42,16 +42,17 @@ import Testing
     @Test func commitsRefreshDropsAndWipesChangeIt() {
         var mirror = TokenMirror()
         mirror.remember(alice, partition: Self.issuer, scopes: ScopeSet(Self.read), .empty)
-        mirror.saved(alice, partition: Self.issuer, scopes: ScopeSet(Self.read), accessToken: tokens("a2", refresh: true), refreshToken: true)
+        mirror.saved(alice, partition: Self.issuer, scopes: ScopeSet(Self.read), accessToken: tokens("a2", refresh: true), refreshToken: SecretToken("rt-2"))
         #expect(mirror.entry(alice, partition: Self.issuer, scopes: Self.read)?.accessToken?.accessToken == SecretToken("a2"))
-        #expect(mirror.entry(alice, partition: Self.issuer, scopes: Self.read)?.hasRefreshToken == true)
+        #expect(mirror.entry(alice, partition: Self.issuer, scopes: Self.read)?.refreshToken == SecretToken("rt-2"))
         // Saving only a refresh token (every scope declined) keeps the access token.
-        mirror.saved(alice, partition: Self.issuer, scopes: ScopeSet([]), accessToken: nil, refreshToken: true)
+        mirror.saved(alice, partition: Self.issuer, scopes: ScopeSet([]), accessToken: nil, refreshToken: SecretToken("rt-3"))
         #expect(mirror.entry(alice, partition: Self.issuer, scopes: Self.read)?.accessToken?.accessToken == SecretToken("a2"))
+        #expect(mirror.entry(alice, partition: Self.issuer, scopes: Self.read)?.refreshToken == SecretToken("rt-3"), "the newest refresh token is presented")
         mirror.refreshTokenRemoved(alice, partition: Self.issuer)
         #expect(mirror.entry(alice, partition: Self.issuer, scopes: Self.read)?.hasRefreshToken == false)
         #expect(mirror.entry(alice, partition: Self.issuer, scopes: Self.read)?.accessToken != nil)
-        mirror.remember(bob, partition: Self.issuer, scopes: ScopeSet(Self.read), .init(accessToken: tokens("b1"), hasRefreshToken: true))
+        mirror.remember(bob, partition: Self.issuer, scopes: ScopeSet(Self.read), .init(accessToken: tokens("b1"), refreshToken: SecretToken("rt-1")))
         mirror.tokensRemoved(alice)
         #expect(mirror.entry(alice, partition: Self.issuer, scopes: Self.read) == nil || mirror.entry(alice, partition: Self.issuer, scopes: Self.read) == .empty)
         #expect(mirror.entry(alice, partition: Self.issuer, scopes: Self.read)?.accessToken == nil)
@@ -64,7 +65,7 @@ import Testing
     /// answer for another, and dropping one issuer's leaves the other's (issue 36, point 2).
     @Test func eachIssuerKeepsItsOwnTokens() {
         var mirror = TokenMirror()
-        mirror.remember(alice, partition: Self.issuer, scopes: ScopeSet(Self.read), .init(accessToken: tokens("a1"), hasRefreshToken: true))
+        mirror.remember(alice, partition: Self.issuer, scopes: ScopeSet(Self.read), .init(accessToken: tokens("a1"), refreshToken: SecretToken("rt-1")))
         #expect(mirror.entry(alice, partition: Self.secondIssuer, scopes: Self.read) == nil)
         mirror.remember(alice, partition: Self.secondIssuer, scopes: ScopeSet(Self.read), .empty)
         #expect(mirror.entry(alice, partition: Self.secondIssuer, scopes: Self.read) == .empty)

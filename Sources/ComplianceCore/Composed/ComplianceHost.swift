@@ -37,8 +37,10 @@ public protocol ComplianceHost {
     mutating func reloaded(_ failure: (any Error)?)
     /// The one answer to a caller.
     mutating func deliver(_ ticket: ComplianceMachine.Ticket, _ reply: ComplianceMachine.Reply)
-    /// The token cache of `environment` for the account and scopes (a store read).
-    mutating func readTokenCache(_ account: AccountID, scopes: [String], environment: TokenEnvironment) -> TokenAcquisitionStateMachine.CacheEntry
+    /// The token cache of `environment` for the account and scopes (a store read): `.cache`
+    /// with what it holds, or `.failed` when the store cannot be read (the machine decides
+    /// what that means; a host never answers an unreadable cache as an empty one).
+    mutating func readTokenCache(_ account: AccountID, scopes: [String], environment: TokenEnvironment) -> ComplianceMachine.StepResult
     /// Drops the account's refresh token of `environment` (a store write): `.done` or `.failed`.
     mutating func removeRefreshToken(_ account: AccountID, environment: TokenEnvironment) -> ComplianceMachine.StepResult
     /// Starts I/O whose result comes back later as an event: `.requestToken`, `.callMAM`,
@@ -82,7 +84,7 @@ extension ComplianceHost {
             case .reply(let ticket, let reply):
                 deliver(ticket, reply)
             case .readTokenCache(let step, let account, let scopes, let environment):
-                instant.append((step, .cache(readTokenCache(account, scopes: scopes, environment: environment))))
+                instant.append((step, readTokenCache(account, scopes: scopes, environment: environment)))
             case .removeRefreshToken(let step, let account, let environment):
                 instant.append((step, removeRefreshToken(account, environment: environment)))
             case .restartApp where !machine.configuration.hasRestartHook:

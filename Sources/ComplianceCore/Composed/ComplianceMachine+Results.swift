@@ -54,7 +54,8 @@ extension ComplianceMachine {
         case .grant(.transportFailed(let reason)): action = request.machine.transportFailed(reason)
         case .grant(.cancelled): action = request.machine.userCancelled()
         case .grant(.misconfigured(let answer)): action = request.machine.issuerMisconfigured(answer)
-        case .done, .failed: action = request.machine.refreshTokenRemoved()  // a refresh token that cannot be deleted is not used again either
+        case .done: action = request.machine.refreshTokenRemoved()
+        case .failed(let reason): action = request.machine.storeFailed(reason)
         case .mam, .mamAskedToWait, .hook, .encrypted: return
         }
         volatile.tokenRequests[id] = request

@@ -49,7 +49,7 @@ extension ComplianceMachine {
             let step = newStep()
             volatile.outstanding[step] = .token(id)
             emit(.requestToken(
-                step, grant, account, scopes: scopes, claims: claims, interaction: grant == .interactive ? request.interaction : nil,
+                step, grant, account, scopes: scopes, claims: claims, interaction: grant.isInteractive ? request.interaction : nil,
                 environment: request.environment))
         case .removeRefreshToken(let account):
             let step = newStep()

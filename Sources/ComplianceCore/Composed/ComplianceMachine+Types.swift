@@ -122,7 +122,7 @@ extension ComplianceMachine {
             case .readTokenCache(let step, let account, let scopes, let environment):
                 "readTokenCache(\(step), \(account.upn), \(scopes), \(environment))"
             case .requestToken(let step, let grant, let account, let scopes, _, let interaction, let environment):
-                "requestToken(\(step), \(grant), \(account.upn), \(scopes)\(interaction.map { ", interactive for \($0)" } ?? ""), \(environment))"
+                "requestToken(\(step), \(grant.name), \(account.upn), \(scopes)\(interaction.map { ", interactive for \($0)" } ?? ""), \(environment))"
             case .removeRefreshToken(let step, let account, let environment): "removeRefreshToken(\(step), \(account.upn), \(environment))"
             case .callMAM(let step, let request, let environment): "callMAM(\(step), \(request), \(environment))"
             case .removeTokens(let step, let account): "removeTokens(\(step), \(account.upn))"

@@ -70,8 +70,8 @@ enum StepFields {
             return .crashAfter(point: point, occurrence: Int(try fields.int("occurrence", default: 1, range: 1...1000)))
         case "failStorage":
             let operation = try fields.string("operation")
-            guard ["commit", "tokens", "vault", "vaultWrite"].contains(operation) else {
-                throw fail("failStorage: field 'operation' must be \"commit\", \"tokens\", \"vault\" or \"vaultWrite\", found \"\(operation)\"")
+            guard ["commit", "tokens", "vault", "vaultWrite", "cacheRead"].contains(operation) else {
+                throw fail("failStorage: field 'operation' must be \"commit\", \"tokens\", \"vault\", \"vaultWrite\" or \"cacheRead\", found \"\(operation)\"")
             }
             return .failStorage(operation: operation, count: Int(try fields.int("count", default: 1, range: 1...1000)))
         case "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests", "expectDataProtection", "expectAppConfig", "expectApp",

@@ -111,7 +111,7 @@ extension Engine {
         for entry in changes.tokens {
             tokenMirror.saved(
                 entry.account, partition: issuers.partition(entry.environment), scopes: ScopeSet(entry.scopes), accessToken: entry.cachedAccessToken,
-                refreshToken: entry.tokens.refreshToken != nil)
+                refreshToken: entry.tokens.refreshToken)
         }
         for event in changes.events {
             metrics.committed(event)
@@ -141,23 +141,24 @@ extension Engine {
     }
 
     /// The token cache for `account` and `scopes` in `partition` (one issuer and client): from
-    /// ``tokenMirror`` when it knows, else from the store (then remembered).
-    func cacheEntry(_ account: AccountID, scopes: [String], partition: String) -> TokenAcquisitionStateMachine.CacheEntry {
-        if let known = tokenMirror.entry(account, partition: partition, scopes: scopes) { return known }
-        guard let entry = storedCacheEntry(account, scopes: scopes, partition: partition) else { return .empty }
-        tokenMirror.remember(account, partition: partition, scopes: ScopeSet(scopes), entry)
-        return entry
-    }
-
-    /// The store's answer; nil when it cannot be read (logged; nothing remembered).
-    private func storedCacheEntry(_ account: AccountID, scopes: [String], partition: String) -> TokenAcquisitionStateMachine.CacheEntry? {
-        let cached: CachedTokens?
+    /// ``tokenMirror`` when it knows, else from the store (then remembered); `.failed` when the
+    /// store cannot be read (logged; nothing remembered; the machine decides what it means).
+    func readTokenCache(_ account: AccountID, scopes: [String], partition: String) -> ComplianceMachine.StepResult {
+        if let known = tokenMirror.entry(account, partition: partition, scopes: scopes) { return .cache(known) }
+        let entry: TokenAcquisitionStateMachine.CacheEntry
         do {
-            cached = try store.readSync { try $0.tokens(for: account, clientID: partition, scopes: ScopeSet(scopes)) }
+            try testHooks.storageFaults.take(.cacheRead)
+            entry = Self.cacheEntry(try store.readSync { try $0.tokens(for: account, clientID: partition, scopes: ScopeSet(scopes)) }, scopes: scopes)
         } catch {
             logger.error("cannot read the token cache", metadata: ["account.id": "\(account)", "error.message": "\(error)"])
-            return nil
+            return .failed("\(error)")
         }
+        tokenMirror.remember(account, partition: partition, scopes: ScopeSet(scopes), entry)
+        return .cache(entry)
+    }
+
+    /// A stored row as the machine reads it: the access token with the request's scopes.
+    private static func cacheEntry(_ cached: CachedTokens?, scopes: [String]) -> TokenAcquisitionStateMachine.CacheEntry {
         guard let cached else { return .empty }
         var accessToken: TokenSet?
         if let token = cached.accessToken, let expiresAt = cached.expiresAt {
@@ -165,7 +166,7 @@ extension Engine {
                 accessToken: SecretToken(token), idToken: cached.idToken.map(SecretToken.init),
                 expiresOn: Instant(millisecondsSinceEpoch: expiresAt), scopes: scopes)
         }
-        return .init(accessToken: accessToken, hasRefreshToken: cached.refreshToken != nil)
+        return .init(accessToken: accessToken, refreshToken: cached.refreshToken.map(SecretToken.init))
     }
 
     /// Drops the account's refresh token of one issuer and client (`partition`); another
@@ -244,6 +245,7 @@ extension Engine {
     /// Test hook: the next `count` operations of `kind` fail as a full disk would.
     public func failStorage(_ kind: StorageFaults.Kind, count: Int) {
         testHooks.storageFaults.arm(kind, count: count)
+        if kind == .cacheRead { tokenMirror.clear() }
         logger.warning("storage faults armed", metadata: ["test.storage": "\(kind.rawValue)", "test.count": "\(count)"])
     }
 }
@@ -260,6 +262,9 @@ public struct StorageFaults: Sendable {
         case vault
         /// A write of a vault file (`data put`).
         case vaultWrite
+        /// A read of the token cache from the store (the engine's memory of the cache is
+        /// forgotten when armed, so the next request reads the store).
+        case cacheRead
     }
 
     private var remaining: [Kind: Int] = [:]
@@ -279,5 +284,7 @@ public struct StorageFaults: Sendable {
 /// The error a ``StorageFaults`` hook raises.
 public struct StorageFault: Error, Sendable, CustomStringConvertible {
     public var kind: StorageFaults.Kind
-    public var description: String { "no space left on device (test hook: \(kind.rawValue))" }
+    public var description: String {
+        kind == .cacheRead ? "disk I/O error (test hook: cacheRead)" : "no space left on device (test hook: \(kind.rawValue))"
+    }
 }

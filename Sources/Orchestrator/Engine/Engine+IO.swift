@@ -10,7 +10,7 @@ extension Engine {
         case .grant(let step, let grant, let account, let scopes, let claims, let user, let environment):
             let started = ContinuousClock.now
             let result = await sendGrant(grant, account: account, scopes: scopes, claims: claims, user: user, environment: environment)
-            metrics.issuerRequest(grant: grant.rawValue, took: ContinuousClock.now - started)
+            metrics.issuerRequest(grant: grant.name, took: ContinuousClock.now - started)
             await completed(step, .grant(result))
         case .mam(let step, let request, let environment):
             let started = ContinuousClock.now
@@ -55,10 +55,8 @@ extension Engine {
             let reply: TokenEndpointReply
             var nonce: String?
             switch grant {
-            case .refreshToken:
-                let cached = try? await store.tokens(for: account, clientID: issuers.partition(environment), scopes: ScopeSet(scopes))
-                guard let refreshToken = cached?.refreshToken else { return .transportFailed("the refresh token vanished from the cache") }
-                reply = try await issuer.requestToken(.refreshToken(refreshToken), scopes: wireScopes, claims: claims)
+            case .refreshToken(let refreshToken):
+                reply = try await issuer.requestToken(.refreshToken(refreshToken.reveal()), scopes: wireScopes, claims: claims)
             case .interactive:
                 guard let user else { return .cancelled }
                 if case .passwordGrant(let password) = user {

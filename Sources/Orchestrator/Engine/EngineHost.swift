@@ -49,11 +49,11 @@ struct EngineHost: ComplianceHost {
         }
     }
 
-    mutating func readTokenCache(_ account: AccountID, scopes: [String], environment: TokenEnvironment) -> TokenAcquisitionStateMachine.CacheEntry {
+    mutating func readTokenCache(_ account: AccountID, scopes: [String], environment: TokenEnvironment) -> ComplianceMachine.StepResult {
         engine.assumeIsolated { engine in
-            let entry = engine.cacheEntry(account, scopes: scopes, partition: engine.issuers.partition(environment))
-            engine.metrics.cacheRead(entry, now: engine.clock.now)
-            return entry
+            let result = engine.readTokenCache(account, scopes: scopes, partition: engine.issuers.partition(environment))
+            if case .cache(let entry) = result { engine.metrics.cacheRead(entry, now: engine.clock.now) }
+            return result
         }
     }
 

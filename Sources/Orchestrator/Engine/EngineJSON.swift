@@ -164,6 +164,7 @@ extension EngineJSON {
         case .declinedScopes: kind = "declinedScopes"
         case .issuerConfiguration: kind = "issuerConfiguration"
         case .accountMismatch: kind = "accountMismatch"
+        case .tokenCacheUnreadable: kind = "tokenCacheUnreadable"
         }
         var object: JSONObject = [
             "kind": .string(kind), "message": .string(failure.message),

@@ -40,36 +40,37 @@ struct TokenMirror: Sendable {
             TokenSet(accessToken: accessToken, idToken: idToken, expiresOn: expiresOn, scopes: scopes)
         }
     }
-    /// Whether the store holds the account's refresh token (absent: not read yet).
-    private var refresh: [RefreshKey: Bool] = [:]
+    /// The account's refresh token as the store holds it (`.some(nil)`: none; absent: not
+    /// read yet). A refresh grant carries it (``TokenAcquisitionStateMachine/Grant``).
+    private var refresh: [RefreshKey: SecretToken?] = [:]
     /// Bounds the memory: beyond this many entries the mirror starts again empty.
     static let capacity = 50_000
 
     /// The cache entry for `account` and `scopes` when both halves are known.
     func entry(_ account: AccountID, partition: String, scopes: [String]) -> TokenAcquisitionStateMachine.CacheEntry? {
-        guard let hasRefresh = refresh[RefreshKey(account: account.key, partition: partition)],
+        guard let refreshToken = refresh[RefreshKey(account: account.key, partition: partition)],
               let stored = access[Key(account: account.key, partition: partition, scopes: ScopeSet(scopes))]
         else { return nil }
-        return .init(accessToken: stored?.tokens(scopes: scopes), hasRefreshToken: hasRefresh)
+        return .init(accessToken: stored?.tokens(scopes: scopes), refreshToken: refreshToken)
     }
 
     /// Remembers what the store answered.
     mutating func remember(_ account: AccountID, partition: String, scopes: ScopeSet, _ entry: TokenAcquisitionStateMachine.CacheEntry) {
         if access.count >= Self.capacity { clear() }
         access[Key(account: account.key, partition: partition, scopes: scopes)] = .some(entry.accessToken.map(Stored.init))
-        refresh[RefreshKey(account: account.key, partition: partition)] = entry.hasRefreshToken
+        refresh[RefreshKey(account: account.key, partition: partition)] = .some(entry.refreshToken)
     }
 
     /// A commit saved tokens: the access token for `scopes` (when there is one) and the
     /// refresh token (when there is one); what it did not write stays as it was.
-    mutating func saved(_ account: AccountID, partition: String, scopes: ScopeSet, accessToken: TokenSet?, refreshToken: Bool) {
+    mutating func saved(_ account: AccountID, partition: String, scopes: ScopeSet, accessToken: TokenSet?, refreshToken: SecretToken?) {
         if let accessToken { access[Key(account: account.key, partition: partition, scopes: scopes)] = .some(Stored(accessToken)) }
-        if refreshToken { refresh[RefreshKey(account: account.key, partition: partition)] = true }
+        if let refreshToken { refresh[RefreshKey(account: account.key, partition: partition)] = .some(refreshToken) }
     }
 
     /// The account's refresh token of `partition` was dropped.
     mutating func refreshTokenRemoved(_ account: AccountID, partition: String) {
-        refresh[RefreshKey(account: account.key, partition: partition)] = false
+        refresh[RefreshKey(account: account.key, partition: partition)] = .some(nil)
     }
 
     /// Every token of the account was removed (a wipe).
