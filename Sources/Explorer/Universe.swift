@@ -170,6 +170,9 @@ public struct Universe: Sendable, Hashable {
             Script("MAMPolicyRequired: alice remediates through a token request, then leaves with wipe", [
                 .command(.token("alice")), .command(.deregister("alice", wipe: true)), .command(.token("alice")),
             ]),
+            Script("MAMPolicyRequired: alice stores data under the policy, deregisters keeping it, reads it", [
+                .command(.signIn("alice")), .command(.putData("alice")), .command(.deregister("alice", wipe: false)), .command(.readData("alice")),
+            ]),
         ]
         return universe
     }()

@@ -49,6 +49,23 @@ import Testing
         #expect(broken(transition, entry.facts).isEmpty)
     }
 
+    /// Data is refused with the tokens while no policy is in force: alice's own files, kept
+    /// when she deregistered without a wipe, are not read; a read there breaks invariant 14.
+    @Test func fourteen_dataReadWhileNoPolicyIsInForce() throws {
+        let log = ScriptRun(universe: Self.universe).run(2)
+        #expect(log.violations.isEmpty, "\(log.violations)")
+        let last = try #require(log.transitions.last)
+        #expect(last.transition.after.appPolicy == nil, "deregistered: no policy in force")
+        #expect(last.facts.dataRead == nil, "the read was refused")
+        var facts = last.facts
+        let alice = try AccountID("alice@contoso.com")
+        facts.dataRead = ComplianceInvariants.DataRead(owner: alice, fileIdentity: nil, processIdentityUnset: true, managed: false)
+        #expect(broken(last.transition, facts) == [14])
+        var allowed = last.transition
+        allowed.after.configuration.launch.policyRequired = false
+        #expect(broken(allowed, facts).isEmpty, "without MAMPolicyRequired an unmanaged read breaks nothing")
+    }
+
     /// The events a transition committed.
     static func committed(_ transition: ComplianceInvariants.Transition) -> [ComplianceEvent] {
         transition.actions.flatMap { action -> [ComplianceEvent] in

@@ -44,7 +44,7 @@ public enum ComplianceInvariants {
             case .onlyGrantedScopes: "a token is returned or cached only for scopes the issuer granted"
             case .noMAMWithoutService: "without a MAM service nothing calls one, no remediation starts and nobody is reported Compliant"
             case .tokensOfTheAccountsPerson: "a token is returned or cached for an account only when its id_token names the account and the person who signed in under it"
-            case .noTokenWithoutRequiredPolicy: "with MAMPolicyRequired, the app's token requests get no token while no app protection policy is in force"
+            case .noTokenWithoutRequiredPolicy: "with MAMPolicyRequired, the app's token requests get no token and no data is read while no app protection policy is in force"
             case .noManagedDataUnderDisallowedIdentity:
                 "no identity the policy does not allow is in force, and managed data is read only under its owner's process identity (or before the app set one)"
             case .owedRestartHoldsTheApp: "while the app owes a restart (restartApplication YES), no token reaches it and the remediation waiting for the restart does not go on; only the app's report ends the debt"
@@ -210,7 +210,7 @@ public enum ComplianceInvariants {
         found += onlyGrantedScopes(transition)
         found += noMAMWithoutService(transition)
         found += tokensOfTheAccountsPerson(transition)
-        found += noTokenWithoutRequiredPolicy(transition)
+        found += noTokenWithoutRequiredPolicy(transition, facts: facts)
         found += noManagedDataUnderDisallowedIdentity(transition, facts: facts)
         found += owedRestartHoldsTheApp(transition)
         found += tokensStayWithTheirIssuer(transition, facts: facts)
@@ -554,11 +554,15 @@ public enum ComplianceInvariants {
     /// 14. With `MAMPolicyRequired` (LaunchSettings), a token request of the app (`.token`)
     /// gets no token unless an app protection policy is in force when the step ends (one its
     /// own remediation brought counts). Sign-in and remediation, which bring the policy, are
-    /// not token requests of the app.
-    public static func noTokenWithoutRequiredPolicy(_ transition: Transition) -> [Violation] {
+    /// not token requests of the app. Nor is any data read, whoever owns it: the app "will be
+    /// blocked from starting if the app doesn't have an Intune app protection policy".
+    public static func noTokenWithoutRequiredPolicy(_ transition: Transition, facts: Facts) -> [Violation] {
         let machine = transition.after
         guard machine.configuration.launch.policyRequired, machine.appPolicy == nil else { return [] }
         var found: [Violation] = []
+        if let read = facts.dataRead {
+            found.append(Violation(.noTokenWithoutRequiredPolicy, "\(read.owner.upn)'s data was read while no policy is in force"))
+        }
         for action in transition.takenActions {
             guard case .reply(_, .token(let answer)) = action, answer.tokens != nil else { continue }
             found.append(Violation(.noTokenWithoutRequiredPolicy, "a token was returned to \(answer.account.upn) while no policy is in force"))

@@ -70,8 +70,8 @@ extension ComplianceMachine {
     public mutating func deregister(_ account: AccountID, wipe: Bool, ticket: Ticket, now: Instant) {
         beginStep()
         defer { endStep(now: now) }
-        guard accounts[account] != nil else {
-            reply(ticket, .refused(Refusal(.unknownAccount, account, "no account \(account.upn) has signed in to this app")))
+        if let refusal = unknownAccountRefusal(account) {
+            reply(ticket, .refused(refusal))
             return
         }
         if volatile.stalledWipes.removeValue(forKey: account) != nil, volatile.wipeStep[account] == nil {
@@ -167,9 +167,10 @@ extension ComplianceMachine {
         }
     }
 
-    /// `MAMPolicyRequired` and no policy in force: the refusal of a token or of managed data
-    /// (stored or read).
-    public func policyRequiredRefusal(_ account: AccountID) -> Refusal? {
+    /// `MAMPolicyRequired` and no policy in force: the refusal of a token or of any data task
+    /// (stored, protected or read, whoever owns the data or none): the app "will be blocked
+    /// from starting if the app doesn't have an Intune app protection policy".
+    public func policyRequiredRefusal(_ account: AccountID?) -> Refusal? {
         guard configuration.launch.policyRequired, appPolicy == nil else { return nil }
         return Refusal(
             .policyRequired, account,

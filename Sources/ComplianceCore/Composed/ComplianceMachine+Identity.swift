@@ -146,8 +146,10 @@ extension ComplianceMachine {
     ///   owner, or while the app has set no process identity since it started (a `MultiIdentity`
     ///   app then runs "under an unknown, unmanaged account... no policies will be enforced";
     ///   an app that is not `MultiIdentity` runs as the enrolled user, the owner).
-    public func dataReadRefusal(_ owner: AccountID) -> Refusal? {
+    /// Data of no user (`owner` nil) is refused only while `MAMPolicyRequired` blocks the app.
+    public func dataReadRefusal(_ owner: AccountID?) -> Refusal? {
         if let refusal = policyRequiredRefusal(owner) { return refusal }
+        guard let owner else { return nil }
         if isLeaving(owner) { return Refusal(.conflict, owner, "\(owner.upn) is being wiped") }
         guard owner == managedAccount else { return nil }
         if identities.process == .unset { return nil }

@@ -14,6 +14,18 @@ extension ComplianceMachine {
             self.app = app
             self.accounts = accounts
         }
+
+        /// No record at all: a first start, or a store that was lost or replaced.
+        public var isEmpty: Bool { app == nil && accounts.isEmpty }
+
+        /// Why the machine must not start from these records beside a vault that holds the
+        /// files of `vaultAccounts` accounts, or nil when it may: no record at all beside
+        /// accounts' files means the store was lost or replaced, and starting empty would
+        /// leave those files with no owner the machine knows (never wiped, never re-protected).
+        public func startRefusal(vaultAccounts: Int) -> String? {
+            guard isEmpty, vaultAccounts > 0 else { return nil }
+            return "the store holds no accounts, but the vault holds the files of \(vaultAccounts) account(s): the store was lost or replaced"
+        }
     }
 
     /// Rebuilds the machine from its stored records; call ``resumed(now:)`` next. Throws

@@ -353,6 +353,11 @@ extension ComplianceMachine {
             self.account = account
             self.message = message
         }
+
+        /// `unknown_account`: the machine has no record of `account`.
+        public static func unknown(_ account: AccountID) -> Refusal {
+            Refusal(.unknownAccount, account, "no account \(account.upn) has signed in to this app")
+        }
     }
 }
 

@@ -195,6 +195,12 @@ public struct ComplianceMachine: Sendable, Hashable {
     /// True when the machine has seen the account (it has a record).
     public func knows(_ account: AccountID) -> Bool { accounts[account] != nil }
 
+    /// The refusal of a command or query that names an account the machine has no record of
+    /// (`unknown_account`), or nil when it knows it.
+    public func unknownAccountRefusal(_ account: AccountID) -> Refusal? {
+        knows(account) ? nil : .unknown(account)
+    }
+
     /// The known accounts, in key order.
     public var knownAccounts: [AccountID] { accounts.keys.sorted() }
 
@@ -224,9 +230,7 @@ public struct ComplianceMachine: Sendable, Hashable {
     /// Why `account` may not store managed data now, or nil when it may: it must be signed
     /// in, allowed, and not being wiped.
     public func dataRefusal(_ account: AccountID) -> Refusal? {
-        guard let state = accounts[account] else {
-            return Refusal(.unknownAccount, account, "no account \(account.upn) has signed in to this app")
-        }
+        guard let state = accounts[account] else { return .unknown(account) }
         if isLeaving(account) { return Refusal(.conflict, account, "\(account.upn) is being wiped") }
         if let refusal = policyRequiredRefusal(account) { return refusal }
         guard state.signedIn else {
@@ -243,8 +247,10 @@ public struct ComplianceMachine: Sendable, Hashable {
     /// (``DataProtectionPolicy/bufferProtection``). An account that is leaving (deregistering
     /// or being wiped) gets nothing: its data would come back as unmanaged, header-only, while
     /// its key is destroyed. Data to encrypt needs an account that may store managed data
-    /// (``dataRefusal(_:)``).
+    /// (``dataRefusal(_:)``). While `MAMPolicyRequired` blocks the app, nothing is protected,
+    /// whoever owns it (``policyRequiredRefusal(_:)``).
     public func bufferProtection(for owner: AccountID?) -> Result<ProtectionMode, Refusal> {
+        if let refusal = policyRequiredRefusal(owner) { return .failure(refusal) }
         if let owner, isLeaving(owner) {
             return .failure(Refusal(.conflict, owner, "\(owner.upn) is being deregistered or wiped; protect its data once that is done"))
         }

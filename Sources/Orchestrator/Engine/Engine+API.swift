@@ -13,10 +13,11 @@ extension Engine {
         }
     }
 
-    /// A known account (one the machine has a record of), or `unknown_account`.
+    /// A known account (one the machine has a record of), or the machine's refusal
+    /// (``ComplianceMachine/unknownAccountRefusal(_:)``).
     func knownAccount(_ upn: String) throws(EngineError) -> AccountID {
         let account = try parseAccount(upn)
-        guard machine.knows(account) else { throw EngineError(.unknownAccount, "no account \(account.upn) has signed in to this app") }
+        if let refusal = machine.unknownAccountRefusal(account) { throw Self.error(refusal) }
         return account
     }
 
@@ -110,7 +111,7 @@ extension Engine {
     /// Deregisters `upn` (unenroll, then wipe when asked). `wiped` is true only when the wipe
     /// finished; a wipe the disk refused is `storage_unavailable` (it is journaled and runs again).
     public func deregister(_ upn: String, wipe: Bool) async throws(EngineError) -> DeregisterOutcome {
-        let account = try knownAccount(upn)
+        let account = try parseAccount(upn)  // the machine refuses an account it does not know
         return try await ask("a deregistration") { machine, ticket in machine.deregister(account, wipe: wipe, ticket: ticket, now: clock.now) } narrow: {
             if case .deregistered(let status, let wiped) = $0 { DeregisterOutcome(account: account, enrollmentStatus: status, wiped: wiped) } else { nil }
         }
@@ -126,7 +127,9 @@ extension Engine {
     /// One account.
     public func account(_ upn: String) async throws(EngineError) -> AccountSummary {
         let account = try knownAccount(upn)
-        guard let summary = await summary(account) else { throw EngineError(.unknownAccount, "no account \(account.upn) has signed in to this app") }
+        guard let summary = await summary(account) else {
+            throw Self.error(.unknown(account))
+        }
         return summary
     }
 

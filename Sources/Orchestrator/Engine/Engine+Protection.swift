@@ -56,8 +56,9 @@ extension Engine {
 
     /// `unprotect:`: the plain content and what protected it (nil: it was not protected data,
     /// returned unchanged). A file task like `getData`, under the same rule
-    /// (``ComplianceMachine/dataReadRefusal(_:)``) applied to the owner in the buffer's header:
-    /// the managed account's data only under its process identity.
+    /// (``ComplianceMachine/dataReadRefusal(_:)``) applied to the owner in the buffer's header
+    /// (none: no user): the managed account's data only under its process identity, and
+    /// nothing while `MAMPolicyRequired` blocks the app.
     public func unprotect(_ data: [UInt8]) async throws(EngineError) -> (bytes: [UInt8], protection: Vault.BufferProtection?) {
         let protection: Vault.BufferProtection?
         do {
@@ -65,7 +66,7 @@ extension Engine {
         } catch {
             throw Self.vaultError(error, buffer: true)
         }
-        if let owner = protection?.owner, let refusal = machine.dataReadRefusal(owner) { throw Self.error(refusal) }
+        if let protection, let refusal = machine.dataReadRefusal(protection.owner) { throw Self.error(refusal) }
         do {
             return (try await vault.unprotect(data), protection)
         } catch {

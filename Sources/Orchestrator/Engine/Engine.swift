@@ -115,13 +115,10 @@ public actor Engine: Service {
         let authority = issuers.base.configuration.authority.url
         try store.writeSync { _ = try $0.adoptUnpartitionedTokens { IssuerSelection.partition(clientID: $0, authority: authority) } }
         let stored = try loadRecords()
-        if stored.app == nil, stored.accounts.isEmpty {
-            let orphans = try await vault.accountsWithData()
-            if !orphans.isEmpty {
-                throw StoreError(
-                    code: .corruptRow, path: store.path,
-                    message: "the store holds no accounts, but the vault holds the files of \(orphans.count) account(s): the store was lost or replaced. Restore it, or remove the vault directory (\(vault.root)) to start afresh")
-            }
+        // The vault is listed only when the records cannot say already (the start of a large store).
+        if stored.isEmpty, let refusal = stored.startRefusal(vaultAccounts: try await vault.accountsWithData().count) {
+            throw StoreError(
+                code: .corruptRow, path: store.path, message: "\(refusal). Restore it, or remove the vault directory (\(vault.root)) to start afresh")
         }
         do {
             machine = try ComplianceMachine(restoring: stored, configuration: machine.configuration)

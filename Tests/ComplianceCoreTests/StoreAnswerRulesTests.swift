@@ -1,0 +1,56 @@
+import Testing
+@testable import ComplianceCore
+
+/// Rules the Engine used to decide itself and now asks of the machine (issue 37): what an
+/// unreadable token cache means, which refresh token a grant presents, who is unknown, and
+/// when stored records may not start beside a vault. Event in, actions out.
+@Suite struct StoreAnswerRulesTests {
+    static let alice = try! AccountID("alice@contoso.com")
+    static let now = Instant(millisecondsSinceEpoch: 1_800_000_000_000)
+
+    /// A silent request whose cache read the store cannot answer fails unsent, as
+    /// ServiceFailure (tokenCacheUnreadable), not InteractionRequired as an empty cache: no
+    /// grant, one reply.
+    @Test func anUnreadableCacheFailsTheRequestUnsent() throws {
+        var machine = ComplianceMachine(configuration: .init(mamService: false))
+        machine.acquireToken(Self.alice, scopes: ["user.read"], interactive: false, remediate: false, ticket: .init(1), now: Self.now)
+        let read = try #require(RetryAfterHoldTests.step(RetryAfterHoldTests.take(&machine), RetryAfterHoldTests.cacheRead))
+        machine.completed(read, .failed("disk I/O error"), now: Self.now)
+        let actions = RetryAfterHoldTests.take(&machine)
+        #expect(RetryAfterHoldTests.step(actions, RetryAfterHoldTests.grant) == nil, "\(actions)")
+        let answer = try #require(RetryAfterHoldTests.reply(actions))
+        #expect(answer.tokens == nil && answer.status == .serviceFailure)
+        #expect(answer.failure == .tokenCacheUnreadable("disk I/O error"))
+    }
+
+    /// The grant presents the refresh token the cache read found (the Engine reads nothing
+    /// more), and only for the request's issuer.
+    @Test func aRefreshGrantCarriesTheTokenTheReadFound() throws {
+        var machine = ComplianceMachine(configuration: .init(mamService: false))
+        let actions = try RetryAfterHoldTests.request(&machine, ticket: 1, at: Self.now)
+        let grant = try #require(actions.lazy.compactMap { action -> TokenAcquisitionStateMachine.Grant? in
+            if case .requestToken(_, let grant, _, _, _, _, _) = action { grant } else { nil }
+        }.first)
+        #expect(grant == .refreshToken(SecretToken("rt-1")))
+        #expect(!"\(actions)".contains("rt-1"), "a trace never shows the token")
+    }
+
+    @Test func anAccountTheMachineHasNoRecordOfIsRefusedByTheMachine() {
+        var machine = ComplianceMachine(configuration: .init())
+        #expect(machine.unknownAccountRefusal(Self.alice) == .unknown(Self.alice))
+        #expect(machine.dataRefusal(Self.alice)?.code == .unknownAccount)
+        machine.deregister(Self.alice, wipe: true, ticket: .init(7), now: Self.now)
+        let replies = RetryAfterHoldTests.take(&machine).compactMap { action -> ComplianceMachine.Reply? in
+            if case .reply(_, let reply) = action { reply } else { nil }
+        }
+        #expect(replies == [.refused(.unknown(Self.alice))])
+    }
+
+    @Test func emptyRecordsBesideAVaultWithFilesMayNotStart() {
+        let empty = ComplianceMachine.Stored(app: nil, accounts: [])
+        #expect(empty.startRefusal(vaultAccounts: 0) == nil, "a first start")
+        #expect(empty.startRefusal(vaultAccounts: 2)?.contains("the vault holds the files of 2 account(s)") == true)
+        let withApp = ComplianceMachine.Stored(app: .object([:]), accounts: [])
+        #expect(withApp.startRefusal(vaultAccounts: 2) == nil, "records exist: the vault's files have their owners' records or are resumed")
+    }
+}
