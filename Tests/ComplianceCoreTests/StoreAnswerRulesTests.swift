@@ -1,3 +1,4 @@
+import JSON
 import Testing
 @testable import ComplianceCore
 
@@ -52,5 +53,25 @@ import Testing
         #expect(empty.startRefusal(vaultAccounts: 2)?.contains("the vault holds the files of 2 account(s)") == true)
         let withApp = ComplianceMachine.Stored(app: .object([:]), accounts: [])
         #expect(withApp.startRefusal(vaultAccounts: 2) == nil, "records exist: the vault's files have their owners' records or are resumed")
+    }
+
+    /// The earlier layout's conversion: a registered policy stays only with the account whose
+    /// enrollment holds the managed slot; the records restore a machine that says so.
+    @Test func anEarlierLayoutKeepsThePolicyOnlyForTheSlotHolder() throws {
+        let policy = try JSONValue.parse(#"{"version":"1","pinRequired":true}"#)
+        func earlier(_ account: AccountID, enrollment: EnrollmentStateMachine) -> ComplianceMachine.EarlierAccount {
+            .init(
+                account: account, homeAccountID: nil, signedIn: true, holdsTokens: true, compliance: nil, lastEnrollmentStatus: 100,
+                retryScopes: nil, enrollmentID: "enrollment-\(account.upn)", registeredPolicy: policy, enrollment: enrollment.snapshot.json, wipe: nil)
+        }
+        let layout = ComplianceMachine.EarlierLayout(
+            remediation: nil, allowedAccounts: nil,
+            accounts: [earlier(Self.alice, enrollment: .enrolled(Self.alice)), earlier(bob, enrollment: .awaitingRetry(bob))])
+        let stored = try #require(ComplianceMachine.records(converting: layout))
+        #expect(stored.accounts.map { $0["policy"] != JSONValue.null } == [true, false])
+        let machine = try ComplianceMachine(restoring: stored, configuration: .init())
+        #expect(machine.managedAccount == Self.alice)
+        #expect(machine.appPolicy?.version == "1")
+        #expect(ComplianceMachine.records(converting: .init(remediation: nil, allowedAccounts: nil, accounts: [])) == nil, "nothing to convert")
     }
 }

@@ -28,49 +28,34 @@ extension Engine {
         return stored.records
     }
 
-    /// Records built from the earlier layout: the remediation and allowed-accounts snapshots,
-    /// the last compliance and retried request per account (app state), each account's
-    /// enrollment snapshot, wipe journal and MAM registration.
+    /// The earlier layout as the store holds it: the remediation and allowed-accounts
+    /// snapshots, the last compliance and retried request per account (app state), each
+    /// account's enrollment snapshot, wipe journal and MAM registration. What they become is
+    /// the machine's (``ComplianceMachine/records(converting:)``).
     static func legacyRecords(_ transaction: StoreTransaction) throws -> ComplianceMachine.Stored {
         let remediation = try transaction.appState("remediation")
         let allowed = try transaction.appState("allowedAccounts")
         let rows = try transaction.accounts()
-        guard remediation != nil || allowed != nil || !rows.isEmpty else { return ComplianceMachine.Stored(app: nil, accounts: []) }
-        let blank = ComplianceMachine(configuration: .init()).stored
-        var app = blank.app?.objectValue ?? JSONObject()
-        if let remediation { app["remediation"] = remediation }
-        if let allowed { app["allowedAccounts"] = allowed }
         let compliance = try transaction.appState("compliance")?.objectValue ?? JSONObject()
         let requests = try transaction.appState("remediationRequests")?.objectValue ?? JSONObject()
         let lastStatuses = Dictionary(
             try transaction.lastEnrollmentStatuses().map { ($0.account.key, $0.status) }, uniquingKeysWith: { first, _ in first })
         let enrollmentRows = try transaction.enrollments()
         let enrollments = Dictionary(enrollmentRows.map { ($0.account.key, $0.state) }, uniquingKeysWith: { first, _ in first })
-        // The account's column is the newer place of the last status; the enrollment row's the older.
         let enrollmentStatuses = Dictionary(enrollmentRows.compactMap { row in row.lastStatus.map { (row.account.key, $0) } }, uniquingKeysWith: { first, _ in first })
         let journals = Dictionary(
             try transaction.openJournals().filter { $0.kind == .wipe }.map { ($0.account.key, $0.state) }, uniquingKeysWith: { first, _ in first })
-        var records: [JSONValue] = []
+        var accounts: [ComplianceMachine.EarlierAccount] = []
         for row in rows {
             let account = row.id
             let registration = try transaction.registration(for: account)
-            var record = JSONObject()
-            record["machine"] = .string("account")
-            record["version"] = .int(1)
-            record["account"] = ["upn": .string(account.upn), "home": row.homeAccountID.map { .string($0) } ?? .null]
-            record["signedIn"] = .bool(row.signedIn)
-            record["holdsTokens"] = .bool(try transaction.hasTokens(account))
-            record["compliance"] = compliance[account.key] ?? .null
-            record["lastEnrollmentStatus"] = (lastStatuses[account.key] ?? enrollmentStatuses[account.key]).map { .int(Int64($0)) } ?? .null
-            record["retryScopes"] = requests[account.key] ?? .null
-            record["enrollmentId"] = registration.map { .string($0.enrollmentID) } ?? .null
-            record["offeredPolicy"] = .null
-            let enrolled = enrollments[account.key].map { EnrollmentStateMachine.holdsManagedSlot(stored: $0) } ?? false
-            record["policy"] = enrolled ? (registration?.policy ?? .null) : .null
-            record["enrollment"] = enrollments[account.key] ?? EnrollmentStateMachine(account: account).snapshot.json
-            record["wipe"] = journals[account.key] ?? SelectiveWipeStateMachine(account: account).snapshot.json
-            records.append(.object(record))
+            accounts.append(ComplianceMachine.EarlierAccount(
+                account: account, homeAccountID: row.homeAccountID, signedIn: row.signedIn, holdsTokens: try transaction.hasTokens(account),
+                compliance: compliance[account.key], lastEnrollmentStatus: lastStatuses[account.key] ?? enrollmentStatuses[account.key],
+                retryScopes: requests[account.key], enrollmentID: registration?.enrollmentID, registeredPolicy: registration?.policy,
+                enrollment: enrollments[account.key], wipe: journals[account.key]))
         }
-        return ComplianceMachine.Stored(app: .object(app), accounts: records)
+        let earlier = ComplianceMachine.EarlierLayout(remediation: remediation, allowedAccounts: allowed, accounts: accounts)
+        return ComplianceMachine.records(converting: earlier) ?? ComplianceMachine.Stored(app: nil, accounts: [])
     }
 }
