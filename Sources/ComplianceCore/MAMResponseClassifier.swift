@@ -25,6 +25,9 @@ public enum MAMResponseClassifier {
         case malformed
         /// Any other HTTP status (5xx, 429, another 4xx), with its `Retry-After` (delay-seconds).
         case status(Int, retryAfterSeconds: Int? = nil)
+        /// No MAM service is configured to send it to (a store written while one was, resumed
+        /// by a daemon started without one).
+        case noService
     }
 
     /// The machine's step result for a call that got no usable answer: ``classify(_:failure:detail:)``,
@@ -45,7 +48,7 @@ public enum MAMResponseClassifier {
         case .network: if case .enroll = request { .enrollmentEndPointNetworkFailure } else { .policyEndPointNetworkFailure }
         case .malformed: .parsingFailure
         case .unauthorized: .authRequired
-        case .status: .internalError
+        case .status, .noService: .internalError
         }
         return .failed(status, detail: detail)
     }

@@ -82,12 +82,20 @@ import Testing
             Issue.record("429 with Retry-After is held")
         }
         for failure: MAMResponseClassifier.CallFailure in [
-            .status(503), .status(503, retryAfterSeconds: 0), .status(404, retryAfterSeconds: 30), .network, .unauthorized, .malformed,
+            .status(503), .status(503, retryAfterSeconds: 0), .status(404, retryAfterSeconds: 30), .network, .unauthorized, .malformed, .noService,
         ] {
             guard case .mam = MAMResponseClassifier.stepResult(Self.enroll, failure: failure, detail: "") else {
                 Issue.record("\(failure) is not held")
                 continue
             }
+        }
+    }
+
+    /// A call with no service to send it to (a resumed store, a daemon without `--mam-url`)
+    /// is InternalError for every request, never held.
+    @Test func aCallWithNoServiceIsInternalError() {
+        for request in [Self.enroll, Self.checkIn] {
+            #expect(Self.status(MAMResponseClassifier.classify(request, failure: .noService, detail: "none")) == .internalError)
         }
     }
 }

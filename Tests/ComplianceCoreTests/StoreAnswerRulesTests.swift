@@ -61,17 +61,55 @@ import Testing
         let policy = try JSONValue.parse(#"{"version":"1","pinRequired":true}"#)
         func earlier(_ account: AccountID, enrollment: EnrollmentStateMachine) -> ComplianceMachine.EarlierAccount {
             .init(
-                account: account, homeAccountID: nil, signedIn: true, holdsTokens: true, compliance: nil, lastEnrollmentStatus: 100,
-                retryScopes: nil, enrollmentID: "enrollment-\(account.upn)", registeredPolicy: policy, enrollment: enrollment.snapshot.json, wipe: nil)
+                account: account, homeAccountID: nil, signedIn: true, holdsTokens: true, compliance: nil, accountLastStatus: nil,
+                enrollmentRowLastStatus: 100, retryScopes: nil, enrollmentID: "enrollment-\(account.upn)", registeredPolicy: policy,
+                enrollment: enrollment.snapshot.json, journals: [.init(kind: "remediation", state: ["step": "acquireMAMToken"])])
         }
         let layout = ComplianceMachine.EarlierLayout(
             remediation: nil, allowedAccounts: nil,
             accounts: [earlier(Self.alice, enrollment: .enrolled(Self.alice)), earlier(bob, enrollment: .awaitingRetry(bob))])
         let stored = try #require(ComplianceMachine.records(converting: layout))
         #expect(stored.accounts.map { $0["policy"] != JSONValue.null } == [true, false])
+        #expect(stored.accounts.map { $0["lastEnrollmentStatus"] } == [.int(100), .int(100)], "the enrollment row's status when the column has none")
         let machine = try ComplianceMachine(restoring: stored, configuration: .init())
         #expect(machine.managedAccount == Self.alice)
         #expect(machine.appPolicy?.version == "1")
         #expect(ComplianceMachine.records(converting: .init(remediation: nil, allowedAccounts: nil, accounts: [])) == nil, "nothing to convert")
+    }
+
+    /// A silent request carrying a person's credentials is refused (a wrong password would pass
+    /// while the cache answered); the person who cancels carries none; nobody is silent.
+    @Test func howACallersRequestIsAsked() {
+        #expect(throws: ComplianceMachine.Refusal.self) { try ComplianceMachine.interaction(silent: true, credentials: .person).get() }
+        #expect((try? ComplianceMachine.interaction(silent: true, credentials: .cancels).get()) == false)
+        #expect((try? ComplianceMachine.interaction(silent: true, credentials: .none).get()) == false)
+        #expect((try? ComplianceMachine.interaction(silent: false, credentials: .none).get()) == false)
+        #expect((try? ComplianceMachine.interaction(silent: false, credentials: .cancels).get()) == true)
+        #expect((try? ComplianceMachine.interaction(silent: false, credentials: .person).get()) == true)
+        if case .failure(let refusal) = ComplianceMachine.interaction(silent: true, credentials: .person) { #expect(refusal.code == .badRequest) }
+    }
+
+    /// A token request naming no scope is refused by the machine; a sign-in naming none asks
+    /// for the app's sign-in scopes.
+    @Test func scopesATokenRequestAndASignInAskFor() {
+        var machine = ComplianceMachine(configuration: .init(signInScopes: ["openid", "profile"], mamService: false))
+        machine.acquireToken(Self.alice, scopes: [], interactive: false, remediate: false, ticket: .init(3), now: Self.now)
+        let replies = RetryAfterHoldTests.take(&machine).compactMap { action -> ComplianceMachine.Reply? in
+            if case .reply(_, let reply) = action { reply } else { nil }
+        }
+        let codes = replies.map { reply -> ComplianceMachine.Refusal.Code? in if case .refused(let refusal) = reply { refusal.code } else { nil } }
+        #expect(codes == [.badRequest])
+        #expect(machine.signInScopes([]) == ["openid", "profile"] && machine.signInScopes(nil) == ["openid", "profile"])
+        #expect(machine.signInScopes(["user.read"]) == ["user.read"])
+    }
+
+    /// Data no protect made comes back unchanged even while MAMPolicyRequired blocks the app;
+    /// protected data of no user does not.
+    @Test func unprotectWhileTheAppIsBlocked() {
+        let machine = ComplianceMachine(configuration: .init(launch: LaunchSettings(autoEnrollOnLaunch: true, policyRequired: true)))
+        #expect(machine.unprotectRefusal(isProtected: false, owner: nil) == nil)
+        #expect(machine.unprotectRefusal(isProtected: true, owner: nil)?.code == .policyRequired)
+        #expect(machine.unprotectRefusal(isProtected: true, owner: Self.alice)?.code == .policyRequired)
+        #expect(ComplianceMachine(configuration: .init()).unprotectRefusal(isProtected: true, owner: nil) == nil)
     }
 }

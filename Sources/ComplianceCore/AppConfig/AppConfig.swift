@@ -120,6 +120,33 @@ public struct AppConfig: Sendable, Hashable {
     }
 }
 
+extension AppConfig {
+    /// One key's value under one query, each way the SDK reads it.
+    public struct KeyAnswer: Sendable, Hashable {
+        public var key: String
+        /// The query's name as asked (`any` when none was).
+        public var query: String
+        public var hasConflict: Bool
+        public var allStrings: [String]
+        public var string: String?
+        public var number: Double?
+        public var bool: Bool?
+    }
+
+    /// `key`'s value under `query` (a name of ``queryNames``; nil: `any`). A query of the
+    /// other kind is `any` for that kind (`min` reads the first boolean; `or` the first
+    /// string and number), as the SDK's typed query enums cannot mix. Nil for a query that is
+    /// not one of ``queryNames``.
+    public func answer(_ key: String, query: String?) -> KeyAnswer? {
+        if let query, !Self.queryNames.contains(query) { return nil }
+        let valueQuery = query.flatMap(Query.init(rawValue:)) ?? .any
+        let boolQuery = query.flatMap(BoolQuery.init(rawValue:)) ?? .any
+        return KeyAnswer(
+            key: key, query: query ?? Query.any.rawValue, hasConflict: hasConflict(key), allStrings: allStrings(key),
+            string: stringValue(key, query: valueQuery), number: numberValue(key, query: valueQuery), bool: boolValue(key, query: boolQuery))
+    }
+}
+
 extension String {
     /// Without leading and trailing spaces and tabs.
     fileprivate var trimmingSpaces: Substring {

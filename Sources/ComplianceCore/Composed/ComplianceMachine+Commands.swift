@@ -26,7 +26,7 @@ extension ComplianceMachine {
             return
         }
         startTokenRequest(
-            account, scopes: scopes ?? configuration.signInScopes, interaction: interactive ? ticket : nil, prompt: interactive,
+            account, scopes: signInScopes(scopes), interaction: interactive ? ticket : nil, prompt: interactive,
             purpose: .caller(ticket, .signIn, remediate: true), now: now)
     }
 
@@ -37,7 +37,7 @@ extension ComplianceMachine {
     public mutating func acquireToken(_ account: AccountID, scopes: [String], interactive: Bool, remediate: Bool, ticket: Ticket, now: Instant) {
         beginStep()
         defer { endStep(now: now) }
-        if let refusal = restartOwedRefusal(account) ?? policyRequiredRefusal(account) {
+        if let refusal = Self.tokenScopesRefusal(scopes, account: account) ?? restartOwedRefusal(account) ?? policyRequiredRefusal(account) {
             reply(ticket, .refused(refusal))
             return
         }

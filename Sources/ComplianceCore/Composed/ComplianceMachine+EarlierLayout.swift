@@ -27,38 +27,57 @@ extension ComplianceMachine {
         public var holdsTokens: Bool
         /// The last compliance status (app state `compliance`, by account key).
         public var compliance: JSONValue?
-        /// The account's column, else the enrollment row's (the older place).
-        public var lastEnrollmentStatus: Int?
+        /// The last enrollment status in the account's column (the newer place) and in the
+        /// enrollment row (the older place).
+        public var accountLastStatus: Int?
+        public var enrollmentRowLastStatus: Int?
         /// The request a remediation retries (app state `remediationRequests`).
         public var retryScopes: JSONValue?
         /// The MAM registration: its enrollment id and the policy it received.
         public var enrollmentID: String?
         public var registeredPolicy: JSONValue?
-        /// The enrollment machine's snapshot, the open wipe journal's state.
+        /// The enrollment machine's snapshot.
         public var enrollment: JSONValue?
-        public var wipe: JSONValue?
+        /// The account's open journals, oldest first: (kind, state).
+        public var journals: [EarlierJournal]
 
         public init(
-            account: AccountID, homeAccountID: String?, signedIn: Bool, holdsTokens: Bool, compliance: JSONValue?, lastEnrollmentStatus: Int?,
-            retryScopes: JSONValue?, enrollmentID: String?, registeredPolicy: JSONValue?, enrollment: JSONValue?, wipe: JSONValue?
+            account: AccountID, homeAccountID: String?, signedIn: Bool, holdsTokens: Bool, compliance: JSONValue?, accountLastStatus: Int?,
+            enrollmentRowLastStatus: Int?, retryScopes: JSONValue?, enrollmentID: String?, registeredPolicy: JSONValue?, enrollment: JSONValue?,
+            journals: [EarlierJournal]
         ) {
             self.account = account
             self.homeAccountID = homeAccountID
             self.signedIn = signedIn
             self.holdsTokens = holdsTokens
             self.compliance = compliance
-            self.lastEnrollmentStatus = lastEnrollmentStatus
+            self.accountLastStatus = accountLastStatus
+            self.enrollmentRowLastStatus = enrollmentRowLastStatus
             self.retryScopes = retryScopes
             self.enrollmentID = enrollmentID
             self.registeredPolicy = registeredPolicy
             self.enrollment = enrollment
-            self.wipe = wipe
+            self.journals = journals
+        }
+    }
+
+    /// An open journal of the earlier layout: a sub-machine's progress, by kind.
+    public struct EarlierJournal: Sendable {
+        public var kind: String
+        public var state: JSONValue
+
+        public init(kind: String, state: JSONValue) {
+            self.kind = kind
+            self.state = state
         }
     }
 
     /// The records an earlier-layout store converts into (nil: it held nothing). A registered
     /// policy is kept only for an account whose enrollment holds the managed slot: the policy
     /// in force is the managed account's; another account's registration keeps its id alone.
+    /// The last enrollment status is the account column's, else the enrollment row's. Of the
+    /// open journals only a wipe's is resumed (its oldest): the earlier layout's remediation,
+    /// enrollment and deregistration journals are redone from the machines' own snapshots.
     public static func records(converting earlier: EarlierLayout) -> Stored? {
         guard earlier.remediation != nil || earlier.allowedAccounts != nil || !earlier.accounts.isEmpty else { return nil }
         var app = ComplianceMachine(configuration: .init()).appRecord.objectValue ?? JSONObject()
@@ -72,14 +91,15 @@ extension ComplianceMachine {
             record["signedIn"] = .bool(old.signedIn)
             record["holdsTokens"] = .bool(old.holdsTokens)
             record["compliance"] = old.compliance ?? .null
-            record["lastEnrollmentStatus"] = old.lastEnrollmentStatus.map { .int(Int64($0)) } ?? .null
+            record["lastEnrollmentStatus"] = (old.accountLastStatus ?? old.enrollmentRowLastStatus).map { .int(Int64($0)) } ?? .null
             record["retryScopes"] = old.retryScopes ?? .null
             record["enrollmentId"] = old.enrollmentID.map { .string($0) } ?? .null
             record["offeredPolicy"] = .null
             let holdsSlot = old.enrollment.map { EnrollmentStateMachine.holdsManagedSlot(stored: $0) } ?? false
             record["policy"] = holdsSlot ? (old.registeredPolicy ?? .null) : .null
             record["enrollment"] = old.enrollment ?? EnrollmentStateMachine(account: old.account).snapshot.json
-            record["wipe"] = old.wipe ?? SelectiveWipeStateMachine(account: old.account).snapshot.json
+            let wipe = old.journals.first { $0.kind == "wipe" }?.state
+            record["wipe"] = wipe ?? SelectiveWipeStateMachine(account: old.account).snapshot.json
             return .object(record)
         }
         return Stored(app: .object(app), accounts: records)

@@ -163,6 +163,14 @@ extension ComplianceMachine {
         return nil
     }
 
+    /// `unprotect:` of a buffer: protected data (`isProtected`) follows ``dataReadRefusal(_:)``
+    /// for the owner its header names (nil: no user); data no protect made is returned
+    /// unchanged in any state, even while `MAMPolicyRequired` blocks the app: the caller
+    /// already holds those bytes, and no policy governs them.
+    public func unprotectRefusal(isProtected: Bool, owner: AccountID?) -> Refusal? {
+        isProtected ? dataReadRefusal(owner) : nil
+    }
+
     /// The account `loginAndEnrollAccount(nil)` (a sign-in without an account) signs in: "the
     /// existing managed user", else the one account registered with the MAM service; with
     /// neither (or several registered and none managed) `account_required`, where the SDK

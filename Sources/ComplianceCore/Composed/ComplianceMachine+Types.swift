@@ -341,6 +341,9 @@ extension ComplianceMachine {
             /// A sign-in without an account, and no managed user to sign in (the SDK would
             /// prompt for a user name): name the account.
             case accountRequired = "account_required"
+            /// The request cannot be asked as given (a silent request that carries
+            /// credentials, a token request naming no scope).
+            case badRequest = "bad_request"
         }
 
         public var code: Code

@@ -33,15 +33,17 @@ extension Engine {
         case .identityMismatch: EngineError(.identityMismatch, refusal.message)
         case .restartPending: EngineError(.restartPending, refusal.message)
         case .accountRequired: EngineError(.accountRequired, refusal.message)
+        case .badRequest: EngineError(.badRequest, refusal.message)
         }
     }
 
-    /// A silent request carries no credentials: a password (or a browser, a device code) sent
-    /// with `silent` would be ignored while the cache answered, so a wrong one would pass.
-    static func checkCredentials(silent: Bool, user: InteractiveUser?) throws(EngineError) {
-        guard silent, let user else { return }
-        if case .cancel = user { return }
-        throw EngineError(.badRequest, "a silent request carries no credentials: drop the user's credentials, or ask interactively (\"silent\": false; compliancectl --interactive), which always goes to the issuer")
+    /// Whether the request is asked interactively: the machine's answer
+    /// (``ComplianceMachine/interaction(silent:credentials:)``) for what `user` brings.
+    static func interaction(silent: Bool, user: InteractiveUser?) throws(EngineError) -> Bool {
+        switch ComplianceMachine.interaction(silent: silent, credentials: user?.credentials ?? .none) {
+        case .success(let interactive): interactive
+        case .failure(let refusal): throw error(refusal)
+        }
     }
 
     /// Signs `upn` in: the allowed-accounts check, a token for `scopes` (remediating on
@@ -58,8 +60,7 @@ extension Engine {
             case .failure(let refusal): throw Self.error(refusal)
             }
         }
-        try Self.checkCredentials(silent: silent, user: user)
-        let interactive = !silent && user != nil
+        let interactive = try Self.interaction(silent: silent, user: user)
         return try await ask("a sign-in", user: interactive ? user : nil) { machine, ticket in
             machine.signIn(account, scopes: scopes, interactive: interactive, ticket: ticket, now: clock.now)
         } narrow: {
@@ -70,9 +71,7 @@ extension Engine {
     /// A token for `scopes`; a 53005 answer starts (or joins) a remediation unless `remediate` is false.
     public func acquireToken(_ upn: String, scopes: [String], silent: Bool, remediate: Bool, user: InteractiveUser?) async throws(EngineError) -> TokenOutcome {
         let account = try parseAccount(upn)
-        guard !scopes.isEmpty else { throw EngineError(.badRequest, "scopes must name at least one scope") }
-        try Self.checkCredentials(silent: silent, user: user)
-        let interactive = !silent && user != nil
+        let interactive = try Self.interaction(silent: silent, user: user)
         return try await ask("a token request", user: interactive ? user : nil) { machine, ticket in
             machine.acquireToken(account, scopes: scopes, interactive: interactive, remediate: remediate, ticket: ticket, now: clock.now)
         } narrow: {
@@ -83,8 +82,7 @@ extension Engine {
     /// Remediates `upn` and returns its one report.
     public func remediate(_ upn: String, silent: Bool, user: InteractiveUser?) async throws(EngineError) -> RemediationOutcome {
         let account = try parseAccount(upn)
-        try Self.checkCredentials(silent: silent, user: user)
-        let interactive = !silent && user != nil
+        let interactive = try Self.interaction(silent: silent, user: user)
         return try await ask("a remediation", user: interactive ? user : nil) { machine, ticket in
             machine.remediate(account, interactive: interactive, ticket: ticket, now: clock.now)
         } narrow: {

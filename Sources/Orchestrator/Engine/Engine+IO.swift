@@ -179,7 +179,7 @@ extension Engine {
     private nonisolated func callMAM(_ request: ComplianceMachine.MAMRequest, environment: TokenEnvironment) async -> ComplianceMachine.StepResult {
         guard let mam = mamClient(for: environment) else {
             // Only a store written while a MAM service was configured leads here.
-            return .mam(.failed(.internalError, detail: "no MAM service is configured (--mam-url)"))
+            return MAMResponseClassifier.stepResult(request, failure: .noService, detail: "no MAM service is configured (--mam-url)")
         }
         let reply: MAMReply
         do {

@@ -66,7 +66,7 @@ extension Engine {
         } catch {
             throw Self.vaultError(error, buffer: true)
         }
-        if let protection, let refusal = machine.dataReadRefusal(protection.owner) { throw Self.error(refusal) }
+        if let refusal = machine.unprotectRefusal(isProtected: protection != nil, owner: protection?.owner) { throw Self.error(refusal) }
         do {
             return (try await vault.unprotect(data), protection)
         } catch {

@@ -43,17 +43,17 @@ extension Engine {
         let enrollmentRows = try transaction.enrollments()
         let enrollments = Dictionary(enrollmentRows.map { ($0.account.key, $0.state) }, uniquingKeysWith: { first, _ in first })
         let enrollmentStatuses = Dictionary(enrollmentRows.compactMap { row in row.lastStatus.map { (row.account.key, $0) } }, uniquingKeysWith: { first, _ in first })
-        let journals = Dictionary(
-            try transaction.openJournals().filter { $0.kind == .wipe }.map { ($0.account.key, $0.state) }, uniquingKeysWith: { first, _ in first })
+        let journals = Dictionary(grouping: try transaction.openJournals(), by: \.account.key)
         var accounts: [ComplianceMachine.EarlierAccount] = []
         for row in rows {
             let account = row.id
             let registration = try transaction.registration(for: account)
             accounts.append(ComplianceMachine.EarlierAccount(
                 account: account, homeAccountID: row.homeAccountID, signedIn: row.signedIn, holdsTokens: try transaction.hasTokens(account),
-                compliance: compliance[account.key], lastEnrollmentStatus: lastStatuses[account.key] ?? enrollmentStatuses[account.key],
-                retryScopes: requests[account.key], enrollmentID: registration?.enrollmentID, registeredPolicy: registration?.policy,
-                enrollment: enrollments[account.key], wipe: journals[account.key]))
+                compliance: compliance[account.key], accountLastStatus: lastStatuses[account.key],
+                enrollmentRowLastStatus: enrollmentStatuses[account.key], retryScopes: requests[account.key], enrollmentID: registration?.enrollmentID,
+                registeredPolicy: registration?.policy, enrollment: enrollments[account.key],
+                journals: (journals[account.key] ?? []).map { .init(kind: $0.kind.rawValue, state: $0.state) }))
         }
         let earlier = ComplianceMachine.EarlierLayout(remediation: remediation, allowedAccounts: allowed, accounts: accounts)
         return ComplianceMachine.records(converting: earlier) ?? ComplianceMachine.Stored(app: nil, accounts: [])

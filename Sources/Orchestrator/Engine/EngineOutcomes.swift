@@ -17,6 +17,12 @@ public enum InteractiveUser: Sendable, Hashable, CustomStringConvertible {
     /// The resource owner password grant (test issuers only; Entra discourages it).
     case passwordGrant(password: String)
 
+    /// What the machine knows of this person (``CallerCredentials``).
+    public var credentials: CallerCredentials {
+        if case .cancel = self { return .cancels }
+        return .person
+    }
+
     /// The default wait for a browser sign-in's redirect.
     public static let browserTimeout: Duration = .seconds(300)
 
