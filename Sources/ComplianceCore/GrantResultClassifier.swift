@@ -65,6 +65,14 @@ public enum GrantResultClassifier {
         return .response(.interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: error)))
     }
 
+    /// An interactive grant with nobody to ask: the caller whose person would sign in is gone
+    /// (answered, or a request resumed after a restart). Not a cancel (nobody pressed
+    /// anything): the account still needs its user, as MSAL answers when no UI can be shown.
+    public static func nobodyToAsk() -> ComplianceMachine.GrantResult {
+        let error = ServerError(status: 0, error: "interaction_required", errorDescription: "nobody is there to sign in")
+        return .response(.interactionRequired(InteractionRequired(reason: .interactionRequired, serverError: error)))
+    }
+
     /// A successful token answer that carries no id_token: OpenID Connect Core 3.1.3.3 has a
     /// code redeemed for `openid` come with one, so an interactive sign-in that sent a nonce
     /// (`openIDSignIn`) gets a malformed answer; the password and device-code grants, like a

@@ -45,4 +45,13 @@ import Testing
         #expect(malformed.status == 200 && malformed.message.contains("no id_token"))
         #expect(GrantResultClassifier.withoutIDToken(response, status: 200, openIDSignIn: false) == .response(response))
     }
+
+    /// Nobody to ask is not a cancel: the request needs its user (InteractionRequired).
+    @Test func nobodyToAskIsInteractionRequiredNotACancel() {
+        guard case .response(.interactionRequired(let required)) = GrantResultClassifier.nobodyToAsk() else {
+            Issue.record("nobody to ask is \(GrantResultClassifier.nobodyToAsk())")
+            return
+        }
+        #expect(TokenAcquisitionFailure.interactionRequired(required).complianceStatus == .interactionRequired)
+    }
 }

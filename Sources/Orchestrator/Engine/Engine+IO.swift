@@ -58,7 +58,7 @@ extension Engine {
             case .refreshToken(let refreshToken):
                 reply = try await issuer.requestToken(.refreshToken(refreshToken.reveal()), scopes: wireScopes, claims: claims)
             case .interactive:
-                guard let user else { return .cancelled }
+                guard let user else { return GrantResultClassifier.nobodyToAsk() }
                 if case .passwordGrant(let password) = user {
                     reply = try await issuer.requestToken(.password(username: account.upn, password: password), scopes: wireScopes, claims: claims)
                     break
