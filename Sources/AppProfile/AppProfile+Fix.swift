@@ -22,6 +22,11 @@ extension AppProfile {
         }
         if let values = info[ProfileKeys.clientCapabilities]?.stringArrayValue, !ComplianceCore.declaresProtection(values) {
             profile.setInfo(ProfileKeys.clientCapabilities, .strings(values + [ComplianceCore.protectionCapability]))
+        } else if info[ProfileKeys.clientCapabilities] == nil {
+            profile.setInfo(ProfileKeys.clientCapabilities, .strings([ComplianceCore.protectionCapability]))
+        }
+        if let scheme = urlSchemeLackingTwin {
+            profile.addURLSchemeTwin(of: scheme)
         }
         if (info[ProfileKeys.faceIDUsageDescription]?.stringValue ?? "").isEmpty {
             profile.setInfo(ProfileKeys.faceIDUsageDescription, .string(ProfileKeys.defaultFaceIDUsageDescription))
@@ -37,6 +42,21 @@ extension AppProfile {
             profile.setEntitlement(ProfileKeys.keychainAccessGroups, .strings(groups))
         }
         return profile
+    }
+
+    /// Appends `scheme-intunemam` to the `CFBundleURLSchemes` that list `scheme`.
+    private mutating func addURLSchemeTwin(of scheme: String) {
+        guard var types = info[ProfileKeys.urlTypes]?.arrayValue else { return }
+        for (index, type) in types.enumerated() {
+            guard var dictionary = type.dictionaryValue, var schemes = dictionary[ProfileKeys.urlSchemes]?.stringArrayValue,
+                schemes.contains(scheme)
+            else { continue }
+            schemes.append(scheme + ProfileKeys.twinSuffix)
+            dictionary[ProfileKeys.urlSchemes] = .strings(schemes)
+            types[index] = .dictionary(dictionary)
+            setInfo(ProfileKeys.urlTypes, .array(types))
+            return
+        }
     }
 
     /// The problems `fixed()` repairs: the fixable ones `lint()` reports.

@@ -83,6 +83,16 @@ extension AppProfile {
                     "must be an array of strings", fix: "write it as an array of strings, for example [\"protapp\"]"))
             }
         }
+        if info[ProfileKeys.clientCapabilities] == nil {
+            problems.append(.init(.protectionCapabilityMissing, .error, .infoPlist, ProfileKeys.clientCapabilities,
+                "missing: the app declares no client capabilities, so every user that app protection conditional access targets gets AADSTS53009 (the client app is not approved), which no enrollment can remediate, instead of the remediable AADSTS53005",
+                fix: "add MSALClientCapabilities with \"protapp\" (MSAL's clientApplicationCapabilities)"))
+        }
+        if let scheme = urlSchemeLackingTwin {
+            problems.append(.init(.urlSchemeTwinMissing, .error, .infoPlist, ProfileKeys.urlTypes,
+                "no URL scheme has its -intunemam counterpart: the Intune SDK's Open-in action extension needs at least one (\"\(scheme)\" and \"\(scheme)\(ProfileKeys.twinSuffix)\")",
+                fix: "add \"\(scheme)\(ProfileKeys.twinSuffix)\" to the CFBundleURLSchemes of \"\(scheme)\""))
+        }
         if (info[ProfileKeys.faceIDUsageDescription]?.stringValue ?? "").isEmpty {
             problems.append(.init(.faceIDUsageDescriptionMissing, .error, .infoPlist, ProfileKeys.faceIDUsageDescription,
                 "missing: app protection policy can require Face ID to open the app",

@@ -14,7 +14,38 @@ extension AppProfile {
 
     /// An empty web-view hierarchy carrying the app's `TreatAllWebViewsAsUnmanaged`.
     public func webViewHierarchy() -> WebViewHierarchy {
-        WebViewHierarchy(treatAllWebViewsAsUnmanaged: flag("TreatAllWebViewsAsUnmanaged"))
+        WebViewHierarchy(treatAllWebViewsAsUnmanaged: treatAllWebViewsAsUnmanaged)
+    }
+
+    /// `TreatAllWebViewsAsUnmanaged` set to YES in `IntuneMAMSettings` or at the top level of the
+    /// Info.plist: the SDK guide lists it among the settings, and its web-view chapter says to
+    /// set it "in the app's `Info.plist`"; an app that follows either gets its web views unmanaged.
+    public var treatAllWebViewsAsUnmanaged: Bool {
+        flag(ProfileKeys.treatAllWebViewsAsUnmanaged) || info[ProfileKeys.treatAllWebViewsAsUnmanaged]?.boolValue == true
+    }
+
+    /// What the running app's web decisions need from the profile: `TreatAllWebViewsAsUnmanaged`
+    /// and `WebViewHandledURLSchemes`.
+    public func webViewAppSettings() -> WebViewAppSettings {
+        WebViewAppSettings(
+            treatAllWebViewsAsUnmanaged: treatAllWebViewsAsUnmanaged,
+            handledURLSchemes: intuneSettings[ProfileKeys.webViewHandledURLSchemes]?.stringArrayValue ?? [])
+    }
+
+    /// The schemes of `CFBundleURLTypes`, each type's `CFBundleURLSchemes` in order.
+    public var urlSchemes: [String] {
+        (info[ProfileKeys.urlTypes]?.arrayValue ?? []).flatMap { $0.dictionaryValue?[ProfileKeys.urlSchemes]?.stringArrayValue ?? [] }
+    }
+
+    /// The first URL scheme without its `-intunemam` counterpart, when no scheme has one (the
+    /// guide: "at least one schemeURL defined under its Info.plist `CFBundleURLTypes` along with
+    /// its `-intunemam` counterpart"); nil when one pair is there or the app has no URL scheme.
+    var urlSchemeLackingTwin: String? {
+        let schemes = urlSchemes
+        let lowered = Set(schemes.map { $0.lowercased() })
+        let bases = schemes.filter { !$0.lowercased().hasSuffix(ProfileKeys.twinSuffix) }
+        guard let first = bases.first, !bases.contains(where: { lowered.contains($0.lowercased() + ProfileKeys.twinSuffix) }) else { return nil }
+        return first
     }
 
     /// What the Intune rule on auth web views needs from the profile.

@@ -8,6 +8,13 @@ public enum ProfileKeys {
     /// The app's MSAL client capabilities (`clientApplicationCapabilities`), an array of strings.
     public static let clientCapabilities = "MSALClientCapabilities"
     public static let bundleIdentifier = "CFBundleIdentifier"
+    /// The app's URL types: an array of dictionaries, each with `CFBundleURLSchemes`.
+    public static let urlTypes = "CFBundleURLTypes"
+    public static let urlSchemes = "CFBundleURLSchemes"
+    /// Read in `IntuneMAMSettings` and, as the web-view guide writes it ("set
+    /// `TreatAllWebViewsAsUnmanaged` to `YES` in the app's `Info.plist`"), at the top level.
+    public static let treatAllWebViewsAsUnmanaged = "TreatAllWebViewsAsUnmanaged"
+    public static let webViewHandledURLSchemes = "WebViewHandledURLSchemes"
     public static let keychainAccessGroups = "keychain-access-groups"
     public static let applicationGroups = "com.apple.security.application-groups"
     public static let webBrowserEntitlement = "com.apple.developer.web-browser"
@@ -55,7 +62,7 @@ public enum ProfileKeys {
     /// Known top-level Info.plist keys.
     static let infoTypes: [String: ValueType] = [
         intuneMAMSettings: .dictionary, appBoundDomains: .stringArray, queriesSchemes: .stringArray,
-        faceIDUsageDescription: .string, bundleIdentifier: .string,
+        faceIDUsageDescription: .string, bundleIdentifier: .string, treatAllWebViewsAsUnmanaged: .boolean,
     ]
 
     /// Known `IntuneMAMSettings` keys (the guide's settings table, plus TreatAllWebViewsAsUnmanaged).

@@ -90,6 +90,18 @@ extension ControlClient {
         return try await call(.get, path + Self.query([("owner", owner), ("scheme", scheme), ("knownManagedAppScheme", knownManagedAppScheme ? "true" : nil)]))
     }
 
+    /// The running app's decision for one web view (`POST /v1/webview/decide`): `question` holds
+    /// `policy`, `url`, `frame`, `delegate`, `internalURLs`, `internalPrefixes`, `internalHosts`.
+    public func webViewDecision(_ question: JSONObject) async throws(ControlClientError) -> JSONValue {
+        try await call(.post, "/v1/webview/decide", .object(question))
+    }
+
+    /// The running app's cut/copy/paste decision (`POST /v1/clipboard/decide`): `question` holds
+    /// `from`, `to` (`app`, `webView`, `managedApp`, `unmanagedApp`), `fromPolicy`, `toPolicy`.
+    public func clipboardDecision(_ question: JSONObject) async throws(ControlClientError) -> JSONValue {
+        try await call(.post, "/v1/clipboard/decide", .object(question))
+    }
+
     /// `upn`'s MAM app configuration; with `key`, its values (`query`: any, min, max, or, and).
     public func appConfig(_ upn: String, key: String? = nil, query: String? = nil) async throws(ControlClientError) -> JSONValue {
         try await call(.get, "/v1/accounts/\(Self.pathSegment(upn))/app-config" + Self.query([("key", key), ("query", query)]))

@@ -4,8 +4,10 @@ import ComplianceCore
 /// What the daemon reads from the app's Info.plist: `IntuneMAMSettings` `ADALClientId`,
 /// `ADALAuthority` (absent: the common authority, ``DaemonConfiguration/commonAuthority``),
 /// `ADALRedirectUri` (or `ADALRedirectScheme`, meaning the redirect `scheme://bundle_id` with
-/// the app's `CFBundleIdentifier`), and the top-level `MSALClientCapabilities` (absent:
-/// `["protapp"]`, as an app with the Intune SDK declares).
+/// the app's `CFBundleIdentifier`), the top-level `MSALClientCapabilities` (absent: none, so a
+/// user that app protection CA targets gets AADSTS53009, as MSAL without
+/// `clientApplicationCapabilities`; `profile lint` reports it), and what the web decisions need
+/// (`TreatAllWebViewsAsUnmanaged`, `WebViewHandledURLSchemes`).
 public struct AppSettings: Sendable, Hashable {
     public var clientID: String
     public var authority: String?
@@ -15,6 +17,8 @@ public struct AppSettings: Sendable, Hashable {
     public var launch: LaunchSettings
     /// `MultiIdentity` (NO by default): the app sets its process and UI identities itself.
     public var multiIdentity: Bool
+    /// `TreatAllWebViewsAsUnmanaged` and `WebViewHandledURLSchemes`.
+    public var webViews = WebViewAppSettings()
 
     public init(
         clientID: String, authority: String?, redirectURI: String, capabilities: [String], launch: LaunchSettings = LaunchSettings(),
@@ -49,7 +53,7 @@ public struct AppSettings: Sendable, Hashable {
         } else {
             throw AppSettingsError("\(path): IntuneMAMSettings has neither ADALRedirectUri nor ADALRedirectScheme")
         }
-        var capabilities = [ComplianceCore.protectionCapability]
+        var capabilities: [String] = []
         if let declared = profile.info[capabilitiesKey] {
             guard let list = declared.stringArrayValue else {
                 throw AppSettingsError("\(path): \(capabilitiesKey) must be an array of strings, got \(declared.typeName)")
@@ -59,9 +63,11 @@ public struct AppSettings: Sendable, Hashable {
         let launch = LaunchSettings(
             autoEnrollOnLaunch: profile.flag("AutoEnrollOnLaunch"), policyRequired: profile.flag("MAMPolicyRequired"),
             warnAbsent: profile.flag("MAMPolicyWarnAbsent"))
-        return AppSettings(
+        var settings = AppSettings(
             clientID: clientID, authority: profile.setting("ADALAuthority"), redirectURI: redirect, capabilities: capabilities, launch: launch,
             multiIdentity: profile.flag("MultiIdentity"))
+        settings.webViews = profile.webViewAppSettings()
+        return settings
     }
 }
 

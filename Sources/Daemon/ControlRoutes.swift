@@ -41,6 +41,7 @@ public struct ControlRoutes: Sendable {
         ProtectionRoutes(engine: engine).addRoutes(to: router)
         SettingsRoutes(engine: engine).addRoutes(to: router)
         IdentityRoutes(engine: engine).addRoutes(to: router)
+        WebContentRoutes(engine: engine).addRoutes(to: router)
         InteractionRoutes(engine: engine).addRoutes(to: router)
         if testHooks { TestHookRoutes(engine: engine).addRoutes(to: router) }
         return router

@@ -128,6 +128,7 @@ public struct DaemonParts: Sendable {
             defaultSignInScopes: configuration.signInScopes, wipeHook: configuration.wipeHook, launch: configuration.app.launch,
             restartHook: configuration.restartHook)
         engineConfiguration.multiIdentity = configuration.app.multiIdentity
+        engineConfiguration.webViews = configuration.app.webViews
         engineConfiguration.redirectPort = configuration.redirectPort
         let engine = Engine(
             configuration: engineConfiguration,

@@ -54,7 +54,7 @@ struct Compliancectl: AsyncParsableCommand {
             StatusCommand.self, AccountsCommand.self, SignInCommand.self, TokenCommand.self, RemediateCommand.self,
             DeregisterCommand.self, DataCommand.self, EventsCommand.self, ExplainCommand.self, ClockCommand.self, RunCommand.self,
             DataProtectionCommand.self, ProtectCommand.self, UnprotectCommand.self, ProtectionInfoCommand.self, ConfigCommand.self, IdentityCommand.self,
-            SettingsCommand.self, AppCommand.self, ProfileCommand.self, WebViewCommand.self, BrowserCommand.self,
+            SettingsCommand.self, AppCommand.self, ProfileCommand.self, WebViewCommand.self, ClipboardCommand.self, BrowserCommand.self,
         ])
 
     /// ArgumentParser's main, with the daemon options allowed before the command.

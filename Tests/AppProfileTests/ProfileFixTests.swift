@@ -54,6 +54,13 @@ import Testing
         #expect(!fixed.lint().contains { $0.kind == .protectionCapabilityMissing })
         #expect(fixed.fixed() == fixed)
         // Any case already declares it: nothing to add.
+        let none = try AppProfile(info: base.info.filter { $0.key != "MSALClientCapabilities" })
+        #expect(none.fixed().info["MSALClientCapabilities"] == .strings(["protapp"]))
+        let urlTypes = PlistValue.array([.dictionary(["CFBundleURLSchemes": .strings(["launch-chatr"])]), .dictionary(["CFBundleURLSchemes": .strings(["x"])])])
+        let twinless = try AppProfile(info: base.info.merging(["CFBundleURLTypes": urlTypes]) { $1 })
+        let twinned = twinless.fixed()
+        #expect(twinned.urlSchemes == ["launch-chatr", "launch-chatr-intunemam", "x"])
+        #expect(twinned.fixed() == twinned && !twinned.lint().contains { $0.kind == .urlSchemeTwinMissing })
         let swiftSample = try AppProfile(info: base.info.merging(["MSALClientCapabilities": .strings(["ProtApp"])]) { $1 })
         #expect(swiftSample.fixed().info["MSALClientCapabilities"] == .strings(["ProtApp"]))
     }

@@ -77,14 +77,26 @@ import ComplianceCore
             e["keychain-access-groups"] = .strings(["ABCDE12345.com.contoso.chatr", "ABCDE12345.com.microsoft.intune.mam", "ABCDE12345.com.microsoft.adalcache"])
         } == [])
         // MSALClientCapabilities: protapp in any case (the guide's Swift sample says ProtApp); no
-        // protapp is the 53009 error; not strings is an error too; absent is the SDK's default.
+        // protapp is the 53009 error; not strings is an error too; absent is no capability at all
+        // (the daemon declares none, so 53009 as well).
         for values in [["protapp"], ["ProtApp"], ["cp1", "PROTAPP"]] {
             #expect(try kinds { info, _ in info["MSALClientCapabilities"] = .strings(values) } == [])
         }
         #expect(try kinds { info, _ in info["MSALClientCapabilities"] = .strings([]) } == [.protectionCapabilityMissing])
         #expect(try kinds { info, _ in info["MSALClientCapabilities"] = .strings(["cp1", "prot-app"]) } == [.protectionCapabilityMissing])
         #expect(try kinds { info, _ in info["MSALClientCapabilities"] = .string("protapp") } == [.capabilitiesNotStrings])
-        #expect(try kinds { info, _ in info["MSALClientCapabilities"] = nil } == [])
+        #expect(try kinds { info, _ in info["MSALClientCapabilities"] = nil } == [.protectionCapabilityMissing])
+        let absent = try #require(try AppProfile(info: base.info.filter { $0.key != "MSALClientCapabilities" }).lint().first { $0.kind == .protectionCapabilityMissing })
+        #expect(absent.message.hasPrefix("missing:") && absent.message.contains("AADSTS53009") && absent.severity == .error && absent.kind.isFixable)
+        // CFBundleURLTypes: "at least one schemeURL ... along with its -intunemam counterpart".
+        func urlTypes(_ lists: [[String]]) -> PlistValue {
+            .array(lists.map { .dictionary(["CFBundleURLSchemes": .strings($0)]) })
+        }
+        #expect(try kinds { info, _ in info["CFBundleURLTypes"] = urlTypes([["msauth.com.contoso.chatr"]]) } == [.urlSchemeTwinMissing])
+        #expect(try kinds { info, _ in info["CFBundleURLTypes"] = urlTypes([["msauth.com.contoso.chatr"], ["launch-chatr", "launch-chatr-intunemam"]]) } == [])
+        #expect(try kinds { info, _ in info["CFBundleURLTypes"] = nil } == [])
+        let twin = try #require(try AppProfile(info: base.info.merging(["CFBundleURLTypes": urlTypes([["a", "b"]])]) { $1 }).lint().first)
+        #expect(twin.description == "error: CFBundleURLTypes: no URL scheme has its -intunemam counterpart: the Intune SDK's Open-in action extension needs at least one (\"a\" and \"a-intunemam\") — fix: add \"a-intunemam\" to the CFBundleURLSchemes of \"a\"")
         let missing = try #require(try AppProfile(info: base.info.merging(["MSALClientCapabilities": .strings(["cp1"])]) { $1 }).lint().first)
         #expect(missing.description.contains("AADSTS53009") && missing.severity == .error && missing.kind.isFixable)
         // Without mailto, Outlook's scheme is not needed.
@@ -103,6 +115,13 @@ import ComplianceCore
         let broken = try AppProfile.load(infoPlist: Fixtures.path("broken-Info.plist"))
         #expect(broken.intuneAuthContext(appInitiated: true).safariViewControllerBlockedOverride)
         #expect(!broken.webViewHierarchy().treatAllWebViewsAsUnmanaged)
+        // "set TreatAllWebViewsAsUnmanaged to YES in the app's Info.plist": the top level counts too.
+        let topLevel = try AppProfile.load(infoPlist: Fixtures.path("chatr-webviews-toplevel-Info.plist"))
+        #expect(topLevel.webViewHierarchy().treatAllWebViewsAsUnmanaged && !topLevel.flag("TreatAllWebViewsAsUnmanaged"))
+        #expect(topLevel.lint().isEmpty)
+        #expect(throws: AppProfileError.self) { try AppProfile(info: ["TreatAllWebViewsAsUnmanaged": .string("YES")]) }
+        let handled = try AppProfile.load(infoPlist: Fixtures.path("chatr-webviews-Info.plist")).webViewAppSettings()
+        #expect(handled == WebViewAppSettings(treatAllWebViewsAsUnmanaged: false, handledURLSchemes: ["chatr-doc"]))
         #expect(throws: WebContentError.self) { try broken.appBoundSettings() }
         let browser = try AppProfile(info: [:], entitlements: ["com.apple.developer.web-browser": .bool(true)])
         #expect(try browser.appBoundSettings() == AppBoundSettings(appBoundDomains: nil, hasWebBrowserEntitlement: true))

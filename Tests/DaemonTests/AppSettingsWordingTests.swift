@@ -1,3 +1,4 @@
+import ComplianceCore
 import Daemon
 import Foundation
 import Orchestrator
@@ -50,5 +51,15 @@ import Testing
         #expect(profiled.issuer == .entra("https://login.microsoftonline.com/contoso.com"))
         let given = try DaemonConfiguration(stateDirectory: NSTemporaryDirectory() + "unused", app: app, authority: "http://127.0.0.1:9/contoso.com")
         #expect(given.issuer == .entra("http://127.0.0.1:9/contoso.com"))
+    }
+
+    /// A missing `MSALClientCapabilities` declares nothing (the issuer answers 53009, which no
+    /// enrollment remediates), and the web settings come from the profile.
+    @Test func noCapabilitiesKeyDeclaresNoCapabilityAndWebSettingsAreRead() throws {
+        #expect(try AppSettings.load(infoPlist: Self.apps + "/chatr-no-capabilities-Info.plist").capabilities == [])
+        #expect(try AppSettings.load(infoPlist: Self.apps + "/chatr-Info.plist").capabilities == ["protapp"])
+        let web = try AppSettings.load(infoPlist: Self.apps + "/chatr-webviews-Info.plist").webViews
+        #expect(!web.treatAllWebViewsAsUnmanaged && web.handledURLSchemes == ["chatr-doc"])
+        #expect(try AppSettings.load(infoPlist: Self.apps + "/chatr-webviews-toplevel-Info.plist").webViews.treatAllWebViewsAsUnmanaged)
     }
 }

@@ -287,6 +287,33 @@ import LocalServers
         }
     }
 
+    /// `webview decide` without `--app` and `clipboard decide` ask the running daemon: its UI
+    /// identity and alice's policy decide.
+    @Test func webViewAndClipboardDecisionsFollowTheDaemon() async throws {
+        try await Self.withDaemon { directory, _ in
+            let at = ["--state-dir", directory]
+            let before = try await CLI.run(["webview", "decide", "--view-policy", "currentIdentity", "--url", "https://www.bing.com/", "--internal-host", "contoso.com"] + at)
+            #expect(before.status == 0 && before.stdout.contains("UI identity: none") && before.stdout.contains("→ loadInView"), "\(before.stdout) \(before.stderr)")
+            let signIn = try await CLI.run(["sign-in", "alice@contoso.com", "--password-stdin", "--scope", "api://contoso-chat/Chat.Read"] + at, input: "Passw0rd!\n")
+            #expect(signIn.status == 0, "\(signIn.stderr)")
+            #expect(try await CLI.run(["identity", "ui", "alice@contoso.com"] + at).status == 0)
+            let after = try await CLI.run(["webview", "decide", "--view-policy", "currentIdentity", "--url", "https://www.bing.com/", "--internal-host", "contoso.com", "--json"] + at)
+            #expect(after.status == 0 && after.json["dataIdentity"]?["kind"] == "managed", "\(after.stdout)")
+            #expect(after.json["managedBrowserURL"] == "microsoft-edge-https://www.bing.com/", "\(after.stdout)")
+            let copy = try await CLI.run(["clipboard", "decide", "--from", "app", "--to", "unmanagedApp"] + at)
+            #expect(copy.status == 0 && copy.stdout.hasPrefix("not allowed (clipboardRestriction: managedAppsWithPasteIn)"), "\(copy.stdout) \(copy.stderr)")
+            let paste = try await CLI.run(["clipboard", "decide", "--from", "unmanagedApp", "--to", "webView", "--to-policy", "currentIdentity", "--json"] + at)
+            #expect(paste.status == 0 && paste.json["allowed"] == true && paste.json["to"]?["kind"] == "managed", "\(paste.stdout)")
+            // Profile-only options go with --app; a bad side is a usage error.
+            let offline = try await CLI.run(["webview", "decide", "--ui-identity", "managed"] + at)
+            #expect(offline.status == 64 && offline.stderr.contains("--ui-identity describes an app offline and goes with --app"), "\(offline.stderr)")
+            let side = try await CLI.run(["clipboard", "decide", "--from", "desk", "--to", "app"] + at)
+            #expect(side.status == 64 && side.stderr.contains("--from must be app, webView, managedApp, unmanagedApp, found 'desk'"), "\(side.stderr)")
+            let stray = try await CLI.run(["clipboard", "decide", "--from", "app", "--from-policy", "unset", "--to", "managedApp"] + at)
+            #expect(stray.status == 64 && stray.stderr.contains("--from-policy goes with --from webView"), "\(stray.stderr)")
+        }
+    }
+
     @Test func flowsRunAgainstARunningDaemonGivenBySocket() async throws {
         try await Self.withDaemon { directory, mock in
             let socket = ["--socket", directory + "/control.sock", "--authority", mock.authority]

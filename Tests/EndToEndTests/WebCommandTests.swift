@@ -63,7 +63,7 @@ import Testing
             (["--url", "https://a/", "--api", "eval"], "--api must be one of evaluateJavaScript"),
             (["--url", "https://a/", "--internal-prefix", "docs"], "--internal-prefix must be a URL, found 'docs'"),
             (["--url", "https://a/", "--ui-identity", "none", "--account", "a@b.c"], "--account goes with --ui-identity managed or unmanaged"),
-            ([], "Missing expected argument '--url <url>'"),
+            ([], "--url is required with --app."),
         ]
         for (arguments, message) in cases {
             let result = try await CLI.run(["webview", "decide", "--app", app] + arguments)

@@ -86,6 +86,16 @@ import Testing
         (#"{"do": "expectAuthBrowser", "os": "iOS", "version": "12", "expect": {"findings": ["leak"]}}"#, "'leak' is not a finding"),
         (#"{"do": "expectAuthBrowser", "os": "iOS", "version": "12", "expect": {"error": "webviewTypeUnavailable", "webView": "WKWebView"}}"#, "with 'error' MSAL fails the request"),
         (#"{"do": "expectAuthBrowser", "os": "iOS", "version": "12", "expect": {"webview": "WKWebView"}}"#, "expectAuthBrowser: expect: unknown field 'webview'"),
+        (#"{"do": "expectWebViewDecision"}"#, "expectWebViewDecision: field 'expect' is required"),
+        (#"{"do": "expectWebViewDecision", "expect": {}}"#, "expect: name at least one of uiIdentity"),
+        (#"{"do": "expectWebViewDecision", "uiIdentity": "managed", "expect": {"dataIdentity": "managed"}}"#, "expectWebViewDecision: unknown field 'uiIdentity'"),
+        (#"{"do": "expectWebViewDecision", "expect": {"navigation": "loadInView"}}"#, "'navigation' needs the step's 'url'"),
+        (#"{"do": "expectWebViewDecision", "url": "x", "expect": {"dataIdentity": "managed"}}"#, "field 'url': 'x' is not a URL"),
+        (#"{"do": "expectWebViewDecision", "expect": {"clipboardRestriction": "some"}}"#, "field 'clipboardRestriction' must be one of allApps, managedAppsWithPasteIn, managedApps, blocked"),
+        (#"{"do": "expectClipboard", "from": "app", "to": "desk", "expect": {"allowed": true}}"#, "field 'to' must be one of app, webView, managedApp, unmanagedApp, found 'desk'"),
+        (#"{"do": "expectClipboard", "from": "app", "fromPolicy": "unset", "to": "managedApp", "expect": {"allowed": true}}"#, "field 'fromPolicy' goes with from \"webView\""),
+        (#"{"do": "expectClipboard", "from": "app", "to": "managedApp", "expect": {"restriction": null}}"#, "expectClipboard: expect: field 'allowed' is required"),
+        (#"{"do": "expectClipboard", "from": "app", "to": "managedApp", "expect": {"allowed": true, "restriction": "some"}}"#, "field 'restriction' must be null or one of allApps"),
     ])
     func aBadWebStepNamesItsIndexAndTheReason(step: String, reason: String) throws {
         do {

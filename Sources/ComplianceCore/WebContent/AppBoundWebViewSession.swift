@@ -11,6 +11,10 @@
 /// - Order matters: a restricted API used before any navigation binds the view as if it had
 ///   the flag (a later foreign navigation fails); after a foreign navigation the API call fails.
 ///   Before any navigation the view shows nothing of anybody's, so that first call is allowed.
+/// - The restricted API call the app makes right after a refused navigation (WebKit's HybridApp
+///   sample: `loadRequest:` of shop.example, then `evaluateJavaScript:`) gets the App-bound
+///   domain error in its completion handler ("An App-bound domain error should be handled
+///   here"); the view still shows what it showed, and later calls are judged on it again.
 public struct AppBoundWebViewSession: Sendable {
     /// What the web view does with a navigation.
     public enum NavigationAction: Sendable, Hashable {
@@ -29,6 +33,9 @@ public struct AppBoundWebViewSession: Sendable {
         case denyNotAppBound
         /// The call fails: the view lacks `limitsNavigationsToAppBoundDomains`.
         case denyNavigationsNotLimited
+        /// The call fails with the App-bound domain error: it was made right after a top-frame
+        /// navigation the view refused.
+        case denyAppBoundDomainFailure
     }
 
     /// The error WebKit reports for a refused top-frame navigation.
@@ -52,6 +59,8 @@ public struct AppBoundWebViewSession: Sendable {
 
     private var state: State
     private var navigationsLimited: Bool
+    /// A top-frame navigation was refused and no API call or navigation came since.
+    private var refusedNavigationPending = false
     /// `nil` exactly when the state is `.unrestricted`.
     private let domains: AppBoundDomains?
 
@@ -83,6 +92,7 @@ public struct AppBoundWebViewSession: Sendable {
     /// The web view was asked to load `content` in a frame.
     public mutating func navigationRequested(_ content: WebContent, frame: WebFrame = .top) -> NavigationAction {
         guard case .top = frame else { return .load }
+        refusedNavigationPending = false
         switch state {
         case .unrestricted:
             state = .unrestricted(topFrame: content)
@@ -92,7 +102,10 @@ public struct AppBoundWebViewSession: Sendable {
                 state = .appBound(content)
                 return .load
             }
-            guard !navigationsLimited else { return .failAppBoundDomain }
+            guard !navigationsLimited else {
+                refusedNavigationPending = true
+                return .failAppBoundDomain
+            }
             state = .foreign(content)
             return .load
         }
@@ -100,6 +113,10 @@ public struct AppBoundWebViewSession: Sendable {
 
     /// The app called a restricted API on this web view.
     public mutating func restrictedAPICalled(_ api: RestrictedWebAPI) -> APIAction {
+        if refusedNavigationPending {
+            refusedNavigationPending = false
+            return .denyAppBoundDomainFailure
+        }
         switch state {
         case .unrestricted:
             return .allow

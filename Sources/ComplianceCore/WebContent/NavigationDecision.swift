@@ -25,20 +25,35 @@ public enum NavigationDecision: Sendable, Hashable {
     /// An external link the managed browser cannot open (not http or https) is not followed.
     case blocked
 
+    /// `loadInView`, `openInManagedBrowser` or `blocked`: the decision's name on the wire and in flows.
+    public var name: String {
+        switch self {
+        case .loadInView: "loadInView"
+        case .openInManagedBrowser: "openInManagedBrowser"
+        case .blocked: "blocked"
+        }
+    }
+
     /// Decides one navigation.
     ///
     /// The delegate is asked "each time the web view navigates to a new page", so iframes load
     /// in the view. An external page is sent to the managed browser only when the view holds
     /// managed data (its ``DataIdentity`` is managed: the policy "applies if there is a managed
-    /// user") and the policy asks for the managed browser.
+    /// user") and the policy asks for the managed browser. A URL of a scheme the app's web views
+    /// handle themselves (`IntuneMAMSettings.WebViewHandledURLSchemes`, lower-cased) stays in
+    /// the view: the app declared that its web view handles it, so it is neither sent to the
+    /// managed browser nor blocked.
     public static func decide(
         url: WebURL,
         frame: WebFrame,
         rule: ExternalURLRule?,
         dataIdentity: DataIdentity,
-        linkPolicy: WebLinkPolicy
+        linkPolicy: WebLinkPolicy,
+        handledSchemes: Set<String> = []
     ) -> NavigationDecision {
-        guard frame == .top, let rule, rule.isExternal(url), dataIdentity.isManaged, linkPolicy == .managedBrowser else {
+        guard frame == .top, let rule, rule.isExternal(url), dataIdentity.isManaged, linkPolicy == .managedBrowser,
+            !handledSchemes.contains(url.scheme)
+        else {
             return .loadInView
         }
         guard let edge = ManagedBrowser.url(opening: url) else { return .blocked }

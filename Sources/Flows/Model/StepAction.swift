@@ -72,6 +72,9 @@ public enum StepAction: Sendable {
     case expectSettings(expected: JSONObject)
     /// The app's identities (`GET /v1/identity`), matched partially.
     case expectIdentity(expected: JSONObject)
+    /// A web-view or clipboard decision asked of the daemon (`question` is the route's body);
+    /// the answer, flattened (``DecisionKind``), must match `expected` partially.
+    case expectDecision(DecisionKind, question: JSONObject, expected: JSONObject)
 
     // Web-content checks, decided locally from the flow's app profile.
     case web(WebCheck)
@@ -105,6 +108,7 @@ public enum StepAction: Sendable {
         case .expectRequests(let requests, _, let counts): "expectRequests (\(Self.patternCounts(requests, counts)))"
         case .expectApp: "expectApp"
         case .expectIdentity: "expectIdentity"
+        case .expectDecision(let kind, let question, _): kind.summary(question)
         case .expectSettings: "expectSettings"
         case .expectAppConfig(let account, let key, _, _): "expectAppConfig \(account)\(key.map { " \($0)" } ?? "")"
         case .expectDataProtection(let identity, let owner, _, _, _): "expectDataProtection \(identity ?? "no identity")\(owner.map { ", owner \($0)" } ?? "")"
@@ -115,6 +119,24 @@ public enum StepAction: Sendable {
     /// "2 in order" or "2 in order, 1 counted".
     private static func patternCounts(_ inOrder: [JSONValue], _ counts: [CountedPattern]) -> String {
         "\(inOrder.count) in order" + (counts.isEmpty ? "" : ", \(counts.count) counted")
+    }
+}
+
+/// Which decision an `expectDecision` step asks the daemon for.
+public enum DecisionKind: Sendable, Hashable {
+    /// `expectWebViewDecision`: `POST /v1/webview/decide`.
+    case webView
+    /// `expectClipboard`: `POST /v1/clipboard/decide`.
+    case clipboard
+
+    /// `expectWebViewDecision currentIdentity https://x`, `expectClipboard webView → unmanagedApp`.
+    func summary(_ question: JSONObject) -> String {
+        switch self {
+        case .webView:
+            "expectWebViewDecision \(question["policy"]?.stringValue ?? "unset")\(question["url"]?.stringValue.map { " " + $0 } ?? "")"
+        case .clipboard:
+            "expectClipboard \(question["from"]?.stringValue ?? "?") → \(question["to"]?.stringValue ?? "?")"
+        }
     }
 }
 

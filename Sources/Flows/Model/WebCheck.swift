@@ -58,7 +58,7 @@ public struct WebViewCheck: Sendable {
 /// `expectAppBound`: one WKWebView session of the app, event by event.
 public struct AppBoundCheck: Sendable {
     /// An event and the outcome it must have: for a navigation `load` or `appBoundDomainFailure`;
-    /// for an API call `allow`, `deny` (either reason), `denyNotAppBound` or `denyNavigationsNotLimited`.
+    /// for an API call `allow`, `deny` (either reason), `denyNotAppBound`, `denyNavigationsNotLimited` or `denyAppBoundDomainFailure`.
     public struct Step: Sendable {
         public var event: AppBoundEvent
         public var expected: String
@@ -111,7 +111,7 @@ public struct AuthBrowserCheck: Sendable {
 
 extension AppBoundWebViewSession {
     /// Feeds one event; returns the outcome's name (`load`, `appBoundDomainFailure`, `allow`,
-    /// `denyNotAppBound`, `denyNavigationsNotLimited`).
+    /// `denyNotAppBound`, `denyNavigationsNotLimited`, `denyAppBoundDomainFailure`).
     public mutating func apply(_ event: AppBoundEvent) -> String {
         switch event {
         case .navigate(let content, let frame): WebNames.name(navigationRequested(content, frame: frame))

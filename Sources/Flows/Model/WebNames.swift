@@ -89,13 +89,7 @@ public enum WebNames {
     public static let navigationDecisionNames = ["loadInView", "openInManagedBrowser", "blocked"]
 
     /// `loadInView`, `openInManagedBrowser` or `blocked`.
-    public static func name(_ decision: NavigationDecision) -> String {
-        switch decision {
-        case .loadInView: "loadInView"
-        case .openInManagedBrowser: "openInManagedBrowser"
-        case .blocked: "blocked"
-        }
-    }
+    public static func name(_ decision: NavigationDecision) -> String { decision.name }
 
     /// The decision's name, with the managed browser's URL when it opens there.
     public static func describe(_ decision: NavigationDecision) -> String {
@@ -114,7 +108,7 @@ public enum WebNames {
     }
 
     /// Expected API outcomes: `deny` stands for either reason.
-    public static let apiActionNames = ["allow", "deny", "denyNotAppBound", "denyNavigationsNotLimited"]
+    public static let apiActionNames = ["allow", "deny", "denyNotAppBound", "denyNavigationsNotLimited", "denyAppBoundDomainFailure"]
 
     /// `allow`, `denyNotAppBound` or `denyNavigationsNotLimited`.
     public static func name(_ action: AppBoundWebViewSession.APIAction) -> String {
@@ -122,6 +116,7 @@ public enum WebNames {
         case .allow: "allow"
         case .denyNotAppBound: "denyNotAppBound"
         case .denyNavigationsNotLimited: "denyNavigationsNotLimited"
+        case .denyAppBoundDomainFailure: "denyAppBoundDomainFailure"
         }
     }
 

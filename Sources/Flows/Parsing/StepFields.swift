@@ -79,6 +79,8 @@ enum StepFields {
             return try CheckFields.action(name, &fields, fail: fail)
         case _ where ProtectionFields.names.contains(name):
             return try ProtectionFields.action(name, &fields, fail: fail)
+        case _ where DecisionFields.names.contains(name):
+            return try DecisionFields.action(name, &fields)
         case _ where WebFields.names.contains(name):
             return try WebFields.action(name, &fields)
         default:

@@ -10,7 +10,7 @@ enum StepParser {
         "injectFault", "clearFaults", "admin",
         "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests", "expectDataProtection", "expectAppConfig", "expectApp",
         "expectIdentity", "expectSettings",
-    ] + ProtectionFields.names + WebFields.names
+    ] + ProtectionFields.names + WebFields.names + DecisionFields.names
 
     /// Steps whose answer an `expect` object may check.
     static let expectable: Set<String> = [

@@ -52,6 +52,8 @@ extension FlowRunner {
                 let answer = try await context.stack.client.identity()
                 if let miss = JSONPattern.mismatch(.object(expected), answer) { return .failed("the app's identities", ["\(miss)"]) }
                 return .passed("effective UI identity \(answer["effectiveUIIdentity"]?.stringValue.map { $0.isEmpty ? "no user" : $0 } ?? "?")")
+            case .expectDecision(let kind, let question, let expected):
+                return try await checkDecision(kind, question, expected, context)
             case .expectAppConfig(let account, let key, let query, let expected):
                 let answer = try await context.stack.client.appConfig(account, key: key, query: query)
                 if let miss = JSONPattern.mismatch(.object(expected), answer) {

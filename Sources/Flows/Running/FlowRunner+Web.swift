@@ -14,8 +14,8 @@ extension WebCheck {
 
 extension WebViewCheck {
     func evaluate(_ app: AppProfile) -> StepCheck {
-        let identity = DataIdentity.decide(
-            policy: policy, treatAllWebViewsAsUnmanaged: app.webViewHierarchy().treatAllWebViewsAsUnmanaged, uiIdentity: uiIdentity)
+        let web = app.webViewAppSettings()
+        let identity = DataIdentity.decide(policy: policy, treatAllWebViewsAsUnmanaged: web.treatAllWebViewsAsUnmanaged, uiIdentity: uiIdentity)
         var detail = ["cut/copy/paste \(WebNames.describe(identity))"]
         var mismatches: [String] = []
         if let expectedDataIdentity, expectedDataIdentity != WebNames.name(identity) {
@@ -23,7 +23,8 @@ extension WebViewCheck {
         }
         for (offset, navigation) in navigations.enumerated() {
             let decision = NavigationDecision.decide(
-                url: navigation.url, frame: navigation.frame, rule: rule, dataIdentity: identity, linkPolicy: linkPolicy)
+                url: navigation.url, frame: navigation.frame, rule: rule, dataIdentity: identity, linkPolicy: linkPolicy,
+                handledSchemes: web.handledURLSchemes)
             let place = "\(navigation.url)\(navigation.frame == .iframe ? " (iframe)" : "")"
             detail.append("\(place) → \(WebNames.describe(decision))")
             var wanted = navigation.expected

@@ -104,7 +104,7 @@ public struct FlowRunner: Sendable {
         case .protect, .unprotect, .expectProtectionInfo:
             return await runProtection(step, context)
         case .expectAccount, .expectData, .expectEvents, .expectEnrollmentStatuses, .expectRequests, .expectDataProtection, .expectAppConfig, .expectApp,
-             .expectIdentity, .expectSettings:
+             .expectIdentity, .expectSettings, .expectDecision:
             return await runCheck(step, context)
         case .web(let check):
             guard let app = flow.webApp else { return .failed("web checks need the flow's app profile, which was not read") }

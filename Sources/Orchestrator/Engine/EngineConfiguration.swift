@@ -19,6 +19,9 @@ public struct EngineConfiguration: Sendable {
     public var launch: LaunchSettings
     /// The profile's `MultiIdentity` (the app sets its own identities; ``AppIdentities``).
     public var multiIdentity = false
+    /// The profile's `TreatAllWebViewsAsUnmanaged` and `WebViewHandledURLSchemes`, for the web
+    /// and clipboard decisions asked of the daemon.
+    public var webViews = WebViewAppSettings()
     /// The port a browser sign-in's loopback redirect listens on; nil: an ephemeral port
     /// (RFC 8252 §7.3). Issuers that match redirect URIs exactly need a fixed one.
     public var redirectPort: Int?

@@ -1,19 +1,34 @@
 import ArgumentParser
 import ComplianceCore
+import ControlClient
 import Flows
+import JSON
 
 /// `compliancectl webview decide`: what the Intune SDK and WebKit decide for one web view.
-struct WebViewCommand: ParsableCommand {
+struct WebViewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webview",
         abstract: "Decide what the Intune SDK and WebKit do with a web view of an app.",
-        discussion: "Example:\n  compliancectl webview decide --app Info.plist --url https://contoso.com/",
+        discussion: """
+            Examples:
+              compliancectl webview decide --app Info.plist --url https://contoso.com/
+              compliancectl webview decide --state-dir /var/lib/complianced --url https://contoso.com/
+            """,
         subcommands: [Decide.self])
 
-    struct Decide: ParsableCommand {
+    struct Decide: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a web view's cut/copy/paste identity, what happens to a navigation, and the App-Bound Domains outcome.",
             discussion: """
+                Without --app the running daemon decides (give it with --socket, --state-dir or \
+                COMPLIANCED_SOCKET): the UI identity is its effective UI identity, managed only when \
+                it is the managed account, and the link policy (openLinksInManagedBrowser), the \
+                clipboard restriction and WebViewHandledURLSchemes are those of the managed \
+                account's policy in force and of the daemon's profile. --ui-identity, --account, \
+                --managed-browser-policy and the App-Bound Domains options describe an app offline \
+                and go with --app only.
+
+                With --app the decision is made offline from the profile alone:
                 The app's Info.plist gives TreatAllWebViewsAsUnmanaged and WKAppBoundDomains, its \
                 entitlements the web-browser entitlement. The web view's policy is the value of \
                 setWebViewPolicy:forWebViewer: (unset follows TreatAllWebViewsAsUnmanaged); cut, copy \
@@ -44,8 +59,8 @@ struct WebViewCommand: ParsableCommand {
                       --api evaluateJavaScript --api-first --json
                 """)
 
-        @Option(name: .long, help: ArgumentHelp("The app's Info.plist.", valueName: "plist"))
-        var app: String
+        @Option(name: .long, help: ArgumentHelp("The app's Info.plist: decide offline from it (without it: ask the daemon).", valueName: "plist"))
+        var app: String?
 
         @Option(name: .long, help: ArgumentHelp("The app's entitlements (for com.apple.developer.web-browser).", valueName: "file"))
         var entitlements: String?
@@ -53,14 +68,14 @@ struct WebViewCommand: ParsableCommand {
         @Option(name: .customLong("view-policy"), help: ArgumentHelp("unset, unmanaged or currentIdentity.", valueName: "policy"))
         var viewPolicy = "unset"
 
-        @Option(name: .customLong("ui-identity"), help: ArgumentHelp("The current UI policy identity: managed, unmanaged or none.", valueName: "kind"))
-        var uiIdentity = "managed"
+        @Option(name: .customLong("ui-identity"), help: ArgumentHelp("The current UI policy identity: managed (default), unmanaged or none (with --app).", valueName: "kind"))
+        var uiIdentity: String?
 
         @Option(name: .long, help: ArgumentHelp("The UI identity's account (default: user@contoso.com).", valueName: "upn"))
         var account: String?
 
-        @Option(name: .long, help: ArgumentHelp("The URL the web view navigates to.", valueName: "url"))
-        var url: String
+        @Option(name: .long, help: ArgumentHelp("The URL the web view navigates to (required with --app).", valueName: "url"))
+        var url: String?
 
         @Option(name: .long, help: ArgumentHelp("top or iframe.", valueName: "frame"))
         var frame = "top"
@@ -87,20 +102,66 @@ struct WebViewCommand: ParsableCommand {
         @Flag(name: .customLong("api-first"), help: "Call the --api APIs before the navigation instead of after it.")
         var apiFirst = false
 
-        @Flag(name: .long, help: "Print JSON instead of lines.")
-        var json = false
+        @OptionGroup var address: DaemonAddress
+
+        var json: Bool { address.json }
 
         func validate() throws {
+            guard app != nil else {
+                let offline: [(String, Bool)] = [
+                    ("--ui-identity", uiIdentity != nil), ("--account", account != nil), ("--managed-browser-policy", managedBrowserPolicy),
+                    ("--entitlements", entitlements != nil), ("--limits-navigations", limitsNavigations), ("--api", !apis.isEmpty), ("--api-first", apiFirst),
+                ]
+                if let given = offline.first(where: \.1) {
+                    throw ValidationError("\(given.0) describes an app offline and goes with --app; without --app the daemon's identity and policy decide.")
+                }
+                try address.check()
+                _ = try daemonQuestion()
+                return
+            }
             _ = try query()
         }
 
-        func run() throws {
+        func run() async throws {
+            guard let app else {
+                let question = try daemonQuestion()
+                try await DaemonCall.run(address) { client throws(ControlClientError) in
+                    let answer = try await client.webViewDecision(question)
+                    return CommandResult(json: answer, lines: WebViewOutput.daemonLines(answer, url: url), succeeded: true)
+                }
+                return
+            }
             let query = try query()
             let profile = try ProfileInput.load(app, entitlements: entitlements, json: json)
             let settings = try ProfileInput.appBoundSettings(profile, file: app, json: json)
-            let decision = query.decide(treatAllWebViewsAsUnmanaged: profile.webViewHierarchy().treatAllWebViewsAsUnmanaged, appBound: settings)
+            let web = profile.webViewAppSettings()
+            let decision = query.decide(
+                treatAllWebViewsAsUnmanaged: web.treatAllWebViewsAsUnmanaged, appBound: settings, handledSchemes: web.handledURLSchemes)
             let output = WebViewOutput(app: app, query: query, decision: decision)
             print(json ? output.json.encodedString() : output.lines.joined(separator: "\n"))
+        }
+
+        /// The daemon's question (`POST /v1/webview/decide`), checked like the offline arguments.
+        private func daemonQuestion() throws -> JSONObject {
+            guard let policy = WebViewPolicy(rawValue: viewPolicy) else {
+                throw ValidationError("--view-policy must be unset, unmanaged or currentIdentity, found '\(viewPolicy)'.")
+            }
+            var question: JSONObject = ["policy": .string(policy.rawValue)]
+            if let url {
+                guard WebURL(url) != nil else { throw ValidationError("--url must be a URL such as https://contoso.com/, found '\(url)'.") }
+                guard WebNames.frame(frame) != nil else { throw ValidationError("--frame must be top or iframe, found '\(frame)'.") }
+                question["url"] = .string(url)
+                question["frame"] = .string(frame)
+            }
+            for (option, texts) in [("--internal-url", internalURLs), ("--internal-prefix", internalPrefixes)] {
+                if let bad = texts.first(where: { WebURL($0) == nil }) { throw ValidationError("\(option) must be a URL, found '\(bad)'.") }
+            }
+            if !internalURLs.isEmpty || !internalPrefixes.isEmpty || !internalHosts.isEmpty {
+                question["internalURLs"] = .array(internalURLs.map { .string($0) })
+                question["internalPrefixes"] = .array(internalPrefixes.map { .string($0) })
+                question["internalHosts"] = .array(internalHosts.map { .string($0) })
+            }
+            return question
         }
 
         /// The arguments, checked: a bad one is a usage error naming it.
@@ -110,8 +171,10 @@ struct WebViewCommand: ParsableCommand {
                 return value
             }
             let policy = try pick("--view-policy", viewPolicy, WebViewPolicy(rawValue: viewPolicy), "unset, unmanaged or currentIdentity")
-            let identity = try pick("--ui-identity", uiIdentity, WebNames.uiIdentity(uiIdentity, account: account ?? "user@contoso.com"), "managed, unmanaged or none")
+            let kind = uiIdentity ?? "managed"
+            let identity = try pick("--ui-identity", kind, WebNames.uiIdentity(kind, account: account ?? "user@contoso.com"), "managed, unmanaged or none")
             if case .none = identity, account != nil { throw ValidationError("--account goes with --ui-identity managed or unmanaged, not none.") }
+            guard let url else { throw ValidationError("--url is required with --app.") }
             let target = try pick("--url", url, WebURL(url), "a URL such as https://contoso.com/")
             let webFrame = try pick("--frame", frame, WebNames.frame(frame), "top or iframe")
             var locations: [ExternalURLRule.Match] = []

@@ -25,9 +25,10 @@ struct WebViewQuery {
         var appBoundEvents: [(event: AppBoundEvent, outcome: String)]
     }
 
-    func decide(treatAllWebViewsAsUnmanaged: Bool, appBound settings: AppBoundSettings) -> Decision {
+    func decide(treatAllWebViewsAsUnmanaged: Bool, appBound settings: AppBoundSettings, handledSchemes: Set<String> = []) -> Decision {
         let identity = DataIdentity.decide(policy: policy, treatAllWebViewsAsUnmanaged: treatAllWebViewsAsUnmanaged, uiIdentity: uiIdentity)
-        let navigation = NavigationDecision.decide(url: url, frame: frame, rule: rule, dataIdentity: identity, linkPolicy: linkPolicy)
+        let navigation = NavigationDecision.decide(
+            url: url, frame: frame, rule: rule, dataIdentity: identity, linkPolicy: linkPolicy, handledSchemes: handledSchemes)
         let calls = apis.map(AppBoundEvent.call)
         let load: [AppBoundEvent] = navigation == .loadInView ? [.navigate(.url(url), frame)] : []
         var session = AppBoundWebViewSession(settings: settings, limitsNavigationsToAppBoundDomains: limitsNavigations)
@@ -85,5 +86,26 @@ struct WebViewOutput {
             "navigation": .object(navigation),
             "appBound": .array(events),
         ]
+    }
+}
+
+extension WebViewOutput {
+    /// The daemon's web-view answer (`POST /v1/webview/decide`) as lines.
+    static func daemonLines(_ answer: JSONValue, url: String?) -> [String] {
+        func identity(_ value: JSONValue?) -> String {
+            let kind = value?["kind"]?.stringValue ?? "?"
+            return value?["account"]?.stringValue.map { "\(kind) (\($0))" } ?? kind
+        }
+        var lines = [
+            "UI identity: \(identity(answer["uiIdentity"]))",
+            "cut/copy/paste: \(identity(answer["dataIdentity"])) — " + (answer["dataIdentity"]?["kind"] == "managed"
+                ? "copied content is managed, pasting follows the account's policy" : "no policy applies: copied content can go anywhere"),
+            "external links: \(answer["linkPolicy"]?.stringValue ?? "?"); clipboard: \(answer["clipboardRestriction"]?.stringValue ?? "?")",
+        ]
+        if let url, let navigation = answer["navigation"]?.stringValue {
+            let edge = answer["managedBrowserURL"]?.stringValue.map { " \($0)" } ?? ""
+            lines.append("navigation: \(url) → \(navigation)\(edge) — \(WebWords.explain(navigation))")
+        }
+        return lines
     }
 }

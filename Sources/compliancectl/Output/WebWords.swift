@@ -14,6 +14,7 @@ enum WebWords {
         case "allow": "the call runs"
         case "denyNotAppBound": "the call fails: the top frame is not on app-bound content"
         case "denyNavigationsNotLimited": "the call fails: the view does not set limitsNavigationsToAppBoundDomains"
+        case "denyAppBoundDomainFailure": "the call fails with the App-bound domain error of the navigation just refused"
         default: name
         }
     }
@@ -25,19 +26,10 @@ enum WebWords {
     }
 
     /// `{"kind": "managed", "account": …}` or `{"kind": "unmanaged"}`.
-    static func json(_ identity: DataIdentity) -> JSONValue {
-        if case .managed(let account) = identity { return ["kind": "managed", "account": .string(account)] }
-        return ["kind": "unmanaged"]
-    }
+    static func json(_ identity: DataIdentity) -> JSONValue { identity.json }
 
     /// `{"kind": "managed" | "unmanaged", "account": …}` or `{"kind": "none"}`.
-    static func json(_ identity: UIPolicyIdentity) -> JSONValue {
-        switch identity {
-        case .none: ["kind": "none"]
-        case .unmanaged(let account): ["kind": "unmanaged", "account": .string(account)]
-        case .managed(let account): ["kind": "managed", "account": .string(account)]
-        }
-    }
+    static func json(_ identity: UIPolicyIdentity) -> JSONValue { identity.json }
 
     /// The delegate's internal locations: `https://x/doc`, `https://x/team/…`, `host contoso.com`; `nothing` when none.
     static func describe(_ rule: ExternalURLRule) -> String {

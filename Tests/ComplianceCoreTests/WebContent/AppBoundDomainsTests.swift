@@ -127,7 +127,14 @@ import Testing
         #expect(own.restrictedAPICalled(.evaluateJavaScript) == .allow)
         // "navigate to shop.example ... will result in the error 'App-bound domain failure.'"
         #expect(try own.navigationRequested(content("https://shop.example")) == .failAppBoundDomain)
+        // "// An App-bound domain error should be handled here." (the call right after the load)
+        #expect(own.restrictedAPICalled(.evaluateJavaScript) == .denyAppBoundDomainFailure)
         #expect(try own.topFrame == content("https://hybrid.example"))
+        #expect(own.restrictedAPICalled(.evaluateJavaScript) == .allow)
+        // A navigation after the refused one settles it, loaded or refused again.
+        #expect(try own.navigationRequested(content("https://shop.example")) == .failAppBoundDomain)
+        #expect(try own.navigationRequested(content("https://hybrid.example/cart")) == .load)
+        #expect(own.restrictedAPICalled(.addUserScript) == .allow)
 
         // "a different WKWebView with no limitsNavigationsToAppBoundDomains ... can navigate to any domain,
         // including app-bound domains. However, any attempts to call restricted APIs will fail."

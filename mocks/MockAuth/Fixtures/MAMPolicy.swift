@@ -53,6 +53,7 @@ public struct MAMPolicy: Sendable, Hashable {
     /// protection settings, with Microsoft Graph's names).
     public static let settingValues: [String: [String]] = [
         "dataTransferRestriction": ["allApps", "managedApps", "none"],
+        "clipboardRestriction": ["allApps", "managedAppsWithPasteIn", "managedApps", "blocked"],
         "inboundDataTransfer": ["allApps", "managedApps", "none"],
         "notificationRestriction": ["allow", "blockOrganizationalData", "block"],
         "saveToLocations": ["oneDriveForBusiness", "sharePoint", "box", "localStorage", "photoLibrary"],
