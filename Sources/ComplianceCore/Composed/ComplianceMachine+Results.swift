@@ -30,6 +30,8 @@ extension ComplianceMachine {
             wipeStepCompleted(account, wipeStep, result, now: now)
         case .reprotect(let account):
             reprotectionCompleted(account, result)
+        case .appQuestion(let pending):
+            appAnswered(pending, result, now: now)
         }
     }
 
@@ -55,7 +57,7 @@ extension ComplianceMachine {
         case .grant(.cancelled): action = request.machine.userCancelled()
         case .grant(.misconfigured(let answer)): action = request.machine.issuerMisconfigured(answer)
         case .done, .failed: action = request.machine.refreshTokenRemoved()  // a refresh token that cannot be deleted is not used again either
-        case .mam, .mamAskedToWait, .hook, .encrypted: return
+        case .mam, .mamAskedToWait, .hook, .encrypted, .appAnswered: return
         }
         volatile.tokenRequests[id] = request
         runToken(id, action, now: now)
