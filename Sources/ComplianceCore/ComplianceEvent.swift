@@ -56,6 +56,9 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
     /// The SDK asks the app to switch to this identity (nil: the empty string, no user)
     /// (`IntuneMAMPolicyDelegate identitySwitchRequired…:reason:`); the daemon, as the app, does.
     case identitySwitchRequired(AccountID?, IdentitySwitchReason)
+    /// The app answered an SDK question about identities (its identity hook):
+    /// `identitySwitchRequired` or `addIdentity`, Success or Failed.
+    case appAnsweredIdentity(AppIdentityQuestion, AppIdentityAnswer)
     /// The daemon started: `resumed` pieces of interrupted work were finished first; `clock`
     /// is `virtual` or `real`.
     case daemonStarted(resumed: Int, clock: String)
@@ -98,6 +101,7 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
         case .settingsOverridden(let overrides): "settingsOverridden\(overrides.isEmpty ? " (cleared)" : "")"
         case .settingsOverridesCleared(let account): "settingsOverridesCleared (\(account.upn) unenrolled)"
         case .identitySwitchRequired(let account, let reason): "identitySwitchRequired \(account?.upn ?? "no user") (\(reason.rawValue))"
+        case .appAnsweredIdentity(let question, let answer): "the app answered \(question): \(answer)"
         case .dataReprotected(let account, let files): "dataReprotected \(account.upn) \(files.joined(separator: " "))"
         case .daemonStarted(let resumed, let clock): "daemonStarted (\(resumed) resumed, \(clock) clock)"
         case .timerFired(let account, let timer, _): "timerFired \(account.upn) \(ComplianceEvent.timerName(timer))"
@@ -182,6 +186,7 @@ extension ComplianceEvent {
         case settingsOverridden
         case settingsOverridesCleared
         case identitySwitchRequired
+        case appAnsweredIdentity
         case dataReprotected
         case daemonStarted
         case timerFired
@@ -215,6 +220,7 @@ extension ComplianceEvent {
         case .settingsOverridden: .settingsOverridden
         case .settingsOverridesCleared: .settingsOverridesCleared
         case .identitySwitchRequired: .identitySwitchRequired
+        case .appAnsweredIdentity: .appAnsweredIdentity
         case .dataReprotected: .dataReprotected
         case .daemonStarted: .daemonStarted
         case .timerFired: .timerFired

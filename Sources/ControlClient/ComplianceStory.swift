@@ -169,6 +169,9 @@ public struct ComplianceStory: Sendable {
         case .identitySwitchRequired?:
             let identity = payload["identity"]?.stringValue ?? ""
             return "the SDK asks the app to switch to \(identity.isEmpty ? "no user" : identity) (\(payload["reason"]?.stringValue ?? "?"))"
+        case .appAnsweredIdentity?:
+            let identity = payload["identity"]?.stringValue ?? ""
+            return "the app answered \(payload["call"]?.stringValue ?? "?") for \(identity.isEmpty ? "no user" : identity): \(payload["result"]?.stringValue ?? "?")"
         case .policyAbsent?:
             return payload["required"] == true ? "launched without the required app protection policy: blocked" : "launched without an app protection policy: warned"
         case .signInRefused?:

@@ -140,6 +140,12 @@ extension ControlClient {
         try await call(.put, "/v1/identity/process", ["identity": .string(identity)])
     }
 
+    /// `addIdentity:completionHandler:`: the SDK enrolled `account` on its own and asks the app
+    /// to add it. The answer: `{"account", "registered"}`.
+    public func sdkEnrolled(_ account: String) async throws(ControlClientError) -> JSONValue {
+        try await call(.post, "/v1/identity/sdk-enrolled", ["account": .string(account)])
+    }
+
     /// The app's registered accounts, allowed accounts and managed account.
     public func app() async throws(ControlClientError) -> JSONValue {
         try await call(.get, "/v1/app")

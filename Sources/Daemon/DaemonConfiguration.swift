@@ -34,6 +34,8 @@ public struct DaemonConfiguration: Sendable {
     public var wipeHook: WipeHook?
     /// The app's `restartApplication`, asked when a first policy restarts the app.
     public var restartHook: RestartHook?
+    /// The app's `identitySwitchRequired` and `addIdentity` answers (IdentityHook).
+    public var identityHook: IdentityHook?
     public var httpTimeout: Duration
     public var testHooks: Bool
     /// How many of the newest events the store's log keeps (``OrchestratorStore/eventRetention``).
@@ -129,6 +131,7 @@ public struct DaemonParts: Sendable {
             restartHook: configuration.restartHook)
         engineConfiguration.multiIdentity = configuration.app.multiIdentity
         engineConfiguration.webViews = configuration.app.webViews
+        engineConfiguration.identityHook = configuration.identityHook
         engineConfiguration.redirectPort = configuration.redirectPort
         let engine = Engine(
             configuration: engineConfiguration,

@@ -46,7 +46,8 @@ extension ExploreState {
             [.normal, .failure(.mamServerError), .failure(.mamUnreachable), .failure(.mamMalformed)]
         case .removeTokens, .removeVaultFiles, .encryptPlainFiles:
             [.normal, .failure(.diskFull)]
-        case .runAppHook:
+        case .runAppHook, .askApp:
+            // The wipe hook's YES or NO; the identity hook's Success or Failed.
             [.hook(removedData: true), .hook(removedData: false)]
         default:
             [.normal]
@@ -61,7 +62,8 @@ extension ExploreState {
     public static func step(of action: ComplianceMachine.Action) -> ComplianceMachine.StepID? {
         switch action {
         case .readTokenCache(let step, _, _, _), .requestToken(let step, _, _, _, _, _, _), .removeRefreshToken(let step, _, _), .callMAM(let step, _, _),
-             .removeTokens(let step, _), .removeVaultFiles(let step, _), .runAppHook(let step, _), .encryptPlainFiles(let step, _):
+             .removeTokens(let step, _), .removeVaultFiles(let step, _), .runAppHook(let step, _), .encryptPlainFiles(let step, _),
+             .askApp(let step, _):
             step
         default:
             nil
@@ -209,6 +211,10 @@ extension ExploreState {
                 world.vault.insert(ComplianceInvariants.storeKey(account))
                 if !machine.isFileEncryptionRequired(for: account) { world.plainFiles.insert(ComplianceInvariants.storeKey(account)) }
             }
+        case .switchUICancelled:
+            machine.setUIPolicyIdentity(account, userCancels: true, ticket: newTicket(command), now: now)
+        case .sdkEnrolls:
+            machine.sdkEnrollmentRequested(account, ticket: newTicket(command), now: now)
         case .readData, .switchUI, .switchProcess, .overrideAuthority:
             break  // handled above
         }
@@ -322,6 +328,10 @@ extension ExploreState {
             // untouched by the hook whatever it answers.
             if case .hook(true) = answer { return (.hook(removedData: true, outcome: "exited with status 0"), nil) }
             return (.hook(removedData: false, outcome: "exited with status 1"), nil)
+        case .askApp:
+            // The identity hook: `.normal` (a script's default) and YES are Success.
+            if case .hook(false) = answer { return (.appAnswered(.hook(exitStatus: 1, outcome: "exited with status 1")), nil) }
+            return (.appAnswered(.hook(exitStatus: 0, outcome: "exited with status 0")), nil)
         default:
             return (.done, nil)
         }

@@ -66,6 +66,10 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     case switchProcess(String?)
     /// The app overrides its authority (`aadAuthorityUriOverride`) with this URL; nil clears it.
     case overrideAuthority(String?)
+    /// `setUIPolicyIdentity` to the account, and the user cancels its PIN if one is asked.
+    case switchUICancelled(String)
+    /// The SDK enrolled the account on its own and asks the app to add it (`addIdentity`).
+    case sdkEnrolls(String)
 
     /// Whether the caller carries credentials (its person answers the issuer's sign-in page).
     public var carriesCredentials: Bool {
@@ -76,7 +80,8 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
     /// The spelling the command names ("" for a switch to no user or an override).
     public var spelling: String {
         switch self {
-        case .signIn(let name), .token(let name), .remediate(let name), .deregister(let name, _), .putData(let name), .readData(let name): name
+        case .signIn(let name), .token(let name), .remediate(let name), .deregister(let name, _), .putData(let name), .readData(let name),
+             .switchUICancelled(let name), .sdkEnrolls(let name): name
         case .switchUI(let name), .switchProcess(let name): name ?? ""
         case .overrideAuthority: ""
         }
@@ -93,6 +98,8 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
         case .switchUI(let name): "switchUI \(name ?? "no user")"
         case .switchProcess(let name): "switchProcess \(name ?? "no user")"
         case .overrideAuthority(let url): "overrideAuthority \(url ?? "cleared")"
+        case .switchUICancelled(let name): "switchUI \(name), PIN cancelled"
+        case .sdkEnrolls(let name): "sdkEnrolls \(name)"
         }
     }
 }

@@ -35,7 +35,7 @@ public struct FlowEmitter: Sendable {
                 steps += adminSteps(change)
             case .complete(let id, let answer):
                 guard case .failure(let failure) = answer else {
-                    if case .hook(let removed) = answer { notes.append("the wipe hook exits \(removed ? 0 : 1)") }
+                    if case .hook(let removed) = answer { notes.append("the app's hook (wipe or identity) exits \(removed ? 0 : 1)") }
                     break
                 }
                 let action = pendingBefore.first { ExploreState.step(of: $0) == id }
@@ -95,6 +95,10 @@ public struct FlowEmitter: Sendable {
             ["do": "setProcessIdentity", "identity": .string(name.map(upn) ?? "")]
         case .overrideAuthority(let url):
             ["do": "overrideSettings", "aadAuthorityUriOverride": url.map { .string($0) } ?? .null]
+        case .switchUICancelled(let name):
+            ["do": "setUIIdentity", "identity": .string(upn(name)), "conditionalLaunch": "cancel"]
+        case .sdkEnrolls(let name):
+            ["do": "sdkEnrolls", "account": .string(upn(name))]
         }
     }
 

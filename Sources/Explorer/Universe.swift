@@ -46,6 +46,12 @@ public struct Universe: Sendable, Hashable {
     /// Whether the app has a restart hook (`restartApplication`): its YES and NO are explored,
     /// and the app's report of a restart it owes.
     public var restartHook = false
+    /// Whether the app has an identity hook (`identitySwitchRequired`, `addIdentity`): its
+    /// Success and Failed are explored.
+    public var identityHook = false
+    /// Whether the service's policy asks the managed identity's PIN (a conditional launch the
+    /// user may cancel).
+    public var pinRequired = false
 
     /// How many events of each kind one path may use.
     public struct Budget: Sendable, Hashable {
@@ -153,10 +159,36 @@ public struct Universe: Sendable, Hashable {
 
     /// The machine's configuration in this universe.
     public var configuration: ComplianceMachine.Configuration {
-        .init(
+        var configuration = ComplianceMachine.Configuration(
             signInScopes: [apiScope], hasWipeHook: hasWipeHook, hasRestartHook: restartHook, mamService: mamService, launch: launch,
             multiIdentity: multiIdentity)
+        configuration.hasIdentityHook = identityHook
+        return configuration
     }
+
+    /// A `MultiIdentity` app with an identity hook (`identitySwitchRequired`, `addIdentity`)
+    /// whose Success and Failed are explored: a PIN cancelled while the UI shows another
+    /// account, and accounts the SDK enrolls on its own (invariant 23).
+    public static let withIdentityHook: Universe = {
+        var universe = Universe.standard
+        universe.multiIdentity = true
+        universe.identityHook = true
+        universe.pinRequired = true
+        universe.budget.failures = 0
+        universe.budget.storageFailures = 0
+        universe.budget.timers = 1
+        universe.scripts = [
+            Script("identity hook: the UI shows josé, the user cancels alice's PIN, the SDK asks for no user; alice's data is read", [
+                .command(.signIn("alice")), .command(.putData("alice")), .command(.signIn("josé-nfc")), .command(.switchUI("josé-nfd")),
+                .command(.switchUICancelled("alice")), .command(.readData("alice")),
+            ]),
+            Script("identity hook: josé leaves without a wipe, the SDK enrolls him again, alice signs in", [
+                .command(.signIn("josé-nfc")), .command(.deregister("josé-nfd", wipe: false)), .command(.sdkEnrolls("josé-nfc")),
+                .command(.signIn("alice")),
+            ]),
+        ]
+        return universe
+    }()
 
     /// The standard people with an app whose profile sets `MAMPolicyRequired`: tokens are
     /// asked for before any policy, while one is in force, and after it left.

@@ -96,7 +96,11 @@ public struct World: Sendable, Hashable {
     public init(universe: Universe) {
         caTargeted = Set(universe.caTargeted.map(Self.user))
         allowedAccounts = universe.allowedAccounts
+        pinRequired = universe.pinRequired
     }
+
+    /// The policy asks a PIN of the managed identity (fixed by the universe, so left out of `==`).
+    public var pinRequired = false
 
     /// The services' name for an account: lowercased, compared by Swift's canonical equality.
     public static func user(_ upn: String) -> String { upn.lowercased() }
@@ -204,7 +208,9 @@ public struct World: Sendable, Hashable {
         // (the managed account's plain files are then encrypted), the next lifts it again.
         return MAMPolicy(
             version: String(policyVersion), allowedAccounts: allowed,
-            document: ["fileEncryptionRequired": .bool(policyVersion.isMultiple(of: 2))])
+            document: pinRequired
+                ? ["fileEncryptionRequired": .bool(policyVersion.isMultiple(of: 2)), "pinRequired": true]
+                : ["fileEncryptionRequired": .bool(policyVersion.isMultiple(of: 2))])
     }
 
     /// The universe's UPNs, parsed once.

@@ -46,13 +46,16 @@ struct ComplianceExplore: ParsableCommand {
     @Flag(name: .customLong("restart-hook"), help: "Explore an app with a restart hook (restartApplication YES or NO, and the app's report of a restart it owes), with its own scripts.")
     var restartHook = false
 
+    @Flag(name: .customLong("identity-hook"), help: "Explore a MultiIdentity app with an identity hook (identitySwitchRequired and addIdentity answered Success or Failed), with its own scripts.")
+    var identityHook = false
+
     @Flag(name: .customLong("second-issuer"), help: "Explore an app that moves its authority to a second issuer (aadAuthorityUriOverride) and back, with its own scripts.")
     var secondIssuer = false
 
     func validate() throws {
         guard (1...1000).contains(depth) else { throw ValidationError("--depth must be 1 to 1000, got \(depth).") }
-        if [noMAMService, policyRequired, multiIdentity, restartHook, secondIssuer].filter({ $0 }).count > 1 {
-            throw ValidationError("give one of --no-mam-service, --policy-required, --multi-identity, --restart-hook, --second-issuer.")
+        if [noMAMService, policyRequired, multiIdentity, restartHook, identityHook, secondIssuer].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --no-mam-service, --policy-required, --multi-identity, --restart-hook, --identity-hook, --second-issuer.")
         }
     }
 
@@ -62,6 +65,7 @@ struct ComplianceExplore: ParsableCommand {
             : policyRequired ? Universe.withPolicyRequired
             : multiIdentity ? Universe.withMultiIdentity
             : restartHook ? Universe.withRestartHook
+            : identityHook ? Universe.withIdentityHook
             : secondIssuer ? Universe.withSecondIssuer : Universe.standard
         if list {
             for (index, script) in universe.scripts.enumerated() {

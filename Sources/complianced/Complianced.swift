@@ -58,6 +58,12 @@ struct Complianced: AsyncParsableCommand {
     @Option(name: .customLong("restart-hook-timeout"), help: ArgumentHelp("Seconds the restart hook may run before it is killed (its answer is then NO).", valueName: "seconds"))
     var restartHookTimeout: Int = 10
 
+    @Option(name: .customLong("identity-hook"), help: ArgumentHelp("The app's identitySwitchRequired and addIdentity answers: command run by /bin/sh with COMPLIANCE_IDENTITY_CALL, COMPLIANCE_IDENTITY_ACCOUNT (empty: no user), COMPLIANCE_IDENTITY_REASON and COMPLIANCE_STATE_DIRECTORY set; exit 0: Success, anything else: Failed. Without it the daemon answers Success.", valueName: "cmd"))
+    var identityHook: String?
+
+    @Option(name: .customLong("identity-hook-timeout"), help: ArgumentHelp("Seconds the identity hook may run before it is killed (its answer is then Failed).", valueName: "seconds"))
+    var identityHookTimeout: Int = 10
+
     @Option(name: .customLong("redirect-port"), help: ArgumentHelp("The loopback port a browser sign-in's redirect comes back to (http://127.0.0.1:PORT/), for issuers that match redirect URIs exactly; by default an ephemeral port each time (RFC 8252).", valueName: "port"))
     var redirectPort: Int?
 
@@ -90,6 +96,8 @@ struct Complianced: AsyncParsableCommand {
         guard (1...3600).contains(wipeHookTimeout) else { throw ValidationError("--wipe-hook-timeout must be 1...3600 seconds.") }
         guard (1...3600).contains(restartHookTimeout) else { throw ValidationError("--restart-hook-timeout must be 1...3600 seconds.") }
         if let restartHook, restartHook.isEmpty { throw ValidationError("--restart-hook is empty (leave it out for an app the daemon restarts itself).") }
+        guard (1...3600).contains(identityHookTimeout) else { throw ValidationError("--identity-hook-timeout must be 1...3600 seconds.") }
+        if let identityHook, identityHook.isEmpty { throw ValidationError("--identity-hook is empty (leave it out for an app whose answers the daemon gives).") }
         guard (1...600).contains(httpTimeout) else { throw ValidationError("--http-timeout must be 1...600 seconds.") }
         guard eventRetention >= 1 else { throw ValidationError("--event-retention must be at least 1, got \(eventRetention).") }
         if let listen { _ = try Self.loopbackAddress(listen, option: "--listen") }
@@ -135,6 +143,7 @@ struct Complianced: AsyncParsableCommand {
                 httpTimeout: .seconds(httpTimeout), testHooks: testHooks, eventRetention: eventRetention,
                 restartHook: restartHook.map { RestartHook(command: $0, timeout: .seconds(restartHookTimeout)) })
             configuration.redirectPort = redirectPort
+            configuration.identityHook = identityHook.map { IdentityHook(command: $0, timeout: .seconds(identityHookTimeout)) }
             try StartupChecks.socketPathFits(configuration.socketPath)
             if let caFile = issuer.caFile { try StartupChecks.readableFile(caFile, option: "--ca-file") }
             try StartupChecks.prepareStateDirectory(stateDirectory, logger: logger)

@@ -204,6 +204,10 @@ import Testing
                         _ = try? await engine.setUIPolicyIdentity(name.flatMap { universe.spelling(named: $0)?.upn } ?? "", userCancels: false)
                     case .switchProcess(let name):
                         try? await engine.setProcessIdentity(name.flatMap { universe.spelling(named: $0)?.upn } ?? "")
+                    case .switchUICancelled(let name):
+                        _ = try? await engine.setUIPolicyIdentity(universe.spelling(named: name)?.upn ?? "", userCancels: true)
+                    case .sdkEnrolls:
+                        _ = try? await engine.sdkEnrolled(upn)
                     case .overrideAuthority:
                         Issue.record("the differential test does not play \(command)")
                     }

@@ -60,7 +60,10 @@ import Testing
 
     @Test func switchesAnswerAsTheHeaderSays() throws {
         var machine = try Self.aliceManaged()
-        #expect(Self.switchUI(&machine, josé).0?.result == .notAllowed, "josé registered while alice is the managed identity")
+        let (toJosé, _) = Self.switchUI(&machine, josé)
+        #expect(toJosé?.result == .success && toJosé?.conditionalLaunch == ConditionalLaunch.none,
+            "josé, registered while alice is managed, is unmanaged with unrestricted policy settings")
+        #expect(!machine.dataProtectionPolicy(for: josé).isManaged, "and his policy object agrees")
         #expect(Self.switchUI(&machine, dave).0?.result == .notAllowed, "dave is not in the allowed accounts")
         let carol = try AccountID("carol@fabrikam.com")
         #expect(Self.switchUI(&machine, carol).0?.result == .notAllowed, "the allowed list names alice and josé only")

@@ -16,8 +16,9 @@
 ///   re-protection of plain files, the app's restart hook) becomes a job (``startJob(_:)``) whose result the host feeds back later as
 ///   the next event (``ComplianceMachine/completed(_:_:now:)``, or for the restart hook
 ///   ``ComplianceMachine/restartApplicationAnswered(_:now:)``);
-/// - a first policy's restart without a restart hook (``ComplianceMachine/Configuration/hasRestartHook``)
-///   is the SDK's, at once (``ComplianceMachine/appRestarted(now:)``).
+/// - a first policy's restart without a restart hook (``ComplianceMachine/Configuration/hasRestartHook``),
+///   or during the launch's own work (``ComplianceMachine/asksAppToRestart``), is the SDK's, at
+///   once (``ComplianceMachine/appRestarted(now:)``).
 public protocol ComplianceHost {
     /// The machine the host runs.
     var machine: ComplianceMachine { get set }
@@ -44,8 +45,8 @@ public protocol ComplianceHost {
     /// Drops the account's refresh token of `environment` (a store write): `.done` or `.failed`.
     mutating func removeRefreshToken(_ account: AccountID, environment: TokenEnvironment) -> ComplianceMachine.StepResult
     /// Starts I/O whose result comes back later as an event: `.requestToken`, `.callMAM`,
-    /// `.removeTokens`, `.removeVaultFiles`, `.runAppHook`, `.encryptPlainFiles`, and `.restartApp`
-    /// with a restart hook.
+    /// `.removeTokens`, `.removeVaultFiles`, `.runAppHook`, `.encryptPlainFiles`, `.askApp`, and
+    /// `.restartApp` with a restart hook.
     mutating func startJob(_ action: ComplianceMachine.Action)
 }
 
@@ -71,6 +72,7 @@ extension ComplianceHost {
                     machine.persisted()
                 } catch {
                     instant = []
+                    let launching = machine.isLaunching  // a reload during the launch is still the launch
                     var failure: (any Error)?
                     do {
                         machine = try machine.reloadedAfterFailedCommit(try commitFailed(error))
@@ -79,7 +81,7 @@ extension ComplianceHost {
                         machine = ComplianceMachine(configuration: machine.configuration)
                     }
                     reloaded(failure)
-                    machine.resumed(now: driveNow)
+                    machine.resumed(now: driveNow, launch: launching)
                 }
             case .reply(let ticket, let reply):
                 deliver(ticket, reply)
@@ -87,9 +89,9 @@ extension ComplianceHost {
                 instant.append((step, readTokenCache(account, scopes: scopes, environment: environment)))
             case .removeRefreshToken(let step, let account, let environment):
                 instant.append((step, removeRefreshToken(account, environment: environment)))
-            case .restartApp where !machine.configuration.hasRestartHook:
+            case .restartApp where !machine.asksAppToRestart:
                 machine.appRestarted(now: driveNow)
-            case .restartApp, .requestToken, .callMAM, .removeTokens, .removeVaultFiles, .runAppHook, .encryptPlainFiles:
+            case .restartApp, .requestToken, .callMAM, .removeTokens, .removeVaultFiles, .runAppHook, .encryptPlainFiles, .askApp:
                 startJob(action)
             }
         }

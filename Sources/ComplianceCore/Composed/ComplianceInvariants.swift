@@ -28,6 +28,7 @@ public enum ComplianceInvariants {
         case failedCommitKeepsTheIdentities = 20
         case everyRestartEnds = 21
         case managedFilesEncrypted = 22
+        case appAnswersDecide = 23
 
         public var description: String {
             switch self {
@@ -54,6 +55,8 @@ public enum ComplianceInvariants {
             case .failedCommitKeepsTheIdentities: "a step whose commit failed leaves the app's identities as they were: memory-only state does not fall back to never set"
             case .allowedListOutlivesItsPolicy: "the allowed accounts change only when a policy reaches the app; the last list learned stays when its account leaves or is refused"
             case .credentialsReachTheIssuer: "a sign-in or token request that carries credentials is answered by the issuer, never from the cache"
+            case .appAnswersDecide:
+                "an SDK question to the app (identitySwitchRequired, addIdentity) changes things only by the app's answer: Success switches or adds, Failed leaves the identities and registrations as they were; the operation that needed the answer waits for it"
             case .tokensStayWithTheirIssuer: "a token is cached only under the issuer and client that issued it, a new request reads the cache of the issuer in force, and no token is ever presented to an issuer that did not issue it"
             }
         }
@@ -219,6 +222,7 @@ public enum ComplianceInvariants {
         found += failedCommitKeepsTheIdentities(transition, facts: facts)
         found += everyRestartEnds(transition, facts: facts)
         found += managedFilesEncrypted(transition, facts: facts)
+        found += appAnswersDecide(transition)
         return found
     }
 

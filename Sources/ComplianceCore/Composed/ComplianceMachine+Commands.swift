@@ -120,6 +120,7 @@ extension ComplianceMachine {
     public mutating func launchFinished(resumed: Int, clock: String, now: Instant) {
         beginStep()
         defer { endStep(now: now) }
+        volatile.launching = false
         note(.daemonStarted(resumed: resumed, clock: clock))
         let launch = configuration.launch
         if launch.policyRequired || launch.warnAbsent, appPolicy == nil {
@@ -133,8 +134,19 @@ extension ComplianceMachine {
     /// (its `restartApplication` answered YES: it still waits for the app's report). Nothing
     /// stored `done` runs again.
     public mutating func resumed(now: Instant) {
+        resumed(now: now, launch: true)
+    }
+
+    /// True from a launch's ``resumed(now:)`` until its ``launchFinished(resumed:clock:now:)``.
+    public var isLaunching: Bool { volatile.launching }
+
+    /// ``resumed(now:)``; `launch` false for a machine rebuilt after a failed commit once the
+    /// launch finished (its process did not start again: no ``launchFinished(resumed:clock:now:)``
+    /// follows), true for one rebuilt during the launch.
+    public mutating func resumed(now: Instant, launch: Bool) {
         beginStep()
         defer { endStep(now: now) }
+        volatile.launching = launch
         for account in accounts.keys.sorted() where accounts[account]?.wipe.isRunning == true {
             runWipe(account, wipeStep(account) { $0.resumed() }, now: now)
         }

@@ -45,8 +45,9 @@ extension ComplianceMachine {
     ///
     /// - no user, or the identity already in force: Success, nothing asked;
     /// - an identity leaving or not in the allowed accounts: NotAllowed;
-    /// - an identity registered with the MAM service while another account holds the managed
-    ///   slot: NotAllowed ("Only a single managed identity is allowed");
+    /// - another registered work account while one account is managed is unmanaged, as the
+    ///   data-protection answers treat it: "Other users in the app will be treated as unmanaged
+    ///   with unrestricted policy settings" (issue 38, C3): Success, no conditional launch;
     /// - `MAMPolicyRequired` and no policy in force: Failed;
     /// - the managed account under a policy with `pinRequired`: the PIN is asked (Canceled when
     ///   the user cancels);
@@ -72,9 +73,6 @@ extension ComplianceMachine {
         }
         if !allowed.allowed.allows(identity) {
             return (.notAllowed, "\(identity.upn) is not allowed in this app by your organization's policy")
-        }
-        if isRegistered(identity), let holder = slotHolder(besides: identity) {
-            return (.notAllowed, "only one managed identity is allowed: \(holder.upn) is this app's, and \(identity.upn) is registered with the organization too")
         }
         if configuration.launch.policyRequired, appPolicy == nil {
             return (.failed, "this app requires an app protection policy (MAMPolicyRequired) and none is in force yet")
@@ -104,8 +102,8 @@ extension ComplianceMachine {
         case .success:
             identities.ui = IdentitySetting(identity)
         case .canceled:
-            identities.ui = .noUser
-            note(.identitySwitchRequired(nil, .cancelConditionalLaunch))
+            conditionalLaunchCancelled(outcome, ticket: ticket)  // the SDK asks for no user (ComplianceMachine+AppQuestions.swift)
+            return
         case .notAllowed, .failed:
             break
         }

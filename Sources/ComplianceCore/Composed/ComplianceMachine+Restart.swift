@@ -32,6 +32,17 @@ extension ComplianceMachine {
         return remediation.activeStep == .awaitingRestart ? remediation.activeAccount : nil
     }
 
+    /// Whether ``Action/restartApp(_:)`` asks the app (its restart hook, `restartApplication`)
+    /// now, or the SDK restarts it at once (``appRestarted(now:)``): the app is asked only when
+    /// it has a restart hook and has finished launching. A first policy the launch's own work
+    /// brings (an `AutoEnrollOnLaunch` enrollment, a resumed remediation) comes before the app
+    /// finished launching: "If you choose this option for your app, you don't have to handle
+    /// restarting your app after enrolling" (the guide, "Let Intune handle authentication and
+    /// enrollment at launch").
+    public var asksAppToRestart: Bool {
+        configuration.hasRestartHook && !volatile.launching
+    }
+
     /// The account whose restart the app owes (its `restartApplication` answered YES and it
     /// has not reported the restart yet).
     public var restartOwed: AccountID? { restartOwedByApp }

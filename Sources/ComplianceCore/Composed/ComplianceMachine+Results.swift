@@ -30,6 +30,8 @@ extension ComplianceMachine {
             wipeStepCompleted(account, wipeStep, result, now: now)
         case .reprotect(let account):
             reprotectionCompleted(account, result)
+        case .appQuestion(let pending):
+            appAnswered(pending, result, now: now)
         }
     }
 
@@ -56,7 +58,7 @@ extension ComplianceMachine {
         case .grant(.misconfigured(let answer)): action = request.machine.issuerMisconfigured(answer)
         case .done: action = request.machine.refreshTokenRemoved()
         case .failed(let reason): action = request.machine.storeFailed(reason)
-        case .mam, .mamAskedToWait, .hook, .encrypted: return
+        case .mam, .mamAskedToWait, .hook, .encrypted, .appAnswered: return
         }
         volatile.tokenRequests[id] = request
         runToken(id, action, now: now)

@@ -74,6 +74,8 @@ extension ComplianceMachine {
         case wipe(AccountID, WipeStep)
         /// The re-protection of the managed account's plain files.
         case reprotect(AccountID)
+        /// A question to the app (its identity hook), and what waits for its answer.
+        case appQuestion(PendingAppQuestion)
     }
 
     /// Who a token request's result goes to.
@@ -186,6 +188,10 @@ extension ComplianceMachine {
         /// What the last reconcile that settled saw of what its per-account rules depend on
         /// besides the accounts: caches, derived from the state (so left out of `==`).
         var reconcileEverything = true
+        /// True from a launch's ``ComplianceMachine/resumed(now:)`` until its
+        /// ``ComplianceMachine/launchFinished(resumed:clock:now:)``: the app has not finished
+        /// launching, so a first policy's restart is the SDK's, not the app's (LaunchSettings).
+        var launching = false
         var reconciledList: AllowedAccounts = .anyone
         var reconciledHolder: AccountID?
         /// The unsettled accounts and the timer queue, kept from the accounts each step
@@ -205,7 +211,7 @@ extension ComplianceMachine {
                 && lhs.remediationInteraction == rhs.remediationInteraction && lhs.held == rhs.held && lhs.ready == rhs.ready
                 && lhs.awaitingPersist == rhs.awaitingPersist && lhs.reprotection == rhs.reprotection && lhs.holds == rhs.holds
                 && lhs.parkedReplies == rhs.parkedReplies && lhs.appDirty == rhs.appDirty && lhs.dirtyAccounts == rhs.dirtyAccounts
-                && lhs.touched == rhs.touched
+                && lhs.touched == rhs.touched && lhs.launching == rhs.launching
                 && lhs.events == rhs.events && lhs.tokens.count == rhs.tokens.count
                 && zip(lhs.tokens, rhs.tokens).allSatisfy {
                     $0.account == $1.account && $0.scopes == $1.scopes && $0.tokens == $1.tokens && $0.environment == $1.environment
@@ -229,6 +235,7 @@ extension ComplianceMachine {
             hasher.combine(reprotection)
             hasher.combine(holds)
             hasher.combine(parkedReplies)
+            hasher.combine(launching)
             hasher.combine(events)
             hasher.combine(tokens.count)
         }

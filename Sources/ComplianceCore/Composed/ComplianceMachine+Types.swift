@@ -41,6 +41,11 @@ extension ComplianceMachine {
         /// The profile's `MultiIdentity`: the app sets its identities itself (unset at launch);
         /// otherwise the process identity is the enrolled user (``AppIdentities``).
         public var multiIdentity: Bool
+        /// Whether the app has an identity hook (`identitySwitchRequired`, `addIdentity`): the
+        /// SDK's questions about identities are then asked of it (``Action/askApp(_:_:)``, answered
+        /// `.appAnswered`); without one the daemon, playing the app, answers Success at once
+        /// (ComplianceMachine+AppQuestions.swift).
+        public var hasIdentityHook: Bool = false
 
         public init(
             capabilities: [String] = [ComplianceCore.protectionCapability], signInScopes: [String] = ["openid", "profile", "offline_access"],
@@ -112,6 +117,9 @@ extension ComplianceMachine {
         /// restarts it: call ``appRestarted(now:)``. With one, ask the app (`restartApplication`,
         /// its save-state point) and call ``restartApplicationAnswered(_:now:)``.
         case restartApp(AccountID)
+        /// Ask the app (its identity hook) an SDK question about identities
+        /// (`identitySwitchRequired`, `addIdentity`); answer `.appAnswered(…)`.
+        case askApp(StepID, AppIdentityQuestion)
         /// The one answer to a caller's ticket.
         case reply(Ticket, Reply)
         case none
@@ -130,6 +138,7 @@ extension ComplianceMachine {
             case .runAppHook(let step, let account): "runAppHook(\(step), \(account.upn))"
             case .encryptPlainFiles(let step, let account): "encryptPlainFiles(\(step), \(account.upn))"
             case .restartApp(let account): "restartApp(\(account.upn))"
+            case .askApp(let step, let question): "askApp(\(step), \(question))"
             case .reply(let ticket, let reply): "reply(\(ticket), \(reply))"
             case .none: "none"
             }
@@ -214,6 +223,8 @@ extension ComplianceMachine {
         case hook(removedData: Bool, outcome: String)
         /// The plain files `.encryptPlainFiles` encrypted (none: there were none).
         case encrypted(files: [String])
+        /// The app's answer to `.askApp` (its identity hook: exit status 0 is Success).
+        case appAnswered(AppIdentityAnswer)
         /// A store, vault or token removal step succeeded.
         case done
         /// A store, vault or token removal step failed (the disk refused); the step stays

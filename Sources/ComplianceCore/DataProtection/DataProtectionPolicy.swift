@@ -6,7 +6,9 @@ import JSON
 /// The SDK guide's rules, and the decisions where it is silent (DataProtection/README.md):
 /// - Only one account is managed. Any other account, and `nil` (since SDK 15.1.0 a `nil`
 ///   account is unmanaged, also for LocalDrive/LocalStorage and single-identity apps), is
-///   "treated as unmanaged with unrestricted policy settings": every check allows.
+///   "treated as unmanaged with unrestricted policy settings": its own policy restricts
+///   nothing; only the managed account's locations keep that account's rules on data crossing
+///   into or out of them (DataProtectionPolicy+LocationOwner.swift).
 /// - For the managed account, `saveToLocations` / `openFromLocations` absent or `null` means
 ///   not restricted; a list allows exactly its locations (Graph names: `oneDriveForBusiness`,
 ///   `sharePoint`, `box`, `localStorage`, `photoLibrary`, `camera`). A location tied to an
@@ -17,6 +19,12 @@ public struct DataProtectionPolicy: Sendable, Hashable {
     public let managedAccount: AccountID?
     /// The managed account's policy settings (empty for an unmanaged account).
     public let settings: JSONObject
+    /// For an unmanaged policy object: the app's managed account, whose locations (its OneDrive,
+    /// SharePoint, sandbox storage, account documents) keep its policy on data crossing into or
+    /// out of them (nil when no account is managed, or this policy is the managed account's).
+    public let locationOwner: AccountID?
+    /// The settings of ``locationOwner``'s policy (empty without one).
+    let locationOwnerSettings: JSONObject
 
     /// The policy object of `identity`: restricted when it is `managed` (holding `settings`),
     /// unrestricted otherwise, including for `nil`.
@@ -24,9 +32,13 @@ public struct DataProtectionPolicy: Sendable, Hashable {
         if let identity, let managed, identity == managed, let settings {
             self.managedAccount = managed
             self.settings = settings
+            self.locationOwner = nil
+            self.locationOwnerSettings = JSONObject()
         } else {
             self.managedAccount = nil
             self.settings = JSONObject()
+            self.locationOwner = settings == nil ? nil : managed
+            self.locationOwnerSettings = settings ?? JSONObject()
         }
     }
 
@@ -36,7 +48,8 @@ public struct DataProtectionPolicy: Sendable, Hashable {
     /// `isSaveToAllowedForLocation:withAccount:`: may this policy's owner's data be saved to
     /// `location`, owned by `account` (nil: unknown owner or none, unmanaged)?
     public func isSaveToAllowed(_ location: SaveLocation, account: AccountID?) -> Bool {
-        guard let managed = managedAccount, let allowed = list("saveToLocations") else { return true }
+        guard let managed = managedAccount else { return unmanagedSaveAllowed(location, account: account) }
+        guard let allowed = list("saveToLocations") else { return true }
         let ownLocation = account == managed
         switch location {
         case .oneDriveForBusiness, .sharePoint, .localDrive:
@@ -53,7 +66,8 @@ public struct DataProtectionPolicy: Sendable, Hashable {
     /// `isOpenFromAllowedForLocation:withAccount:`: may data from `location`, owned by
     /// `account`, be opened into this policy's owner?
     public func isOpenFromAllowed(_ location: OpenLocation, account: AccountID?) -> Bool {
-        guard let managed = managedAccount, let allowed = list("openFromLocations") else { return true }
+        guard let managed = managedAccount else { return unmanagedOpenAllowed(location, account: account) }
+        guard let allowed = list("openFromLocations") else { return true }
         let ownLocation = account == managed
         switch location {
         case .oneDriveForBusiness, .sharePoint:

@@ -12,6 +12,7 @@ struct IdentityRoutes: Sendable {
         router.get("/v1/identity", use: identity)
         router.post("/v1/identity/ui", use: switchUIIdentity)
         router.put("/v1/identity/process", use: setProcessIdentity)
+        router.post("/v1/identity/sdk-enrolled", use: sdkEnrolled)
     }
 
     /// `GET /v1/identity`: ``Engine/identityView()``.
@@ -39,5 +40,15 @@ struct IdentityRoutes: Sendable {
         let body = try await request.controlBody(route: "PUT /v1/identity/process", known: ["identity"])
         try await engine.setProcessIdentity(try body.string("identity"))
         return .json(.object(ControlJSON.identity(await engine.identityView())))
+    }
+
+    /// `POST /v1/identity/sdk-enrolled` `{"account": upn}`: the SDK enrolled the account on its
+    /// own and asks the app to add it (`addIdentity:completionHandler:`, the app's identity
+    /// hook) → 200 `{"account", "registered"}` (false: the app answered Failed); 403
+    /// `identity_not_allowed`.
+    @Sendable func sdkEnrolled(_ request: Request, context: ControlRequestContext) async throws -> Response {
+        let body = try await request.controlBody(route: "POST /v1/identity/sdk-enrolled", known: ["account"])
+        let (account, registered) = try await engine.sdkEnrolled(try body.string("account"))
+        return .json(["account": .string(account.key), "registered": .bool(registered)])
     }
 }

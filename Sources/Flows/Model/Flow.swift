@@ -24,6 +24,9 @@ public struct Flow: Sendable {
     /// The app's restart hook (`"restartHook"`: a command for `/bin/sh -c`), given to the daemon
     /// as `--restart-hook`.
     public var restartHook: String?
+    /// The app's identity hook (`"identityHook"`: `identitySwitchRequired` and `addIdentity`),
+    /// given to the daemon as `--identity-hook`.
+    public var identityHook: String?
     public var steps: [FlowStep]
 
     public init(
@@ -64,7 +67,7 @@ public struct Flow: Sendable {
         for step in steps {
             switch step.action {
             case .signIn(let account?, _, _, _), .token(let account, _, _, _, _), .remediate(let account, _, _), .deregister(let account, _),
-                 .putData(let account, _, _), .removeData(let account, _), .readData(let account, _):
+                 .putData(let account, _, _), .removeData(let account, _), .readData(let account, _), .sdkEnrolls(let account):
                 names.insert(account.lowercased())
             case .setUIIdentity(let identity, _), .setProcessIdentity(let identity):
                 if !identity.isEmpty { names.insert(identity.lowercased()) }

@@ -27,6 +27,8 @@ public enum StepAction: Sendable {
     case setUIIdentity(identity: String, cancel: Bool)
     /// `setProcessIdentity` ("" is no user).
     case setProcessIdentity(identity: String)
+    /// The SDK enrolled `account` on its own and asks the app to add it (`addIdentity:completionHandler:`).
+    case sdkEnrolls(account: String)
     /// `PUT /v1/settings/overrides`: each named override set (a string) or cleared (null); an
     /// authority starting with "/" is a path on the flow's issuer.
     case overrideSettings(changes: JSONObject)
@@ -91,6 +93,7 @@ public enum StepAction: Sendable {
         case .readData(let account, let name): "readData \(account) \(name)"
         case .setUIIdentity(let identity, let cancel): "setUIIdentity \(identity.isEmpty ? "(no user)" : identity)\(cancel ? " (the user cancels)" : "")"
         case .setProcessIdentity(let identity): "setProcessIdentity \(identity.isEmpty ? "(no user)" : identity)"
+        case .sdkEnrolls(let account): "sdkEnrolls \(account) (addIdentity)"
         case .overrideSettings(let changes): "overrideSettings \(changes.keys.sorted().joined(separator: ", "))"
         case .protect(let identity, _, let keep, _): "protect for \(identity ?? "no user") as \(keep)"
         case .unprotect(let input, let corrupt, _): "unprotect \(input)\(corrupt ? " (corrupted)" : "")"

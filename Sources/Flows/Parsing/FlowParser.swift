@@ -68,6 +68,8 @@ public enum FlowParser {
         if let wipeHook, wipeHook.isEmpty { throw topFail("the flow: field 'wipeHook' is empty (leave it out for an app without a hook)") }
         let restartHook = try filled("restartHook")
         if let restartHook, restartHook.isEmpty { throw topFail("the flow: field 'restartHook' is empty (leave it out for an app the daemon restarts itself)") }
+        let identityHook = try filled("identityHook")
+        if let identityHook, identityHook.isEmpty { throw topFail("the flow: field 'identityHook' is empty (leave it out for an app whose answers the daemon gives)") }
         guard let stepValues = try top.array("steps") else { throw top.missing("steps", otherwise: topFail("the flow: field 'steps' is required")) }
         guard !stepValues.isEmpty else { throw topFail("the flow: 'steps' is empty") }
         try top.finish()
@@ -93,6 +95,7 @@ public enum FlowParser {
             steps: steps)
         flow.wipeHook = wipeHook
         flow.restartHook = restartHook
+        flow.identityHook = identityHook
         return flow
     }
 

@@ -44,6 +44,8 @@ enum StepFields {
             return .setUIIdentity(identity: identity, cancel: launch == "cancel")
         case "setProcessIdentity":
             return .setProcessIdentity(identity: try fields.string("identity"))
+        case "sdkEnrolls":
+            return .sdkEnrolls(account: try fields.string("account"))
         case "overrideSettings":
             var changes = JSONObject()
             for name in ["aadAuthorityUriOverride", "aadClientIdOverride", "aadRedirectUriOverride"] {

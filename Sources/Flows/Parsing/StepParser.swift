@@ -5,7 +5,7 @@ enum StepParser {
     /// Every step name, for the "unknown step" message and flows/README.md.
     static let names = [
         "signIn", "token", "remediate", "deregister", "putData", "removeData", "readData", "setUIIdentity", "setProcessIdentity", "overrideSettings",
-        "advanceClock", "appRestarted", "restartDaemon", "crashAfter", "failStorage",
+        "sdkEnrolls", "advanceClock", "appRestarted", "restartDaemon", "crashAfter", "failStorage",
         "targetCA", "assignPolicy", "setAllowedAccounts", "changePolicy", "queueWipe", "resetCompliance", "revokeRefreshTokens",
         "injectFault", "clearFaults", "admin",
         "expectAccount", "expectData", "expectEvents", "expectEnrollmentStatuses", "expectRequests", "expectDataProtection", "expectAppConfig", "expectApp",
@@ -15,7 +15,7 @@ enum StepParser {
     /// Steps whose answer an `expect` object may check.
     static let expectable: Set<String> = [
         "signIn", "token", "remediate", "deregister", "putData", "removeData", "readData", "setUIIdentity", "setProcessIdentity", "overrideSettings",
-        "advanceClock", "appRestarted",
+        "sdkEnrolls", "advanceClock", "appRestarted",
     ]
 
     static func parse(_ value: JSONValue, index: Int, file: String) throws(FlowError) -> FlowStep {

@@ -41,6 +41,8 @@ extension FlowRunner {
             return try await client.switchUIIdentity(identity, cancelConditionalLaunch: cancel)
         case .setProcessIdentity(let identity):
             return try await client.setProcessIdentity(identity)
+        case .sdkEnrolls(let account):
+            return try await client.sdkEnrolled(account)
         case .overrideSettings(var changes):
             // An authority given as a path is on the flow's issuer (its port is known only now).
             if let path = changes["aadAuthorityUriOverride"]?.stringValue, path.hasPrefix("/") {

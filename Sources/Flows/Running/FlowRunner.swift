@@ -70,7 +70,7 @@ public struct FlowRunner: Sendable {
     private func run(_ step: FlowStep, _ context: RunContext) async -> StepCheck {
         switch step.action {
         case .signIn, .token, .remediate, .deregister, .putData, .removeData, .readData, .setUIIdentity, .setProcessIdentity, .overrideSettings,
-             .advanceClock, .appRestarted:
+             .sdkEnrolls, .advanceClock, .appRestarted:
             return await runDaemonAction(step, context)
         case .restartDaemon(let kill):
             return await restart(step, kill: kill, context)

@@ -69,6 +69,7 @@ final class FlowStack: @unchecked Sendable {  // used by one flow's runner at a 
         if flow.needsTestHooks { arguments.append("--test-hooks") }
         if let wipeHook = flow.wipeHook { arguments += ["--wipe-hook", wipeHook] }
         if let restartHook = flow.restartHook { arguments += ["--restart-hook", restartHook] }
+        if let identityHook = flow.identityHook { arguments += ["--identity-hook", identityHook] }
         daemon = try await launch(options.compliancedPath, arguments, what: "complianced").0
     }
 

@@ -27,6 +27,8 @@ extension Engine {
             await completed(step, await encryptPlainFiles(account))
         case .askRestartHook(let account):
             await restartHookAnswered(await askRestartHook(account))
+        case .askApp(let step, let question):
+            await completed(step, await askIdentityHook(question))
         case .wake(let at, let generation):
             // In short sleeps, so a stop of the service ends the wait (it does not wait hours).
             while !Task.isCancelled, !stopping.withLock({ $0 }) {

@@ -83,10 +83,12 @@ public actor Engine: Service {
     }
 
     static func machineConfiguration(_ configuration: EngineConfiguration, mamService: Bool) -> ComplianceMachine.Configuration {
-        .init(
+        var machine = ComplianceMachine.Configuration(
             capabilities: configuration.capabilities, signInScopes: configuration.defaultSignInScopes, hasWipeHook: configuration.wipeHook != nil,
             hasRestartHook: configuration.restartHook != nil, mamService: mamService, launch: configuration.launch,
             multiIdentity: configuration.multiIdentity)
+        machine.hasIdentityHook = configuration.identityHook != nil
+        return machine
     }
 
     /// The app's client id.
@@ -205,6 +207,8 @@ struct Job: Sendable {
         case encryptPlainFiles(ComplianceMachine.StepID, AccountID)
         /// Ask the app's restart hook (`restartApplication`) about the restart for the account's first policy.
         case askRestartHook(AccountID)
+        /// Ask the app's identity hook an SDK question (`identitySwitchRequired`, `addIdentity`).
+        case askApp(ComplianceMachine.StepID, AppIdentityQuestion)
         /// Sleep until the real clock reaches `at`, then fire due timers (generation `generation`).
         case wake(at: EpochMillis, generation: Int)
     }

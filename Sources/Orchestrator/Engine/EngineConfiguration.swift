@@ -15,6 +15,9 @@ public struct EngineConfiguration: Sendable {
     /// Asked when a first policy restarts the app (`restartApplication`), when configured;
     /// without it the daemon restarts the app session at once.
     public var restartHook: RestartHook?
+    /// Asked the SDK's questions about identities (`identitySwitchRequired`, `addIdentity`),
+    /// when configured; without it the daemon, playing the app, answers Success.
+    public var identityHook: IdentityHook?
     /// The profile's launch settings (`AutoEnrollOnLaunch`, `MAMPolicyRequired`, `MAMPolicyWarnAbsent`).
     public var launch: LaunchSettings
     /// The profile's `MultiIdentity` (the app sets its own identities; ``AppIdentities``).

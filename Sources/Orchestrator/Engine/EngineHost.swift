@@ -14,7 +14,7 @@ struct EngineHost: ComplianceHost {
         engine.logger.trace("machine action", metadata: ["machine.action": "\(action)"])
         if case .restartApp(let account) = action {
             engine.logger.notice("first policy: the app restarts", metadata: [
-                "account.id": "\(account)", "restart.askingHook": "\(machine.configuration.hasRestartHook)",
+                "account.id": "\(account)", "restart.askingHook": "\(machine.asksAppToRestart)",
             ])
         }
     }
@@ -79,6 +79,8 @@ struct EngineHost: ComplianceHost {
                 engine.schedule(Job(kind: .encryptPlainFiles(step, account)))
             case .restartApp(let account):
                 engine.schedule(Job(kind: .askRestartHook(account)))
+            case .askApp(let step, let question):
+                engine.schedule(Job(kind: .askApp(step, question)))
             case .persist, .readTokenCache, .removeRefreshToken, .reply, .none:
                 preconditionFailure("the driver starts no job for \(action)")
             }

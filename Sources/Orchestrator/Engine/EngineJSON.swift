@@ -136,6 +136,8 @@ public enum EngineJSON {
             ])
         case .identitySwitchRequired(let account, let reason):
             (account, ["identity": .string(account?.key ?? ""), "reason": .string(reason.rawValue)])
+        case .appAnsweredIdentity(let question, let answer):
+            (question.identity, .object(appAnswer(question, answer)))
         }
     }
 }

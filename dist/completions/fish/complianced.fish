@@ -20,7 +20,7 @@ function __complianced_parse_tokens -S
     set -l unparsed_tokens (__complianced_tokens -pc)
     switch $unparsed_tokens[1]
     case 'complianced'
-        __complianced_parse_subcommand 0 'state-dir=' 'app=' 'authority=' 'oidc-issuer=' 'client-id=' 'client-secret-file=' 'client-auth=' 'mam-url=' 'ca-file=' 'scope=+' 'clock=' 'wipe-hook=' 'wipe-hook-timeout=' 'restart-hook=' 'restart-hook-timeout=' 'redirect-port=' 'http-timeout=' 'event-retention=' 'listen=' 'test-hooks' 'log-level=' 'log-format=' 'metrics-listen=' 'version' 'h/help'
+        __complianced_parse_subcommand 0 'state-dir=' 'app=' 'authority=' 'oidc-issuer=' 'client-id=' 'client-secret-file=' 'client-auth=' 'mam-url=' 'ca-file=' 'scope=+' 'clock=' 'wipe-hook=' 'wipe-hook-timeout=' 'restart-hook=' 'restart-hook-timeout=' 'identity-hook=' 'identity-hook-timeout=' 'redirect-port=' 'http-timeout=' 'event-retention=' 'listen=' 'test-hooks' 'log-level=' 'log-format=' 'metrics-listen=' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'help'
             __complianced_parse_subcommand -r 1 'version'
@@ -92,6 +92,8 @@ complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_o
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" wipe-hook-timeout' -l 'wipe-hook-timeout' -d 'Seconds the wipe hook may run before it is killed.' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" restart-hook' -l 'restart-hook' -d 'The app\'s restartApplication: command run by /bin/sh when a first policy restarts the app, with COMPLIANCE_RESTART_ACCOUNT, COMPLIANCE_RESTART_DIRECTORY and COMPLIANCE_STATE_DIRECTORY set; exit 0: the app restarts itself and reports it.' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" restart-hook-timeout' -l 'restart-hook-timeout' -d 'Seconds the restart hook may run before it is killed (its answer is then NO).' -rfka ''
+complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" identity-hook' -l 'identity-hook' -d 'The app\'s identitySwitchRequired and addIdentity answers: command run by /bin/sh with COMPLIANCE_IDENTITY_CALL, COMPLIANCE_IDENTITY_ACCOUNT (empty: no user), COMPLIANCE_IDENTITY_REASON and COMPLIANCE_STATE_DIRECTORY set; exit 0: Success, anything else: Failed. Without it the daemon answers Success.' -rfka ''
+complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" identity-hook-timeout' -l 'identity-hook-timeout' -d 'Seconds the identity hook may run before it is killed (its answer is then Failed).' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" redirect-port' -l 'redirect-port' -d 'The loopback port a browser sign-in\'s redirect comes back to (http://127.0.0.1:PORT/), for issuers that match redirect URIs exactly; by default an ephemeral port each time (RFC 8252).' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" http-timeout' -l 'http-timeout' -d 'Seconds an outgoing request may take.' -rfka ''
 complete -c 'complianced' -n '__complianced_should_offer_completions_for_flags_or_options "complianced" event-retention' -l 'event-retention' -d 'How many of the newest events the event log keeps; older ones are deleted as new ones arrive.' -rfka ''
