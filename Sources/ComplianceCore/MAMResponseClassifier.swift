@@ -42,6 +42,14 @@ public enum MAMResponseClassifier {
         return .mamAskedToWait(result, .init(status: status, wait: wait))
     }
 
+    /// A call that could not be sent because its MAM-resource token failed: AuthRequired (203,
+    /// "sign in again"), except when the token cache could not be read, which no sign-in
+    /// mends (InternalError).
+    public static func tokenFailed(_ failure: TokenAcquisitionFailure) -> ComplianceMachine.MAMResult {
+        let status: EnrollmentStatus = if case .tokenCacheUnreadable = failure { .internalError } else { .authRequired }
+        return .failed(status, detail: "no token for the MAM service: \(failure.message)")
+    }
+
     /// The result of a call that got no usable answer; `detail` says what happened.
     public static func classify(_ request: ComplianceMachine.MAMRequest, failure: CallFailure, detail: String) -> ComplianceMachine.MAMResult {
         let status: EnrollmentStatus = switch failure {

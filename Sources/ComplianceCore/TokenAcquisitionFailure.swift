@@ -77,7 +77,7 @@ public enum TokenAcquisitionFailure: Error, Sendable, Hashable, CustomStringConv
         case .accountMismatch(let mismatch):
             "The sign-in is not \(mismatch.account.upn)'s: \(mismatch); nothing was kept. Sign in as \(mismatch.account.upn)."
         case .tokenCacheUnreadable(let reason):
-            "The token cache cannot be read (\(reason)); nothing was sent and nothing changed. Try again; if it persists, check the storage of the state directory."
+            "The token cache cannot be read (\(reason)); the request was not sent. Try again; if it persists, check the storage of the state directory."
         case .accountRemoved:
             "This app may not hand the account a token: the organization's allowed accounts leave it out, or it is being signed out and its data wiped."
         }

@@ -98,4 +98,10 @@ import Testing
             #expect(Self.status(MAMResponseClassifier.classify(request, failure: .noService, detail: "none")) == .internalError)
         }
     }
+
+    /// No MAM token: sign in again, unless the token cache could not be read (no sign-in mends that).
+    @Test func aMissingMAMTokenIsAuthRequiredUnlessTheCacheIsUnreadable() {
+        #expect(Self.status(MAMResponseClassifier.tokenFailed(.interactionRequired(nil))) == .authRequired)
+        #expect(Self.status(MAMResponseClassifier.tokenFailed(.tokenCacheUnreadable("disk I/O error"))) == .internalError)
+    }
 }

@@ -198,7 +198,7 @@ extension ComplianceMachine {
                 volatile.currentStep[intent] = step
                 emit(.callMAM(step, request, environment: environment))
             case .failure(let failure):
-                mamCallEnded(intent, .failed(.authRequired, detail: "no token for the MAM service: \(failure.message)"), now: now)
+                mamCallEnded(intent, MAMResponseClassifier.tokenFailed(failure), now: now)
             }
         }
     }

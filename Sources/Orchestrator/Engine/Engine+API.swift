@@ -37,6 +37,17 @@ extension Engine {
         }
     }
 
+    /// The checks before a request reaches the machine (its account, how it asks); a request
+    /// they refuse gives the person's interaction back unused.
+    static func beforeAsking<T>(_ user: InteractiveUser?, _ checks: () throws(EngineError) -> T) throws(EngineError) -> T {
+        do {
+            return try checks()
+        } catch {
+            user?.session?.release()
+            throw error
+        }
+    }
+
     /// Whether the request is asked interactively: the machine's answer
     /// (``ComplianceMachine/interaction(silent:credentials:)``) for what `user` brings.
     static func interaction(silent: Bool, user: InteractiveUser?) throws(EngineError) -> Bool {
@@ -51,16 +62,18 @@ extension Engine {
     /// `upn` nil is `loginAndEnrollAccount(nil)`: the managed user (ComplianceMachine's
     /// `accountForSignInWithoutAccount()`).
     public func signIn(_ upn: String?, scopes: [String]?, silent: Bool, user: InteractiveUser?) async throws(EngineError) -> SignInOutcome {
-        let account: AccountID
-        if let upn {
-            account = try parseAccount(upn)
-        } else {
-            switch machine.accountForSignInWithoutAccount() {
-            case .success(let managed): account = managed
-            case .failure(let refusal): throw Self.error(refusal)
+        let (account, interactive) = try Self.beforeAsking(user) { () throws(EngineError) in
+            let account: AccountID
+            if let upn {
+                account = try parseAccount(upn)
+            } else {
+                switch machine.accountForSignInWithoutAccount() {
+                case .success(let managed): account = managed
+                case .failure(let refusal): throw Self.error(refusal)
+                }
             }
+            return (account, try Self.interaction(silent: silent, user: user))
         }
-        let interactive = try Self.interaction(silent: silent, user: user)
         return try await ask("a sign-in", user: interactive ? user : nil) { machine, ticket in
             machine.signIn(account, scopes: scopes, interactive: interactive, ticket: ticket, now: clock.now)
         } narrow: {
@@ -70,8 +83,9 @@ extension Engine {
 
     /// A token for `scopes`; a 53005 answer starts (or joins) a remediation unless `remediate` is false.
     public func acquireToken(_ upn: String, scopes: [String], silent: Bool, remediate: Bool, user: InteractiveUser?) async throws(EngineError) -> TokenOutcome {
-        let account = try parseAccount(upn)
-        let interactive = try Self.interaction(silent: silent, user: user)
+        let (account, interactive) = try Self.beforeAsking(user) { () throws(EngineError) in
+            (try parseAccount(upn), try Self.interaction(silent: silent, user: user))
+        }
         return try await ask("a token request", user: interactive ? user : nil) { machine, ticket in
             machine.acquireToken(account, scopes: scopes, interactive: interactive, remediate: remediate, ticket: ticket, now: clock.now)
         } narrow: {
@@ -81,8 +95,9 @@ extension Engine {
 
     /// Remediates `upn` and returns its one report.
     public func remediate(_ upn: String, silent: Bool, user: InteractiveUser?) async throws(EngineError) -> RemediationOutcome {
-        let account = try parseAccount(upn)
-        let interactive = try Self.interaction(silent: silent, user: user)
+        let (account, interactive) = try Self.beforeAsking(user) { () throws(EngineError) in
+            (try parseAccount(upn), try Self.interaction(silent: silent, user: user))
+        }
         return try await ask("a remediation", user: interactive ? user : nil) { machine, ticket in
             machine.remediate(account, interactive: interactive, ticket: ticket, now: clock.now)
         } narrow: {

@@ -44,7 +44,9 @@ struct EngineHost: ComplianceHost {
 
     mutating func deliver(_ ticket: ComplianceMachine.Ticket, _ reply: ComplianceMachine.Reply) {
         engine.assumeIsolated { engine in
-            engine.callers.users.removeValue(forKey: ticket)?.session?.end()  // a person's interaction ends with its request
+            // A person's interaction ends with its request; a refusal that showed nothing gives it back.
+            let session = engine.callers.users.removeValue(forKey: ticket)?.session
+            if case .refused = reply, session?.state == .pending { session?.release() } else { session?.end() }
             engine.callers.waiting.removeValue(forKey: ticket)?.resume(returning: reply)
         }
     }

@@ -76,6 +76,14 @@ public final class InteractionSession: Sendable, Hashable, CustomStringConvertib
         }
     }
 
+    /// Gives the session back unused: a request refused before it showed anything (a bad
+    /// request, a refusal of the machine) leaves it to the next request that names it.
+    public func release() {
+        current.withLock { value in
+            if value.state == .pending { value.used = false }
+        }
+    }
+
     /// Publishes a prompt (the first, or a new one for another sign-in of the same request);
     /// false once the session ended or was cancelled.
     @discardableResult

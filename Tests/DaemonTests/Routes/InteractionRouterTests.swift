@@ -32,4 +32,24 @@ import Testing
             #expect(wrongKind.isError(.badRequest, "bad_request") && wrongKind.message.contains("is a browser interaction"))
         }
     }
+
+    /// A request refused before it showed anything (silent with a person, no scope, a bad
+    /// account) gives the interaction back: the next request naming it is not told it was used.
+    @Test func aRefusedRequestLeavesTheInteractionUnused() async throws {
+        try await RouterSupport.withRouter { client, _ in
+            let opened = try await client.control(.post, "/v1/interactions", ["kind": "browser"])
+            let id = try #require(opened.json["id"]?.stringValue)
+            let user: JSONValue = ["action": "browser", "interaction": .string(id)]
+            let silent = try await client.control(.post, "/v1/token", ["account": "alice@contoso.com", "scopes": ["x"], "silent": true, "user": user])
+            #expect(silent.isError(.badRequest, "bad_request") && silent.message.contains("silent request carries no credentials"))
+            let noScope = try await client.control(.post, "/v1/token", ["account": "alice@contoso.com", "scopes": [], "silent": false, "user": user])
+            #expect(noScope.isError(.badRequest, "bad_request"), "\(noScope.message)")
+            let badAccount = try await client.control(.post, "/v1/sign-in", ["account": "not an account", "user": user])
+            #expect(badAccount.isError(.badRequest, "invalid_account"), "\(badAccount.message)")
+            let again = try await client.control(.post, "/v1/remediate", ["account": "alice@contoso.com", "silent": true, "user": user])
+            #expect(again.isError(.badRequest, "bad_request"), "still unused: \(again.message)")
+            let read = try await client.control(.get, "/v1/interactions/\(id)")
+            #expect(read.json["state"] == "pending")
+        }
+    }
 }
