@@ -314,6 +314,11 @@ let package = Package(
         // An app's Info.plist and entitlements: read, lint and fix them as IntuneMAMConfigurator does.
         .target(name: "AppProfile", dependencies: ["ComplianceCore", "JSON"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "ComplianceLoadTests",
+            dependencies: ["compliance-load", "JSON", "LocalServers", "ChildProcess", "HTTPClient"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "AppProfileTests",
             dependencies: ["AppProfile", "ComplianceCore", "JSON", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings

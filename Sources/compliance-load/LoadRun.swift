@@ -27,10 +27,10 @@ struct LoadRun: Sendable {
             let measured = processes == 1
                 ? try await inProcess(fixtures: fixtures, mock: LoadMock(url: mock.url), root: root)
                 : try await sharded(mock: LoadMock(url: mock.url), root: root)
-            let compliantAtMock = await LoadChecks.usersCompliantAtMock(mock, upns: (1...devices).map { fixtures.generatedUPN($0) })
+            let compliantAtMock = await LoadChecks.usersCompliantAtMock(mock.url, upns: (1...devices).map { fixtures.generatedUPN($0) })
             return LoadReport(
-                devices: devices, concurrency: concurrency, processes: processes, setup: measured.setup, elapsed: measured.elapsed,
-                results: measured.results, compliantAtMock: compliantAtMock, timeLimit: timeLimit)
+                devices: devices, concurrency: concurrency, spread: processes == 1 ? "" : " over \(processes) worker processes", setup: measured.setup,
+                elapsed: measured.elapsed, results: measured.results, compliantAtMock: compliantAtMock, timedOut: measured.elapsed >= timeLimit)
         }
     }
 
@@ -128,4 +128,42 @@ struct LoadWorker: Sendable {
         ]
         FileHandle.standardOutput.write(Data((report.encodedString() + "\n").utf8))
     }
+}
+
+/// One shard of a fleet spread over a job runner: its devices against a shared mock (made
+/// ready with `compliance-load prepare`), its result written for `compliance-load merge`.
+struct ShardRun: Sendable {
+    let shard: FleetShard
+    let devices: Int
+    let concurrency: Int
+    let mock: LoadMock
+    let timeLimit: Duration
+
+    func run() async throws -> ShardResult {
+        let range = shard.devices(of: devices)
+        try DescriptorBudget.check(devices: range.count, connections: concurrency * 2, totalDevices: range.count)
+        let fixtures = try Fixtures.load(path: InProcessMockAuth.fixturesPath)  // the UPNs need only the tenant's domain
+        let root = NSTemporaryDirectory() + "compliance-load-shard-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let fleet = LoadFleet(first: range.lowerBound, count: range.count, concurrency: concurrency, mock: mock, root: root)
+        let setupStart = ContinuousClock.now
+        let started = try await fleet.start(fixtures: fixtures)
+        let setup = ContinuousClock.now - setupStart
+        let startedMs = Self.wallClockMs()
+        let start = ContinuousClock.now
+        var elapsed = Duration.zero
+        var endedMs = startedMs
+        let results = await fleet.run(started, deadline: start + timeLimit) {
+            elapsed = ContinuousClock.now - start
+            endedMs = Self.wallClockMs()
+        }
+        let compliantAtMock = await LoadChecks.usersCompliantAtMock(mock.url, upns: range.map { fixtures.generatedUPN($0) })
+        return ShardResult(
+            fleet: ShardResult.Fleet(devices: devices, shards: shard.count, mock: mock.url), shard: shard.index, first: range.lowerBound,
+            concurrency: concurrency, setup: setup, flows: elapsed, flowsStartedMs: startedMs, flowsEndedMs: endedMs, timedOut: elapsed >= timeLimit,
+            compliantAtMock: compliantAtMock, results: results)
+    }
+
+    static func wallClockMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 }

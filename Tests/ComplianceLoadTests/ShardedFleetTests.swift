@@ -1,0 +1,109 @@
+import ChildProcess
+import Foundation
+import JSON
+import LocalServers
+import Testing
+
+/// The executables together: a mockauth shared by two shards (`compliance-load --shard I/2`),
+/// their results merged, against one unsharded run of the same fleet.
+@Suite struct ShardedFleetTests {
+    static let devices = 6
+
+    static func load(_ arguments: [String], environment: [String: String]? = nil) async throws -> Command.Result {
+        let executable = ChildServer.executable("compliance-load")
+        try #require(FileManager.default.isExecutableFile(atPath: executable), "build compliance-load first: \(executable)")
+        return try await Command.run(executable, arguments, timeout: .seconds(300), environment: environment)
+    }
+
+    /// The report's lines that count devices (not timings).
+    static func totals(_ report: String) -> [String] {
+        report.split(separator: "\n").filter { $0.hasPrefix("end states:") || $0 == "PASS" || $0 == "FAIL" }.map(String.init)
+            + report.split(separator: "\n").compactMap { line in line.hasPrefix("flows: ") ? line.split(separator: "(").first.map(String.init) : nil }
+    }
+
+    @Test("two shards against one mockauth, merged, give the totals of one unsharded run")
+    func twoShardsMergeAsOneRun() async throws {
+        let unsharded = try await Self.load(["--devices", String(Self.devices), "--concurrency", "4"])
+        #expect(unsharded.status == 0, "\(unsharded.stdout)\(unsharded.stderr)")
+
+        let server = try ChildServer("mockauth", arguments: ["serve", "--port", "0", "--fixtures", InProcessMockAuth.fixturesPath, "--log-level", "error"])
+        let directory = NSTemporaryDirectory() + "fleet-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var shards: [Command.Result] = []
+        var prepare: Command.Result?
+        var merged: Command.Result?
+        if let line = await server.firstLine(timeout: .seconds(30)), line.hasPrefix("listening on http://127.0.0.1:") {
+            let mock = String(line.dropFirst("listening on ".count))
+            prepare = try await Self.load(["prepare", "--mock", mock, "--devices", String(Self.devices)])
+            // Both at once, as a job runner starts them: one by --shard, one by its index variable.
+            async let first = Self.load(["--devices", String(Self.devices), "--shard", "0/2", "--mock", mock, "--output", directory + "/0.json", "--concurrency", "2"])
+            async let second = Self.load(
+                ["--devices", String(Self.devices), "--shards", "2", "--mock", mock, "--output", directory + "/1.json", "--concurrency", "2"],
+                environment: ProcessInfo.processInfo.environment.merging(["JOB_COMPLETION_INDEX": "1"]) { $1 })
+            shards = try await [first, second]
+            merged = try await Self.load(["merge", directory + "/1.json", directory + "/0.json"])
+        }
+        await server.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+
+        #expect(prepare?.status == 0, "prepare: \(prepare?.stdout ?? "not run") \(prepare?.stderr ?? server.stderr)")
+        for (index, shard) in shards.enumerated() {
+            #expect(shard.status == 0, "shard \(index): \(shard.stdout)\(shard.stderr)")
+            #expect(shard.stdout.contains("shard \(index)/2 (devices \(index * 3 + 1)…\(index * 3 + 3) of 6): 3 of 3 Compliant, lost 0, wrong 0"), "\(shard.stdout)")
+        }
+        let report = try #require(merged)
+        #expect(report.status == 0, "merge: \(report.stdout)\(report.stderr)")
+        #expect(report.stdout.contains("in 2 shards, 4 flows in flight"), "\(report.stdout)")
+        #expect(Self.totals(report.stdout) == Self.totals(unsharded.stdout), "merged:\n\(report.stdout)\nunsharded:\n\(unsharded.stdout)")
+        #expect(Self.totals(report.stdout).first == "end states: 6 of 6 signed in, managed, enrolled and Compliant; compliant at the mock: 6; lost 0, wrong 0")
+    }
+
+    @Test(
+        "bad shards and unmergeable files are usage errors, not crashes",
+        arguments: [
+            (["--devices", "4", "--shard", "3/2", "--mock", "http://127.0.0.1:1"], 64, "the index must be 0…1"),
+            (["--devices", "4", "--shard", "0/0", "--mock", "http://127.0.0.1:1"], 64, "at least 1 shard"),
+            (["--devices", "4", "--shard", "0/2"], 64, "a shard needs --mock URL"),
+            (["--devices", "4", "--mock", "http://127.0.0.1:1"], 64, "--mock and --output go with --shard"),
+            (["merge", "/nonexistent/shard.json"], 2, "/nonexistent/shard.json: cannot be read"),
+            (["merge", "/etc/hostname"], 2, "/etc/hostname: not a shard's result"),
+        ] as [([String], Int32, String)])
+    func badInput(arguments: [String], status: Int32, message: String) async throws {
+        let result = try await Self.load(arguments)
+        #expect(result.status == status, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+}
+
+/// dist/fleet/: the examples call options the programs have.
+@Suite struct FleetExamplesTests {
+    static func longOptions(_ program: String) async throws -> Set<String> {
+        let dump = try await Command.run(ChildServer.executable(program), ["--experimental-dump-help"], timeout: .seconds(60))
+        var names: Set<String> = []
+        func walk(_ command: JSONValue) {
+            for argument in command["arguments"]?.arrayValue ?? [] {
+                for name in argument["names"]?.arrayValue ?? [] where name["kind"] == "long" { name["name"]?.stringValue.map { names.insert($0) } }
+            }
+            for subcommand in command["subcommands"]?.arrayValue ?? [] { walk(subcommand) }
+        }
+        walk(try #require(JSONValue.parse(dump.stdout)["command"]))
+        return names
+    }
+
+    @Test("every --option in the Kubernetes and GitHub Actions examples is one of compliance-load's or mockauth's")
+    func examplesUseRealOptions() async throws {
+        let known = try await Self.longOptions("compliance-load").union(try await Self.longOptions("mockauth"))
+        #expect(known.isSuperset(of: ["shard", "shards", "mock", "output", "devices", "public-url"]))
+        let directory = InProcessMockAuth.packageRoot.appendingPathComponent("dist/fleet").path
+        for file in ["kubernetes-indexed-job.yaml", "github-actions-matrix.yml", "README.md"] {
+            let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+            // Less the options of the other tools the examples call (swift build, kubectl wait).
+            let words = text.split(whereSeparator: { " \n\t\"'[](),".contains($0) })
+            let used = Set(words.compactMap { word in word.wholeMatch(of: /--([a-z][a-z-]+)(=.*)?/).map { String($0.1) } })
+                .subtracting(["product", "for", "timeout"])
+            #expect(!used.isEmpty)
+            #expect(used.subtracting(known).isEmpty, "dist/fleet/\(file) uses options the programs lack: \(used.subtracting(known).sorted())")
+            #expect(text.contains("compliance-load merge"), "dist/fleet/\(file) merges the shards")
+        }
+    }
+}
