@@ -18,7 +18,7 @@ extension ExploreState {
         }
         for action in pending {
             guard let step = Self.step(of: action) else { continue }
-            for answer in Self.answers(to: action) {
+            for answer in Self.answers(to: action, in: universe) {
                 if case .failure = answer, budget.failures == 0 { continue }
                 events.append(.complete(step, answer))
             }
@@ -26,13 +26,16 @@ extension ExploreState {
         if budget.timers > 0, pending.isEmpty, !launching, machine.nextDueTimer() != nil { events.append(.timer) }
         if budget.crashes > 0, world.durableApp != nil { events.append(.crash) }
         if budget.storageFailures > 0, !failNextPersist { events.append(.storageFails) }
-        if restartAsked != nil { events += [.restartAnswered(appHandlesRestart: true), .restartAnswered(appHandlesRestart: false)] }
+        if restartAsked != nil {
+            events += [.restartAnswered(appHandlesRestart: true), .restartAnswered(appHandlesRestart: false)]
+            if universe.hookFailures { events += HookFailure.allCases.map(ExploreEvent.restartHookFailed) }
+        }
         if machine.restartOwed != nil, openTickets.count < budget.concurrentCommands, !launching { events.append(.appReportsRestart) }
         return events
     }
 
     /// The answer classes of an I/O action.
-    static func answers(to action: ComplianceMachine.Action) -> [Answer] {
+    static func answers(to action: ComplianceMachine.Action, in universe: Universe) -> [Answer] {
         switch action {
         case .requestToken(_, .refreshToken, _, let scopes, _, _, _):
             [.normal, .failure(.capabilityMissing), .failure(.interactionRequired), .failure(.issuerUnavailable), .failure(.issuerUnreachable),
@@ -46,8 +49,10 @@ extension ExploreState {
             [.normal, .failure(.mamServerError), .failure(.mamUnreachable), .failure(.mamMalformed)]
         case .removeTokens, .removeVaultFiles, .encryptPlainFiles:
             [.normal, .failure(.diskFull)]
-        case .runAppHook, .askApp:
-            // The wipe hook's YES or NO; the identity hook's Success or Failed.
+        case .runAppHook:
+            [.hook(removedData: true), .hook(removedData: false)] + (universe.hookFailures ? HookFailure.allCases.map(Answer.hookFailed) : [])
+        case .askApp:
+            // The identity hook's Success or Failed.
             [.hook(removedData: true), .hook(removedData: false)]
         default:
             [.normal]
@@ -119,6 +124,9 @@ extension ExploreState {
         case .restartAnswered(let yes):
             restartAsked = nil
             machine.restartApplicationAnswered(RestartAnswer.hook(exitStatus: yes ? 0 : 1, outcome: yes ? "exited with status 0" : "exited with status 1"), now: now)
+        case .restartHookFailed(let failure):
+            restartAsked = nil
+            machine.restartApplicationAnswered(RestartAnswer.hook(exitStatus: nil, outcome: failure.outcome), now: now)
         case .appReportsRestart:
             machine.appReportedRestart(ticket: newTicket(.token("app restart")), now: now)
         }
@@ -326,6 +334,7 @@ extension ExploreState {
         case .runAppHook:
             // The app's YES covers its own storage: the vault (the daemon's key and files) is
             // untouched by the hook whatever it answers.
+            if case .hookFailed(let failure) = answer { return (.hook(removedData: false, outcome: failure.outcome), nil) }
             if case .hook(true) = answer { return (.hook(removedData: true, outcome: "exited with status 0"), nil) }
             return (.hook(removedData: false, outcome: "exited with status 1"), nil)
         case .askApp:

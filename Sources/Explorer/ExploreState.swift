@@ -134,6 +134,8 @@ public enum Answer: Sendable, Hashable, CustomStringConvertible {
     case normal
     /// The app's wipe hook answers (`true`: the app removed the data).
     case hook(removedData: Bool)
+    /// The app's wipe hook gives no answer (it counts as NO, as the Engine takes it).
+    case hookFailed(HookFailure)
     /// A failure class.
     case failure(Failure)
 
@@ -192,7 +194,31 @@ public enum Answer: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .normal: "normal"
         case .hook(let removed): removed ? "hook exit 0" : "hook exit 1"
+        case .hookFailed(let failure): "hook \(failure)"
         case .failure(let failure): "\(failure)"
+        }
+    }
+}
+
+/// How an app hook (wipe or restart) fails to answer: the Engine takes it as NO and tells how it ended.
+public enum HookFailure: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// It outlived its time limit and was killed.
+    case timedOut
+    /// A signal ended it (it crashed).
+    case crashed
+
+    /// How it ended, as the Engine words it (`HookOutcome`).
+    public var outcome: String {
+        switch self {
+        case .timedOut: "timed out and was killed"
+        case .crashed: "killed by signal 11"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .timedOut: "times out"
+        case .crashed: "crashes"
         }
     }
 }
@@ -213,6 +239,8 @@ public enum ExploreEvent: Sendable, Hashable, CustomStringConvertible {
     case storageFails
     /// The app's restart hook answers `restartApplication` (YES: the app restarts itself).
     case restartAnswered(appHandlesRestart: Bool)
+    /// The app's restart hook gives no answer (NO: the SDK restarts the app).
+    case restartHookFailed(HookFailure)
     /// The app reports it restarted (the restart it owed).
     case appReportsRestart
 
@@ -226,6 +254,7 @@ public enum ExploreEvent: Sendable, Hashable, CustomStringConvertible {
         case .crash: "crash (kill -9) and restart"
         case .storageFails: "the next commit fails"
         case .restartAnswered(let yes): "the restart hook answers \(yes ? "YES" : "NO")"
+        case .restartHookFailed(let failure): "the restart hook \(failure)"
         case .appReportsRestart: "the app reports its restart"
         }
     }

@@ -36,6 +36,7 @@ public struct FlowEmitter: Sendable {
             case .complete(let id, let answer):
                 guard case .failure(let failure) = answer else {
                     if case .hook(let removed) = answer { notes.append("the app's hook (wipe or identity) exits \(removed ? 0 : 1)") }
+                    if case .hookFailed(let failure) = answer { notes.append("the wipe hook \(failure)") }
                     break
                 }
                 let action = pendingBefore.first { ExploreState.step(of: $0) == id }
@@ -56,6 +57,8 @@ public struct FlowEmitter: Sendable {
                 notes.append("a commit fails (a full disk; not expressible in a flow)")
             case .restartAnswered(let yes):
                 notes.append("the restart hook (flow field restartHook) exits \(yes ? 0 : 1)")
+            case .restartHookFailed(let failure):
+                notes.append("the restart hook (flow field restartHook) \(failure)")
             case .appReportsRestart:
                 steps.append(["do": "appRestarted"])
             }

@@ -52,6 +52,8 @@ public struct Universe: Sendable, Hashable {
     /// Whether the service's policy asks the managed identity's PIN (a conditional launch the
     /// user may cancel).
     public var pinRequired = false
+    /// Whether the app's hooks may also time out or crash (``HookFailure``) besides YES and NO.
+    public var hookFailures = false
 
     /// How many events of each kind one path may use.
     public struct Budget: Sendable, Hashable {
@@ -285,6 +287,30 @@ public struct Universe: Sendable, Hashable {
             Script("josé signs in; the authority moves while his token request is under way; he signs in again", [
                 .command(.signIn("josé-nfc")), .command(.token("josé-nfd")), .command(.overrideAuthority(secondAuthority)),
                 .command(.signIn("josé-nfc")), .command(.overrideAuthority(nil)), .command(.token("josé-nfc")),
+            ]),
+        ]
+        return universe
+    }()
+
+    /// The edges together: the three people, both hooks answering YES, NO, timing out and
+    /// crashing, the authority moved to a second issuer and back, wrong passwords (an answer
+    /// of every interactive sign-in), a crash and a failed commit at any point.
+    public static let wide: Universe = {
+        var universe = Universe.standard
+        universe.restartHook = true
+        universe.hookFailures = true
+        universe.budget.timers = 1
+        universe.scripts = [
+            Script("wide: alice signs in; the authority moves to a second issuer; she asks a token there; she leaves with wipe", [
+                .command(.signIn("alice")), .command(.overrideAuthority(secondAuthority)), .command(.token("alice")),
+                .command(.deregister("alice", wipe: true)),
+            ]),
+            Script("wide: josé signs in (his password may be wrong), dave signs in, josé leaves with wipe", [
+                .command(.signIn("josé-nfc")), .command(.signIn("dave")), .command(.deregister("josé-nfd", wipe: true)),
+            ]),
+            Script("wide: alice signs in twice, josé waits for her slot, the authority moves back, alice leaves", [
+                .command(.signIn("alice")), .command(.signIn("alice")), .command(.signIn("josé-nfc")),
+                .command(.overrideAuthority(nil)), .command(.deregister("alice", wipe: false)),
             ]),
         ]
         return universe

@@ -16,7 +16,11 @@ struct ComplianceExplore: ParsableCommand {
             changes; every answer class of every I/O step, timers at 8 h and 24 h, a crash (restart from the \
             committed records) and a failed commit at every point. The last line is \
             `explored N states, T transitions to depth D: 0 violations`, or the violation and the shortest trace \
-            to it (exit 1).
+            to it (exit 1). Before it: the memory the visited states took (a 64-bit fingerprint each, or \
+            every full state with --exact), the probability of a fingerprint collision as TLC calculates it \
+            (n·(m−n)/2^64 for n distinct states among m generated), the peak memory, the time and the rate. \
+            `--universe wide` explores the edges together: three people, both hooks answering YES, NO, timing \
+            out and crashing, a second issuer, wrong passwords, a crash and a failed commit at any point.
             """)
 
     @Option(help: "Explore transitions to this depth at most.")
@@ -24,6 +28,15 @@ struct ComplianceExplore: ParsableCommand {
 
     @Option(name: .customLong("emit-flow"), help: ArgumentHelp("Write the shortest violating trace as a flow to this file.", valueName: "file"))
     var emitFlow: String?
+
+    @Option(help: ArgumentHelp("The universe to explore: standard or wide (the other universes have their flags).", valueName: "name"))
+    var universe: String = "standard"
+
+    @Flag(help: "Remember every full visited state instead of its 64-bit fingerprint (exact, and far more memory).")
+    var exact = false
+
+    @Option(help: ArgumentHelp("Worker threads expanding each depth (default: the machine's cores; the result is the same).", valueName: "n"))
+    var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Flag(help: "Print the number of states after each depth.")
     var verbose = false
@@ -54,8 +67,10 @@ struct ComplianceExplore: ParsableCommand {
 
     func validate() throws {
         guard (1...1000).contains(depth) else { throw ValidationError("--depth must be 1 to 1000, got \(depth).") }
-        if [noMAMService, policyRequired, multiIdentity, restartHook, identityHook, secondIssuer].filter({ $0 }).count > 1 {
-            throw ValidationError("give one of --no-mam-service, --policy-required, --multi-identity, --restart-hook, --identity-hook, --second-issuer.")
+        guard (1...256).contains(threads) else { throw ValidationError("--threads must be 1 to 256, got \(threads).") }
+        guard ["standard", "wide"].contains(universe) else { throw ValidationError("--universe must be standard or wide, got \"\(universe)\".") }
+        if [noMAMService, policyRequired, multiIdentity, restartHook, identityHook, secondIssuer, universe != "standard"].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --universe wide, --no-mam-service, --policy-required, --multi-identity, --restart-hook, --identity-hook, --second-issuer.")
         }
     }
 
@@ -66,7 +81,8 @@ struct ComplianceExplore: ParsableCommand {
             : multiIdentity ? Universe.withMultiIdentity
             : restartHook ? Universe.withRestartHook
             : identityHook ? Universe.withIdentityHook
-            : secondIssuer ? Universe.withSecondIssuer : Universe.standard
+            : secondIssuer ? Universe.withSecondIssuer
+            : self.universe == "wide" ? Universe.wide : Universe.standard
         if list {
             for (index, script) in universe.scripts.enumerated() {
                 print("\(index + 1). \(script.name): \(script.steps.map(\.description).joined(separator: ", "))")
@@ -81,10 +97,27 @@ struct ComplianceExplore: ParsableCommand {
             if !log.violations.isEmpty { throw ExitCode(1) }
             return
         }
-        let explorer = Explorer(universe: universe, maxDepth: depth)
+        let explorer = Explorer(universe: universe, maxDepth: depth, visited: exact ? .exact : .fingerprints, threads: threads)
+        let started = ContinuousClock.now
         let report = explorer.run { depth, states in
             if verbose { FileHandle.standardError.write(Data("depth \(depth): \(states) states\n".utf8)) }
         }
+        let elapsed = started.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let states = max(report.states, 1)
+        print(exact
+            ? "visited set: \(report.visitedBytes) bytes of full states, \(report.visitedBytes / states) bytes per state inline (their heap storage on top)"
+            : "visited set: \(report.visitedBytes) bytes, \(report.visitedBytes / states) bytes per state (64-bit fingerprints and the way back)")
+        if let probability = report.collisionProbability {
+            print("fingerprint collision probability: \(String(format: "%.2g", probability)) (as TLC calculates it: n*(m-n)/2^64, n = \(report.states) distinct, m = \(report.transitions + 1) generated)")
+        }
+        let alike = universe.interchangeablePeople
+        print(alike.isEmpty
+            ? "symmetry: no two of the \(universe.people.count) people are treated alike (the scripts give each a part of their own): canonicalising would merge no state"
+            : "symmetry: treated alike and not canonicalised: \(alike.map { "\($0.0) and \($0.1)" }.joined(separator: ", "))")
+        let peak = Self.peakMemoryKB()
+        print("peak frontier \(report.peakFrontier) states; peak memory \(peak.map { "\($0) kB, \($0 * 1024 / states) bytes per state" } ?? "unknown"); \(threads) threads")
+        print("\(String(format: "%.1f", seconds)) s, \(Int(Double(report.states) / max(seconds, 0.001))) states/s")
         if let violation = report.violation {
             print("VIOLATION after \(report.trace(violation.trace).count) events:")
             for item in violation.violations { print("  \(item)") }
@@ -100,6 +133,16 @@ struct ComplianceExplore: ParsableCommand {
         }
         for (name, states) in report.statesPerScript.sorted(by: { $0.key < $1.key }) { print("  \(states) states: \(name)") }
         print("explored \(report.states) states, \(report.transitions) transitions to depth \(report.depth)\(report.exhausted ? " (exhausted)" : ""): 0 violations")
+    }
+}
+
+extension ComplianceExplore {
+    /// The process's peak resident memory (VmHWM), in kB.
+    static func peakMemoryKB() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     }
 }
 

@@ -86,3 +86,35 @@ import Testing
         #expect(broken(transition, entry.facts).contains(16))
     }
 }
+
+/// Two first policies while the restart hook has not answered (found by the wide universe):
+/// josé's first policy asks for the app's restart; dave's, arriving before the hook answers,
+/// is put in force by that same restart (one restart at a time): invariant 7 holds.
+@Suite struct OneRestartForTwoFirstPoliciesTests {
+    @Test func aFirstPolicyWhileARestartIsAskedIsCoveredByThatRestart() {
+        let universe = Universe.wide
+        let index = universe.scripts.firstIndex { $0.name.hasPrefix("wide: josé signs in") }!
+        var start = ExploreState(universe: universe)
+        _ = start.apply(.choose(index, universe.scripts[index].name), in: universe)
+        _ = start.apply(.command(.signIn("josé-nfc")), in: universe)
+        _ = start.apply(.command(.signIn("dave")), in: universe)
+        // Every order of normal answers, the restart hook not answering.
+        var frontier = [start]
+        var seen: Set<ExploreState> = [start]
+        var covered = 0
+        var broken: [String] = []
+        while let state = frontier.popLast() {
+            for event in state.events(in: universe) {
+                guard case .complete(_, .normal) = event else { continue }
+                var next = state
+                let (transition, _) = next.apply(event, in: universe)
+                let firstPolicies = transition.events.filter { if case .policyApplied(let account, _) = $0 { transition.before?.accounts[account]?.policy == nil } else { false } }
+                if !firstPolicies.isEmpty, transition.before?.restartPending != nil { covered += 1 }
+                broken += ComplianceInvariants.firstPolicyRestarts(transition).map { "\($0)" }
+                if seen.insert(next).inserted { frontier.append(next) }
+            }
+        }
+        #expect(covered > 0, "a first policy arrives while the other account's restart is asked")
+        #expect(broken.isEmpty, "\(broken)")
+    }
+}

@@ -377,12 +377,17 @@ public enum ComplianceInvariants {
 
     // MARK: - 7
 
-    /// 7. Every first policy (an account that held none) restarts the app, on every path.
+    /// 7. Every first policy (an account that held none) restarts the app, on every path. A
+    /// first policy that arrives while the app's restart is already asked (the restart hook has
+    /// not answered) is put in force by that restart, which is still to come after it.
     public static func firstPolicyRestarts(_ transition: Transition) -> [Violation] {
         guard let before = transition.before, !transition.persistFailed else { return [] }
         var found: [Violation] = []
+        let restartToCome = before.restartPending != nil && transition.after.restartPending == before.restartPending
         for event in transition.events {
-            guard case .policyApplied(let account, _) = event, before.accounts[account]?.policy == nil else { continue }
+            guard case .policyApplied(let account, _) = event, before.accounts[account]?.policy == nil,
+                  !(restartToCome && before.restartPending != account)
+            else { continue }
             let restarts = transition.actions.contains { $0 == .restartApp(account) }
             let required = transition.events.contains { $0 == .restartRequired(account) }
             if !restarts || !required {
