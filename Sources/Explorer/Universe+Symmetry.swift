@@ -71,6 +71,8 @@ extension Command {
         case .readData(let name): .readData(rename(name))
         case .switchUI(let name): .switchUI(name.map(rename))
         case .switchProcess(let name): .switchProcess(name.map(rename))
+        case .switchUICancelled(let name): .switchUICancelled(rename(name))
+        case .sdkEnrolls(let name): .sdkEnrolls(rename(name))
         case .overrideAuthority: self
         }
     }
