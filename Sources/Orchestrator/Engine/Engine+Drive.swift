@@ -265,6 +265,14 @@ public struct StorageFaults: Sendable {
         /// A read of the token cache from the store (the engine's memory of the cache is
         /// forgotten when armed, so the next request reads the store).
         case cacheRead
+
+        /// What the disk says when this operation fails.
+        var symptom: String {
+            switch self {
+            case .commit, .tokens, .vault, .vaultWrite: "no space left on device"
+            case .cacheRead: "disk I/O error"
+            }
+        }
     }
 
     private var remaining: [Kind: Int] = [:]
@@ -284,7 +292,5 @@ public struct StorageFaults: Sendable {
 /// The error a ``StorageFaults`` hook raises.
 public struct StorageFault: Error, Sendable, CustomStringConvertible {
     public var kind: StorageFaults.Kind
-    public var description: String {
-        kind == .cacheRead ? "disk I/O error (test hook: cacheRead)" : "no space left on device (test hook: \(kind.rawValue))"
-    }
+    public var description: String { "\(kind.symptom) (test hook: \(kind.rawValue))" }
 }
