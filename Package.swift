@@ -171,7 +171,7 @@ let package = Package(
         .executableTarget(
             name: "compliancectl",
             dependencies: [
-                "ControlClient", "Flows", "HTTPClient", "JSON", "AppProfile", "ComplianceCore", "ChildProcess", "ProgramSupport",
+                "ControlClient", "Flows", "HTTPClient", "JSON", "AppProfile", "ComplianceCore", "ChildProcess", "ProgramSupport", "FileOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -312,7 +312,9 @@ let package = Package(
         ),
 
         // An app's Info.plist and entitlements: read, lint and fix them as IntuneMAMConfigurator does.
-        .target(name: "AppProfile", dependencies: ["ComplianceCore", "JSON"], swiftSettings: swiftSettings),
+        .target(name: "AppProfile", dependencies: ["ComplianceCore", "JSON", "FileOutput"], swiftSettings: swiftSettings),
+        // Writing an output file all or nothing (temporary file, sync, rename), used by every -o.
+        .target(name: "FileOutput", swiftSettings: swiftSettings),
         .testTarget(
             name: "ComplianceLoadTests",
             dependencies: ["compliance-load", "JSON", "LocalServers", "ChildProcess", "HTTPClient"],
@@ -320,7 +322,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppProfileTests",
-            dependencies: ["AppProfile", "ComplianceCore", "JSON", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["AppProfile", "FileOutput", "ComplianceCore", "JSON", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: swiftSettings
         ),
     ]

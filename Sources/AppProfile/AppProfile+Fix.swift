@@ -25,8 +25,12 @@ extension AppProfile {
         } else if info[ProfileKeys.clientCapabilities] == nil {
             profile.setInfo(ProfileKeys.clientCapabilities, .strings([ComplianceCore.protectionCapability]))
         }
-        if let scheme = urlSchemeLackingTwin {
-            profile.addURLSchemeTwin(of: scheme)
+        let invalidHandled = invalidHandledURLSchemes
+        if !invalidHandled.isEmpty, let handled = intuneSettings[ProfileKeys.webViewHandledURLSchemes]?.stringArrayValue {
+            profile.setSetting(ProfileKeys.webViewHandledURLSchemes, .strings(handled.filter { !invalidHandled.contains($0) }))
+        }
+        if let pair = urlSchemePairMissing {
+            profile.addURLScheme(pair.missing, beside: pair.present)
         }
         if (info[ProfileKeys.faceIDUsageDescription]?.stringValue ?? "").isEmpty {
             profile.setInfo(ProfileKeys.faceIDUsageDescription, .string(ProfileKeys.defaultFaceIDUsageDescription))
@@ -44,14 +48,15 @@ extension AppProfile {
         return profile
     }
 
-    /// Appends `scheme-intunemam` to the `CFBundleURLSchemes` that list `scheme`.
-    private mutating func addURLSchemeTwin(of scheme: String) {
+    /// Appends `missing` (a scheme's `-intunemam` twin or a twin's base) to the first
+    /// `CFBundleURLSchemes` that lists `scheme`.
+    private mutating func addURLScheme(_ missing: String, beside scheme: String) {
         guard var types = info[ProfileKeys.urlTypes]?.arrayValue else { return }
         for (index, type) in types.enumerated() {
             guard var dictionary = type.dictionaryValue, var schemes = dictionary[ProfileKeys.urlSchemes]?.stringArrayValue,
                 schemes.contains(scheme)
             else { continue }
-            schemes.append(scheme + ProfileKeys.twinSuffix)
+            schemes.append(missing)
             dictionary[ProfileKeys.urlSchemes] = .strings(schemes)
             types[index] = .dictionary(dictionary)
             setInfo(ProfileKeys.urlTypes, .array(types))

@@ -41,6 +41,13 @@ extension AppProfile {
                 "\"\(level)\" is not a file protection level",
                 fix: "use one of \(ProfileKeys.fileProtectionLevels.joined(separator: ", "))"))
         }
+        for scheme in invalidHandledURLSchemes {
+            let why = scheme.isEmpty
+                ? "lists an empty scheme"
+                : "lists the web scheme \"\(scheme)\": web pages are the link policy's to place (the view or the managed browser), not a scheme the app's web view handles; the entry is ignored"
+            problems.append(.init(.webViewHandledSchemeInvalid, .error, .infoPlist, path + ProfileKeys.webViewHandledURLSchemes, why,
+                fix: "remove \"\(scheme)\"; list only the app's own schemes"))
+        }
         if flag("SafariViewControllerBlockedOverride") {
             problems.append(.init(.safariViewControllerBlockedOverride, .warning, .infoPlist,
                 path + "SafariViewControllerBlockedOverride",
@@ -88,10 +95,10 @@ extension AppProfile {
                 "missing: the app declares no client capabilities, so every user that app protection conditional access targets gets AADSTS53009 (the client app is not approved), which no enrollment can remediate, instead of the remediable AADSTS53005",
                 fix: "add MSALClientCapabilities with \"protapp\" (MSAL's clientApplicationCapabilities)"))
         }
-        if let scheme = urlSchemeLackingTwin {
+        if let pair = urlSchemePairMissing {
             problems.append(.init(.urlSchemeTwinMissing, .error, .infoPlist, ProfileKeys.urlTypes,
-                "no URL scheme has its -intunemam counterpart: the Intune SDK's Open-in action extension needs at least one (\"\(scheme)\" and \"\(scheme)\(ProfileKeys.twinSuffix)\")",
-                fix: "add \"\(scheme)\(ProfileKeys.twinSuffix)\" to the CFBundleURLSchemes of \"\(scheme)\""))
+                "no URL scheme has its -intunemam counterpart: the Intune SDK's Open-in action extension needs at least one pair (\"\(pair.present)\" lacks \"\(pair.missing)\")",
+                fix: "add \"\(pair.missing)\" to the CFBundleURLSchemes of \"\(pair.present)\""))
         }
         if (info[ProfileKeys.faceIDUsageDescription]?.stringValue ?? "").isEmpty {
             problems.append(.init(.faceIDUsageDescriptionMissing, .error, .infoPlist, ProfileKeys.faceIDUsageDescription,

@@ -32,20 +32,34 @@ extension AppProfile {
             handledURLSchemes: intuneSettings[ProfileKeys.webViewHandledURLSchemes]?.stringArrayValue ?? [])
     }
 
+    /// The entries of `WebViewHandledURLSchemes` that are no scheme of the app's own: empty, or a
+    /// web scheme (`http`, `https`, any case), in list order.
+    var invalidHandledURLSchemes: [String] {
+        (intuneSettings[ProfileKeys.webViewHandledURLSchemes]?.stringArrayValue ?? []).filter {
+            $0.allSatisfy(\.isWhitespace) || ["http", "https"].contains($0.lowercased())
+        }
+    }
+
     /// The schemes of `CFBundleURLTypes`, each type's `CFBundleURLSchemes` in order.
     public var urlSchemes: [String] {
         (info[ProfileKeys.urlTypes]?.arrayValue ?? []).flatMap { $0.dictionaryValue?[ProfileKeys.urlSchemes]?.stringArrayValue ?? [] }
     }
 
-    /// The first URL scheme without its `-intunemam` counterpart, when no scheme has one (the
-    /// guide: "at least one schemeURL defined under its Info.plist `CFBundleURLTypes` along with
-    /// its `-intunemam` counterpart"); nil when one pair is there or the app has no URL scheme.
-    var urlSchemeLackingTwin: String? {
+    /// The URL scheme pair the profile lacks, when no scheme has its counterpart (the guide: "at
+    /// least one schemeURL defined under its Info.plist `CFBundleURLTypes` along with its
+    /// `-intunemam` counterpart"): the first base scheme and its missing `-intunemam` twin, or,
+    /// when the app lists only twins, the first twin and its missing base. Nil when one pair is
+    /// there or the app has no URL scheme.
+    var urlSchemePairMissing: (present: String, missing: String)? {
         let schemes = urlSchemes
         let lowered = Set(schemes.map { $0.lowercased() })
-        let bases = schemes.filter { !$0.lowercased().hasSuffix(ProfileKeys.twinSuffix) }
-        guard let first = bases.first, !bases.contains(where: { lowered.contains($0.lowercased() + ProfileKeys.twinSuffix) }) else { return nil }
-        return first
+        let suffix = ProfileKeys.twinSuffix
+        let twins = schemes.filter { $0.lowercased().hasSuffix(suffix) && $0.count > suffix.count }
+        let bases = schemes.filter { !$0.lowercased().hasSuffix(suffix) && !$0.isEmpty }
+        guard !bases.contains(where: { lowered.contains($0.lowercased() + suffix) }) else { return nil }
+        if let base = bases.first { return (base, base + suffix) }
+        if let twin = twins.first { return (twin, String(twin.dropLast(suffix.count))) }
+        return nil
     }
 
     /// What the Intune rule on auth web views needs from the profile.

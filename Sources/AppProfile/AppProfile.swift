@@ -19,6 +19,10 @@ public struct AppProfile: Sendable, Hashable {
         entitlementsName: String = "entitlements"
     ) throws(AppProfileError) {
         try Self.check(info, types: ProfileKeys.infoTypes, prefix: "", file: infoName)
+        for (index, type) in (info[ProfileKeys.urlTypes]?.arrayValue ?? []).enumerated() {
+            guard let type = type.dictionaryValue else { continue }
+            try Self.check(type, types: ProfileKeys.urlTypeTypes, prefix: "\(ProfileKeys.urlTypes)[\(index)].", file: infoName)
+        }
         if let settings = info[ProfileKeys.intuneMAMSettings]?.dictionaryValue {
             try Self.check(settings, types: ProfileKeys.settingTypes, prefix: ProfileKeys.intuneMAMSettings + ".", file: infoName)
         }
@@ -46,9 +50,12 @@ public struct AppProfile: Sendable, Hashable {
             if type == .stringArray, let array = value.arrayValue, let bad = array.firstIndex(where: { $0.stringValue == nil }) {
                 found = "an array whose item \(bad) is a \(array[bad].typeName)"
             }
+            if type == .dictionaryArray, let array = value.arrayValue, let bad = array.firstIndex(where: { $0.dictionaryValue == nil }) {
+                found = "an array whose item \(bad) is a \(array[bad].typeName)"
+            }
             throw AppProfileError(
                 code: .wrongValueType, file: file, keyPath: prefix + key,
-                message: "expected \(type == .stringArray ? "an" : "a") \(type.rawValue), found \(found)")
+                message: "expected \(type.rawValue.hasPrefix("array") ? "an" : "a") \(type.rawValue), found \(found)")
         }
     }
 

@@ -1,3 +1,4 @@
+import FileOutput
 import Foundation
 
 /// Reads and writes XML property lists whose root is a dictionary.
@@ -43,26 +44,13 @@ public enum PlistFile {
         }
     }
 
-    /// Writes `root` to `path` atomically: a temporary file in the same folder, then a rename
-    /// over `path`. A file already at `path` keeps its permissions.
+    /// Writes `root` to `path` as every `-o` of ours writes (`FileOutput`): atomically for a
+    /// file (which keeps its permissions; a new one is 0600), through a symbolic link, in place
+    /// into a device or FIFO.
     public static func write(_ root: [String: PlistValue], to path: String) throws(AppProfileError) {
         let bytes = try encode(root, file: path)
-        let target = URL(fileURLWithPath: path)
-        let temporary = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        do {
-            try bytes.write(to: temporary)
-            if let mode = try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] {
-                try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: temporary.path)
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw AppProfileError(code: .unwritable, file: path, message: "cannot write (\(error.localizedDescription))")
-        }
-        guard rename(temporary.path, target.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw AppProfileError(code: .unwritable, file: path, message: "cannot replace the file (\(reason))")
+        if let reason = FileOutput.write([UInt8](bytes), to: path) {
+            throw AppProfileError(code: .unwritable, file: path, message: "cannot write (\(reason))")
         }
     }
 }

@@ -57,13 +57,19 @@ public enum ProfileKeys {
     enum ValueType: String {
         case string, boolean, number, dictionary
         case stringArray = "array of strings"
+        /// `CFBundleURLTypes`: each item a dictionary (its `CFBundleURLSchemes` checked apart).
+        case dictionaryArray = "array of dictionaries"
     }
 
     /// Known top-level Info.plist keys.
     static let infoTypes: [String: ValueType] = [
         intuneMAMSettings: .dictionary, appBoundDomains: .stringArray, queriesSchemes: .stringArray,
         faceIDUsageDescription: .string, bundleIdentifier: .string, treatAllWebViewsAsUnmanaged: .boolean,
+        urlTypes: .dictionaryArray,
     ]
+
+    /// Known keys of each `CFBundleURLTypes` item.
+    static let urlTypeTypes: [String: ValueType] = [urlSchemes: .stringArray]
 
     /// Known `IntuneMAMSettings` keys (the guide's settings table, plus TreatAllWebViewsAsUnmanaged).
     static let settingTypes: [String: ValueType] = {
@@ -96,6 +102,8 @@ extension PlistValue {
             true
         case (.stringArray, _):
             stringArrayValue != nil
+        case (.dictionaryArray, .array(let items)):
+            items.allSatisfy { $0.dictionaryValue != nil }
         default:
             false
         }

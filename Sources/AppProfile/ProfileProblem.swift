@@ -14,14 +14,14 @@ public struct ProfileProblem: Sendable, Hashable, CustomStringConvertible {
         case tooManyAppBoundDomains, querySchemeTwinMissing, requiredQuerySchemesMissing, outlookQuerySchemeMissing
         case bundleIdentifierMissing, keychainGroupMissing, keychainGroupNotFirst, keychainGroupWithoutPrefix
         case appGroupIdentifiersIncomplete, faceIDUsageDescriptionMissing, safariViewControllerBlockedOverride
-        case protectionCapabilityMissing, capabilitiesNotStrings, urlSchemeTwinMissing
+        case protectionCapabilityMissing, capabilitiesNotStrings, urlSchemeTwinMissing, webViewHandledSchemeInvalid
 
         /// Whether `fixed()` repairs this kind of problem.
         public var isFixable: Bool {
             switch self {
             case .autoEnrollOnLaunchOff, .querySchemeTwinMissing, .requiredQuerySchemesMissing, .outlookQuerySchemeMissing,
                 .keychainGroupMissing, .keychainGroupNotFirst, .keychainGroupWithoutPrefix, .appGroupIdentifiersIncomplete,
-                .faceIDUsageDescriptionMissing, .protectionCapabilityMissing, .urlSchemeTwinMissing:
+                .faceIDUsageDescriptionMissing, .protectionCapabilityMissing, .urlSchemeTwinMissing, .webViewHandledSchemeInvalid:
                 true
             case .clientIdMissing, .redirectMissing, .mamPolicyRequiredBlocksAppStore, .invalidColor, .invalidFileProtectionLevel, .tooManyAppBoundDomains,
                 .bundleIdentifierMissing, .safariViewControllerBlockedOverride, .capabilitiesNotStrings:

@@ -61,6 +61,13 @@ import Testing
         let twinned = twinless.fixed()
         #expect(twinned.urlSchemes == ["launch-chatr", "launch-chatr-intunemam", "x"])
         #expect(twinned.fixed() == twinned && !twinned.lint().contains { $0.kind == .urlSchemeTwinMissing })
+        let onlyTwin = try AppProfile(info: base.info.merging(["CFBundleURLTypes": .array([.dictionary(["CFBundleURLSchemes": .strings(["Launch-Chatr-INTUNEMAM"])])])]) { $1 })
+        #expect(onlyTwin.fixed().urlSchemes == ["Launch-Chatr-INTUNEMAM", "Launch-Chatr"])
+        var handledSettings = base.intuneSettings
+        handledSettings["WebViewHandledURLSchemes"] = .strings(["chatr-doc", "https", " ", "HTTP"])
+        let handled = try AppProfile(info: base.info.merging(["IntuneMAMSettings": .dictionary(handledSettings)]) { $1 }).fixed()
+        #expect(handled.intuneSettings["WebViewHandledURLSchemes"] == .strings(["chatr-doc"]))
+        #expect(!handled.lint().contains { $0.kind == .webViewHandledSchemeInvalid })
         let swiftSample = try AppProfile(info: base.info.merging(["MSALClientCapabilities": .strings(["ProtApp"])]) { $1 })
         #expect(swiftSample.fixed().info["MSALClientCapabilities"] == .strings(["ProtApp"]))
     }

@@ -95,8 +95,26 @@ import ComplianceCore
         #expect(try kinds { info, _ in info["CFBundleURLTypes"] = urlTypes([["msauth.com.contoso.chatr"]]) } == [.urlSchemeTwinMissing])
         #expect(try kinds { info, _ in info["CFBundleURLTypes"] = urlTypes([["msauth.com.contoso.chatr"], ["launch-chatr", "launch-chatr-intunemam"]]) } == [])
         #expect(try kinds { info, _ in info["CFBundleURLTypes"] = nil } == [])
+        // Only twins is no pair either: the twin's base is what is missing.
+        #expect(try kinds { info, _ in info["CFBundleURLTypes"] = urlTypes([["launch-chatr-intunemam"]]) } == [.urlSchemeTwinMissing])
+        let baseless = try #require(try AppProfile(info: base.info.merging(["CFBundleURLTypes": urlTypes([["x-intunemam"]])]) { $1 }).lint().first)
+        #expect(baseless.message.contains("\"x-intunemam\" lacks \"x\"") && baseless.fix == "add \"x\" to the CFBundleURLSchemes of \"x-intunemam\"")
+        // CFBundleURLTypes of the wrong type is named where it is wrong.
+        for (value, keyPath, found) in [
+            (PlistValue.string("launch-chatr"), "CFBundleURLTypes", "found string"),
+            (.strings(["launch-chatr"]), "CFBundleURLTypes", "found an array whose item 0 is a string"),
+            (.array([.dictionary(["CFBundleURLSchemes": .string("launch-chatr")])]), "CFBundleURLTypes[0].CFBundleURLSchemes", "found string"),
+        ] {
+            #expect { try AppProfile(info: base.info.merging(["CFBundleURLTypes": value]) { $1 }) } throws: { error in
+                guard let error = error as? AppProfileError else { return false }
+                return error.code == .wrongValueType && error.keyPath == keyPath && error.message.hasSuffix(found)
+            }
+        }
+        // WebViewHandledURLSchemes: the app's own schemes only; a web scheme or an empty entry is an error.
+        #expect(try kinds(setting("WebViewHandledURLSchemes", .strings(["chatr-doc"]))) == [])
+        #expect(try kinds(setting("WebViewHandledURLSchemes", .strings(["chatr-doc", "HTTPS", "", "http"]))) == [.webViewHandledSchemeInvalid, .webViewHandledSchemeInvalid, .webViewHandledSchemeInvalid])
         let twin = try #require(try AppProfile(info: base.info.merging(["CFBundleURLTypes": urlTypes([["a", "b"]])]) { $1 }).lint().first)
-        #expect(twin.description == "error: CFBundleURLTypes: no URL scheme has its -intunemam counterpart: the Intune SDK's Open-in action extension needs at least one (\"a\" and \"a-intunemam\") — fix: add \"a-intunemam\" to the CFBundleURLSchemes of \"a\"")
+        #expect(twin.description == "error: CFBundleURLTypes: no URL scheme has its -intunemam counterpart: the Intune SDK's Open-in action extension needs at least one pair (\"a\" lacks \"a-intunemam\") — fix: add \"a-intunemam\" to the CFBundleURLSchemes of \"a\"")
         let missing = try #require(try AppProfile(info: base.info.merging(["MSALClientCapabilities": .strings(["cp1"])]) { $1 }).lint().first)
         #expect(missing.description.contains("AADSTS53009") && missing.severity == .error && missing.kind.isFixable)
         // Without mailto, Outlook's scheme is not needed.

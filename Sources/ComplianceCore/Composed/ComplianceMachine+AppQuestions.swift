@@ -18,7 +18,11 @@
 ///   auto-enroll a user in the app to perform an action", ``sdkEnrollmentRequested(_:ticket:now:)``):
 ///   **Success**: the app has the account: it is registered and enrolled as a sign-in's
 ///   registration is (227 while another account is managed); **Failed**: the app cannot add it,
-///   so the SDK does not enroll it: nothing of the account is registered.
+///   so the SDK does not enroll it: nothing of the account is registered. An account the app
+///   already has (registered) is not asked about again; a second request for an account whose
+///   question is in flight waits for the same answer (the app is asked once); an account that
+///   began to leave, or that the allowed accounts came to exclude, while the app was asked is
+///   refused as it would have been before the question (`identity_not_allowed`).
 ///
 /// Without a hook the daemon, playing the app, answers Success at once (no event), as before.
 /// A question in flight dies with the process (as the SDK's completion handler would); its
@@ -28,8 +32,9 @@ extension ComplianceMachine {
     /// A question the app has not answered yet, and what waits for its answer.
     public struct PendingAppQuestion: Sendable, Hashable {
         public var question: AppIdentityQuestion
-        /// The caller whose operation required it; answered once the app answered.
-        var ticket: Ticket?
+        /// The callers whose operations required it (a second `addIdentity` request for the same
+        /// account joins the first); answered once the app answered.
+        var tickets: [Ticket]
         /// The `setUIPolicyIdentity` answer that caller gets (a Canceled switch).
         var outcome: IdentitySwitch?
     }
@@ -49,7 +54,7 @@ extension ComplianceMachine {
             reply(ticket, .identity(outcome))
             return
         }
-        ask(PendingAppQuestion(question: question, ticket: ticket, outcome: outcome))
+        ask(PendingAppQuestion(question: question, tickets: [ticket], outcome: outcome))
     }
 
     /// `addIdentity:completionHandler:`: the SDK enrolled `account` on its own and asks the app
@@ -60,15 +65,35 @@ extension ComplianceMachine {
     public mutating func sdkEnrollmentRequested(_ account: AccountID, ticket: Ticket, now: Instant) {
         beginStep()
         defer { endStep(now: now) }
-        if isLeaving(account) || !allowed.allowed.allows(account) {
-            reply(ticket, .refused(Refusal(.identityNotAllowed, account, "\(account.upn) may not be added: it is not allowed in this app by your organization's policy, or it is being removed")))
+        if let refusal = addIdentityRefusal(account) {
+            reply(ticket, .refused(refusal))
             return
         }
-        guard configuration.hasIdentityHook else {
-            addIdentity(account, ticket: ticket, now: now)
+        if let (step, pending) = pendingQuestion(.addIdentity(account)) {
+            var joined = pending
+            joined.tickets.append(ticket)
+            volatile.outstanding[step] = .appQuestion(joined)
             return
         }
-        ask(PendingAppQuestion(question: .addIdentity(account), ticket: ticket, outcome: nil))
+        guard configuration.hasIdentityHook, !isRegistered(account) else {
+            addIdentity(account, tickets: [ticket], now: now)
+            return
+        }
+        ask(PendingAppQuestion(question: .addIdentity(account), tickets: [ticket], outcome: nil))
+    }
+
+    /// Why `account` may not be added now: the allowed accounts exclude it, or it is leaving.
+    private func addIdentityRefusal(_ account: AccountID) -> Refusal? {
+        guard isLeaving(account) || !allowed.allowed.allows(account) else { return nil }
+        return Refusal(.identityNotAllowed, account, "\(account.upn) may not be added: it is not allowed in this app by your organization's policy, or it is being removed")
+    }
+
+    /// The step and question in flight asking `question`, if one is.
+    private func pendingQuestion(_ question: AppIdentityQuestion) -> (StepID, PendingAppQuestion)? {
+        for (step, outstanding) in volatile.outstanding {
+            if case .appQuestion(let pending) = outstanding, pending.question == question { return (step, pending) }
+        }
+        return nil
     }
 
     /// Asks the app (``Action/askApp(_:_:)``); its answer comes to ``appAnswered(_:_:now:)``.
@@ -89,21 +114,25 @@ extension ComplianceMachine {
             if answer.success, identity.map({ identityRefusal($0) == nil }) ?? true {
                 identities.ui = IdentitySetting(identity)
             }
-            if let ticket = pending.ticket, let outcome = pending.outcome { reply(ticket, .identity(outcome)) }
+            if let outcome = pending.outcome {
+                for ticket in pending.tickets { reply(ticket, .identity(outcome)) }
+            }
         case .addIdentity(let account):
-            if answer.success, !isLeaving(account), allowed.allowed.allows(account) {
-                if let ticket = pending.ticket { addIdentity(account, ticket: ticket, now: now) }
-            } else if let ticket = pending.ticket {
-                reply(ticket, .settled)
+            if let refusal = addIdentityRefusal(account) {
+                for ticket in pending.tickets { reply(ticket, .refused(refusal)) }
+            } else if answer.success {
+                addIdentity(account, tickets: pending.tickets, now: now)
+            } else {
+                for ticket in pending.tickets { reply(ticket, .settled) }
             }
         }
     }
 
     /// The app has the account the SDK enrolled: registered and enrolled as a sign-in's
-    /// registration is; `ticket` hears once that settled.
-    private mutating func addIdentity(_ account: AccountID, ticket: Ticket, now: Instant) {
+    /// registration is; `tickets` hear once that settled.
+    private mutating func addIdentity(_ account: AccountID, tickets: [Ticket], now: Instant) {
         ensureAccount(account)
         registerIfUnregistered(account, now: now)
-        volatile.waiters.append(.timer(ticket, account))
+        for ticket in tickets { volatile.waiters.append(.timer(ticket, account)) }
     }
 }

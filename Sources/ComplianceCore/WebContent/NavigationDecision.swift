@@ -42,7 +42,9 @@ public enum NavigationDecision: Sendable, Hashable {
     /// user") and the policy asks for the managed browser. A URL of a scheme the app's web views
     /// handle themselves (`IntuneMAMSettings.WebViewHandledURLSchemes`, lower-cased) stays in
     /// the view: the app declared that its web view handles it, so it is neither sent to the
-    /// managed browser nor blocked.
+    /// managed browser nor blocked. The web schemes are not the app's to claim: `http` or
+    /// `https` in that list changes nothing (the link policy decides web pages; lint reports
+    /// the entry).
     public static func decide(
         url: WebURL,
         frame: WebFrame,
@@ -52,7 +54,7 @@ public enum NavigationDecision: Sendable, Hashable {
         handledSchemes: Set<String> = []
     ) -> NavigationDecision {
         guard frame == .top, let rule, rule.isExternal(url), dataIdentity.isManaged, linkPolicy == .managedBrowser,
-            !handledSchemes.contains(url.scheme)
+            url.isWeb || !handledSchemes.contains(url.scheme)
         else {
             return .loadInView
         }

@@ -63,13 +63,15 @@ struct WebContentRoutes: Sendable {
         func side(_ name: String, _ policyField: String) throws(ControlError) -> ClipboardSide {
             guard let given = body.object[name], given != .null else { throw ControlError.badRequest("\(route): field '\(name)' is required (\(Self.sides.joined(separator: ", ")))") }
             let policy = try Self.viewPolicy(body, policyField)
-            switch try body.choice(name, Self.sides, default: "app") {
+            let chosen = try body.choice(name, Self.sides, default: "app")
+            if chosen != "webView", body.object[policyField].map({ $0 != .null }) == true {
+                throw ControlError.badRequest("\(route): field '\(policyField)' goes with \(name) \"webView\", not \"\(chosen)\"")
+            }
+            switch chosen {
             case "webView": return .webView(policy)
             case "managedApp": return .otherApp(managed: true)
             case "unmanagedApp": return .otherApp(managed: false)
-            default:
-                if body.object[policyField] != nil { throw ControlError.badRequest("\(route): field '\(policyField)' goes with \(name) \"webView\"") }
-                return .app
+            default: return .app
             }
         }
         let source = try side("from", "fromPolicy")

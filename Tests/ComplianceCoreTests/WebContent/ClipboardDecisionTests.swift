@@ -82,6 +82,9 @@ import Testing
         #expect(try decide("CHATR-DOC://plan/1", ["chatr-doc"]) == .loadInView)
         #expect(try decide("ftp://x/y", ["chatr-doc"]) == .blocked)
         #expect(try decide("https://www.bing.com/", ["chatr-doc"]) == .openInManagedBrowser("microsoft-edge-https://www.bing.com/"))
+        // The web schemes are not the app's to claim: listing them leaves the link policy in force.
+        #expect(try decide("https://www.bing.com/", ["https", "http"]) == .openInManagedBrowser("microsoft-edge-https://www.bing.com/"))
+        #expect(try decide("http://www.bing.com/", ["http"]) == .openInManagedBrowser("microsoft-edge-http://www.bing.com/"))
         #expect(WebViewAppSettings(handledURLSchemes: ["Chatr-Doc"]).handledURLSchemes == ["chatr-doc"])
     }
 }

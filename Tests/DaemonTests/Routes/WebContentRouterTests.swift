@@ -31,6 +31,11 @@ import Testing
             #expect(side.isError(.badRequest, "bad_request") && side.message.contains("'from'"))
             let stray = try await client.control(.post, "/v1/clipboard/decide", ["from": "app", "fromPolicy": "unset", "to": "managedApp"])
             #expect(stray.isError(.badRequest, "bad_request") && stray.message.contains("'fromPolicy' goes with from \"webView\""))
+            // A policy describes a web view's content: on another app's side it is refused too.
+            for side in ["managedApp", "unmanagedApp"] {
+                let other = try await client.control(.post, "/v1/clipboard/decide", ["from": "app", "to": .string(side), "toPolicy": "unset"])
+                #expect(other.isError(.badRequest, "bad_request") && other.message.contains("'toPolicy' goes with to \"webView\", not \"\(side)\""), "\(side)")
+            }
         }
     }
 }

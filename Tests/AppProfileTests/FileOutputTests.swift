@@ -1,0 +1,83 @@
+import FileOutput
+import Foundation
+import Testing
+@testable import AppProfile
+
+/// `profile fix -o` (and every other `-o`) writes a file without replacing what is not a file:
+/// a symbolic link stays a link, a device or FIFO is written in place, a new file is 0600 and an
+/// existing file keeps its mode.
+@Suite struct FileOutputTests {
+    private func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "fileoutput-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    private func mode(_ path: String) -> mode_t {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode : 0
+    }
+
+    @Test func aSymbolicLinkStaysALinkAndItsTargetKeepsItsMode() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = try Fixtures.copies("broken-Info.plist")[0]
+        let target = dir + "/real.plist"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        chmod(target, 0o640)
+        let link = dir + "/Info.plist"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        _ = try ProfileCommands.fix(infoPlist: input, output: link)
+        #expect(mode(link) & S_IFMT == S_IFLNK)
+        #expect(mode(target) & S_IFMT == S_IFREG)
+        #expect(mode(target) & 0o7777 == 0o640)
+        #expect(try AppProfile.load(infoPlist: target) == (try AppProfile.load(infoPlist: input)).fixed())
+    }
+
+    @Test func aNewFileIsOwnerOnly() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = try Fixtures.copies("broken-Info.plist")[0]
+        _ = try ProfileCommands.fix(infoPlist: input, output: dir + "/out.plist")
+        #expect(mode(dir + "/out.plist") & 0o7777 == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["out.plist"])
+    }
+
+    @Test func aDeviceIsWrittenInPlaceNotReplaced() throws {
+        let input = try Fixtures.copies("broken-Info.plist")[0]
+        let report = try ProfileCommands.fix(infoPlist: input, output: "/dev/null")
+        #expect(report.written == ["/dev/null"])
+        #expect(mode("/dev/null") & S_IFMT == S_IFCHR)
+    }
+
+    @Test func aFIFOIsWrittenInPlace() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fifo = dir + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
+        reader.arguments = [fifo]
+        let output = Pipe()
+        reader.standardOutput = output
+        try reader.run()
+        #expect(FileOutput.write(Array("through the pipe".utf8), to: fifo) == nil)
+        let read = output.fileHandleForReading.readDataToEndOfFile()
+        reader.waitUntilExit()
+        #expect(String(decoding: read, as: UTF8.self) == "through the pipe")
+        #expect(mode(fifo) & S_IFMT == S_IFIFO)
+    }
+
+    @Test func whatCannotBeWrittenIsRefusedWithItsReason() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dangling = dir + "/dangling"
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: dir + "/missing/x")
+        #expect(FileOutput.write([1], to: dangling)?.hasPrefix("a symbolic link to a missing file") == true)
+        #expect(mode(dangling) & S_IFMT == S_IFLNK)
+        #expect(FileOutput.write([1], to: dir) == "Is a directory")
+        #expect(FileOutput.write([1], to: "") == "the path is empty")
+        #expect(FileOutput.write([1], to: dir + "/no/such/folder/file") == "No such file or directory")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["dangling"])
+    }
+}
