@@ -80,6 +80,11 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where a shard writes its result (- for stdout). Default: compliance-load-shard-I-of-N.json.", valueName: "file"))
     var output: String?
 
+    @Option(help: ArgumentHelp(
+        "The fleet's run, written into a shard's result so merge never mixes runs. Default: $COMPLIANCE_LOAD_RUN, else GitHub Actions' run id and attempt.",
+        valueName: "id"))
+    var run: String?
+
     @Option(name: .customLong("worker-mock"), help: .hidden) var workerMock: String?
     @Option(name: .customLong("worker-first"), help: .hidden) var workerFirst = 1
     @Option(name: .customLong("worker-go"), help: .hidden) var workerGo: String?
@@ -99,11 +104,17 @@ struct LoadCommand: AsyncParsableCommand {
                 throw ValidationError(error.description)
             }
             guard processes == 1 else { throw ValidationError("a shard runs in one process: --processes goes with an unsharded run.") }
-            guard let mock, mock.hasPrefix("http://") || mock.hasPrefix("https://") else {
+            guard let mock else {
                 throw ValidationError("a shard needs --mock URL (http:// or https://): the mockauth every shard of the fleet shares.")
             }
-        } else if mock != nil || output != nil {
-            throw ValidationError("--mock and --output go with --shard I/N or --shards N.")
+            _ = try MockURL.parse(mock)
+            do {
+                _ = try FleetRun.id(option: run, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        } else if mock != nil || output != nil || run != nil {
+            throw ValidationError("--mock, --output and --run go with --shard I/N or --shards N.")
         }
     }
 
@@ -117,7 +128,9 @@ struct LoadCommand: AsyncParsableCommand {
             }
             if let shard = try FleetShard.resolve(shard: shard, shards: shards, devices: devices, environment: ProcessInfo.processInfo.environment),
                let mock {
-                try await runShard(shard, mock: LoadMock(url: mock.hasSuffix("/") ? String(mock.dropLast()) : mock))
+                try await runShard(
+                    shard, mock: LoadMock(url: try MockURL.parse(mock)),
+                    run: try FleetRun.id(option: run, environment: ProcessInfo.processInfo.environment))
                 return
             }
             let report = try await LoadRun(devices: devices, concurrency: concurrency, processes: processes, timeLimit: .seconds(timeLimit)).run()
@@ -130,9 +143,9 @@ struct LoadCommand: AsyncParsableCommand {
     }
 
     /// Runs the shard, writes its result (whole, or not at all), prints its own report.
-    private func runShard(_ shard: FleetShard, mock: LoadMock) async throws {
+    private func runShard(_ shard: FleetShard, mock: LoadMock, run: String?) async throws {
         let destination = output ?? "compliance-load-shard-\(shard.index)-of-\(shard.count).json"
-        let result = try await ShardRun(shard: shard, devices: devices, concurrency: concurrency, mock: mock, timeLimit: .seconds(timeLimit)).run()
+        let result = try await ShardRun(shard: shard, devices: devices, concurrency: concurrency, mock: mock, timeLimit: .seconds(timeLimit), run: run).run()
         let text = result.json.encodedString() + "\n"
         let summary = "shard \(shard) (devices \(result.first)…\(result.first + result.results.count - 1) of \(devices)): "
             + "\(result.results.filter { !$0.lost && !$0.wrong }.count) of \(result.results.count) Compliant, lost \(result.results.filter(\.lost).count), "
@@ -151,15 +164,35 @@ struct LoadCommand: AsyncParsableCommand {
     }
 }
 
+/// A shared mockauth's base URL as `--mock` gives it: http or https, a host, no user name or
+/// password (they would be printed and written into every shard's result), no query; a
+/// trailing `/` dropped.
+enum MockURL {
+    static func parse(_ text: String) throws(ValidationError) -> String {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = url.host, !host.isEmpty
+        else {
+            throw ValidationError("--mock \(text.prefix(80)): expected the mockauth's base URL, http:// or https:// and a host.")
+        }
+        guard url.user == nil, url.password == nil else {
+            throw ValidationError("--mock: a URL with a user name or password is refused (it would be printed and written into every shard's result); mockauth's admin API takes none.")
+        }
+        guard url.query == nil, url.fragment == nil else { throw ValidationError("--mock \(text.prefix(80)): a base URL has no query or fragment.") }
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+}
+
 /// `compliance-load prepare`: a shared mockauth made ready for a fleet.
 struct PrepareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prepare",
         abstract: "Makes a shared mockauth ready for a sharded fleet: its generated users, and a policy that allows any account.",
         discussion: """
-            Adds the generated users load00001@contoso.com to the fleet's last (users already there are \
-            kept) through the mock's admin API, and sets the policy's allowed accounts to any account, \
-            so each device's policy stays as small as alice's. Run it once, before the shards.
+            Resets the mock (POST /_admin/reset: an earlier run's users, enrollments, compliance reports \
+            and faults go), adds the generated users load00001@contoso.com to the fleet's last through \
+            the mock's admin API, and sets the policy's allowed accounts to any account, so each \
+            device's policy stays as small as alice's. Run it once before each run of the shards: a \
+            shard refuses a mock that already holds its users' enrollments (they would get no 53005).
             """)
 
     @Option(help: ArgumentHelp("The shared mockauth (its base URL).", valueName: "url"))
@@ -170,11 +203,12 @@ struct PrepareCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...100_000).contains(devices) else { throw ValidationError("--devices must be 1…100000.") }
+        _ = try MockURL.parse(mock)
     }
 
     func run() async throws {
         do {
-            let base = mock.hasSuffix("/") ? String(mock.dropLast()) : mock
+            let base = try MockURL.parse(mock)
             let users = try await LoadPreparation.prepare(mock: base, devices: devices)
             print("mock at \(base): \(users) users, the fleet's \(devices) generated among them; any account allowed")
         } catch let error as LoadError {
@@ -191,11 +225,12 @@ struct MergeCommand: ParsableCommand {
         abstract: "Prints the fleet's report from its shards' result files.",
         discussion: """
             Reads the result of every shard of one fleet (each shard once, none missing, all of the \
-            same --devices, shard count and mock), and prints the report an unsharded run prints: \
+            same --devices, shard count, mock and run id), and prints the report an unsharded run prints: \
             flows/s over the span from the first shard's flows to the last one's end. Exits 1 when \
             any device is lost or wrong, a user is not compliant at the mock, or a shard hit its time \
             limit (as an unsharded run), and 2 when the files cannot be merged (unreadable, not a \
-            shard's result, from different fleets, a shard missing or twice).
+            shard's result, a value out of range, from different fleets or runs, a shard missing or \
+            twice).
             """)
 
     @Argument(help: ArgumentHelp("The shards' result files.", valueName: "result"))

@@ -19,7 +19,18 @@ struct DeviceResult: Sendable {
         error = outcome?.error
         outcomeExpected = outcome.map { $0.error == nil && $0.status == .compliant && $0.signedIn && $0.remediated } ?? false
         stateExpected = state.isExpected
-        detail = "\(outcome.map { $0.error ?? "status \(String(describing: $0.status))" } ?? "never ran"); state \(state)"
+        detail = "\(outcome.map(Self.describe) ?? "never ran"); state \(state)"
+    }
+
+    /// How a flow that ran ended, in words: its error, or its status, and when it got no
+    /// 53005 to remediate, why that is wrong here.
+    private static func describe(_ outcome: LoadDevice.FlowOutcome) -> String {
+        if let error = outcome.error { return error }
+        let status = outcome.status.map { "status \($0)" } ?? "no status"
+        guard outcome.remediated else {
+            return "\(status) without a remediation: the mock answered no 53005, so it already held this user's enrollment or compliance (a mock used by an earlier run: run compliance-load prepare again, or use a fresh mock)"
+        }
+        return outcome.signedIn ? status : "\(status), not signed in"
     }
 
     /// A device whose worker reported nothing.
@@ -50,12 +61,28 @@ struct DeviceResult: Sendable {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
-    init?(json: JSONValue) {
-        guard let outcomeExpected = json["outcomeExpected"]?.boolValue, let stateExpected = json["stateExpected"]?.boolValue else { return nil }
-        duration = json["nanoseconds"]?.intValue.map { .nanoseconds($0) }
-        error = json["error"]?.stringValue
+    /// Reads one device's result; the error says which field is wrong.
+    init(json: JSONValue) throws(LoadError) {
+        guard json.objectValue != nil else { throw LoadError("not a device's result (an object)") }
+        guard let outcomeExpected = json["outcomeExpected"]?.boolValue else { throw LoadError("outcomeExpected must be true or false") }
+        guard let stateExpected = json["stateExpected"]?.boolValue else { throw LoadError("stateExpected must be true or false") }
+        switch json["nanoseconds"] ?? .null {
+        case .null: duration = nil
+        case let value:
+            guard let number = value.intValue, (0...ShardResult.maxNanoseconds).contains(number) else {
+                throw LoadError("nanoseconds must be null (never ran) or a whole number 0…\(ShardResult.maxNanoseconds), found \(value.encodedString().prefix(40))")
+            }
+            duration = .nanoseconds(number)
+        }
+        switch json["error"] ?? .null {
+        case .null: error = nil
+        case let value:
+            guard let text = value.stringValue else { throw LoadError("error must be null or a string") }
+            error = text
+        }
+        guard let detail = (json["detail"] ?? .string("")).stringValue else { throw LoadError("detail must be a string") }
         self.outcomeExpected = outcomeExpected
         self.stateExpected = stateExpected
-        detail = json["detail"]?.stringValue ?? ""
+        self.detail = detail
     }
 }

@@ -6,25 +6,50 @@ import LocalServers
 enum LoadChecks {
     /// How many of `upns` the mock holds a compliance report for (`GET /_admin/state`).
     static func usersCompliantAtMock(_ mock: String, upns: [String]) async -> Int {
-        guard let response = try? await HTTPClient().get(mock + "/_admin/state"), response.status == 200,
-              let users = (try? JSONValue.parse(response.body, limits: JSONLimits(maxBytes: 256 << 20, maxDepth: 16)))?["users"]?.arrayValue
-        else { return 0 }
+        guard let state = await state(mock) else { return 0 }
+        return usersWithCompliance(state, upns: Set(upns)).count
+    }
+
+    /// Throws when the mock already holds an enrollment or a compliance report of one of
+    /// `upns`: an earlier run's, whose users would get no 53005 and count as wrong. A mock
+    /// whose state cannot be read is left to the run (its devices then say what failed).
+    static func requireFresh(_ mock: String, upns: [String]) async throws(LoadError) {
+        guard let state = await state(mock) else { return }
         let wanted = Set(upns)
-        return users.filter { user in
-            guard let upn = user["upn"]?.stringValue, wanted.contains(upn) else { return false }
-            return !(user["compliantApps"]?.arrayValue ?? []).isEmpty
-        }.count
+        var used = usersWithCompliance(state, upns: wanted)
+        for enrollment in state["enrollments"]?.arrayValue ?? [] {
+            if let upn = enrollment["upn"]?.stringValue, wanted.contains(upn) { used.insert(upn) }
+        }
+        guard used.isEmpty else {
+            throw LoadError("the mock at \(mock) already holds enrollments or compliance reports of \(used.count) of this shard's \(upns.count) users (\(used.sorted().prefix(3).joined(separator: ", "))\(used.count > 3 ? ", …" : "")), from an earlier run: their devices would get no 53005. Run compliance-load prepare against it again (it resets the mock), or use a fresh mock.")
+        }
+    }
+
+    private static func state(_ mock: String) async -> JSONValue? {
+        guard let response = try? await HTTPClient().get(mock + "/_admin/state"), response.status == 200 else { return nil }
+        return try? JSONValue.parse(response.body, limits: JSONLimits(maxBytes: 256 << 20, maxDepth: 16))
+    }
+
+    private static func usersWithCompliance(_ state: JSONValue, upns: Set<String>) -> Set<String> {
+        var found: Set<String> = []
+        for user in state["users"]?.arrayValue ?? [] {
+            guard let upn = user["upn"]?.stringValue, upns.contains(upn), !(user["compliantApps"]?.arrayValue ?? []).isEmpty else { continue }
+            found.insert(upn)
+        }
+        return found
     }
 }
 
 /// A shared mock made ready for a fleet (`compliance-load prepare`): its generated users
 /// and a policy that allows any account, as the unsharded run's in-process mock has.
 enum LoadPreparation {
-    /// Adds generated users 1…`devices` (those present are kept) and opens the policy's
-    /// allowed accounts (null: any account), so each device's policy stays small; returns how
-    /// many users the mock holds.
+    /// Resets the mock (`POST /_admin/reset`: an earlier run's users, enrollments and compliance
+    /// reports go), adds generated users 1…`devices` and opens the policy's allowed accounts
+    /// (null: any account), so each device's policy stays small; returns how many users the
+    /// mock holds.
     static func prepare(mock: String, devices: Int) async throws(LoadError) -> Int {
         let http = HTTPClient()
+        _ = try await send(http, .post, mock + "/_admin/reset", [:])
         let generate = try await send(http, .post, mock + "/_admin/users/generate", ["count": .int(Int64(devices))])
         _ = try await send(http, .put, mock + "/_admin/policy/allowed-accounts", ["allowedAccounts": .null])
         return Int(generate["users"]?.intValue ?? 0)

@@ -50,7 +50,7 @@ struct LoadDevice: Sendable {
     }
 
     /// What the device's store says at the end.
-    struct State: Sendable {
+    struct State: Sendable, CustomStringConvertible {
         let signedIn: Bool
         let managed: Bool
         let enrollment: EnrollmentStateMachine.Phase?
@@ -59,6 +59,14 @@ struct LoadDevice: Sendable {
 
         /// Signed in, managed, enrolled, Compliant, store sound.
         var isExpected: Bool { signedIn && managed && enrollment == .enrolled && compliance == .compliant && problem == nil }
+
+        /// `signed in, managed, enrolled, Compliant` or what differs (`not signed in, …`).
+        var description: String {
+            [
+                signedIn ? "signed in" : "not signed in", managed ? "managed" : "not managed",
+                enrollment.map { "enrollment \($0)" } ?? "no enrollment", compliance.map { "\($0)" } ?? "no compliance status",
+            ].joined(separator: ", ") + (problem.map { "; store: \($0)" } ?? "")
+        }
     }
 
     func finalState() async -> State {

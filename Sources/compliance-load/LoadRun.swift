@@ -83,7 +83,7 @@ struct LoadRun: Sendable {
             _ = await server.waitForExit(timeout: timeLimit + .seconds(120))
             let lines = server.child.standardOutput.split(separator: "\n")
             guard lines.count >= 2, let report = try? JSONValue.parse(Array(lines[1].utf8), limits: JSONLimits(maxBytes: 256 << 20, maxDepth: 16)),
-                  let shard = report["results"]?.arrayValue?.compactMap(DeviceResult.init(json:)), shard.count == count
+                  let shard = report["results"]?.arrayValue?.compactMap({ try? DeviceResult(json: $0) }), shard.count == count
             else {
                 results += [DeviceResult](repeating: DeviceResult.missing, count: count)
                 FileHandle.standardError.write(Data("compliance-load: a worker reported nothing usable: \(server.stderr.suffix(2000))\n".utf8))
@@ -138,11 +138,14 @@ struct ShardRun: Sendable {
     let concurrency: Int
     let mock: LoadMock
     let timeLimit: Duration
+    /// The fleet's run (``FleetRun``), written into the result for `merge`.
+    let run: String?
 
     func run() async throws -> ShardResult {
         let range = shard.devices(of: devices)
         try DescriptorBudget.check(devices: range.count, connections: concurrency * 2, totalDevices: range.count)
         let fixtures = try Fixtures.load(path: InProcessMockAuth.fixturesPath)  // the UPNs need only the tenant's domain
+        try await LoadChecks.requireFresh(mock.url, upns: range.map { fixtures.generatedUPN($0) })
         let root = NSTemporaryDirectory() + "compliance-load-shard-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -160,7 +163,7 @@ struct ShardRun: Sendable {
         }
         let compliantAtMock = await LoadChecks.usersCompliantAtMock(mock.url, upns: range.map { fixtures.generatedUPN($0) })
         return ShardResult(
-            fleet: ShardResult.Fleet(devices: devices, shards: shard.count, mock: mock.url), shard: shard.index, first: range.lowerBound,
+            fleet: ShardResult.Fleet(devices: devices, shards: shard.count, mock: mock.url, run: run), shard: shard.index, first: range.lowerBound,
             concurrency: concurrency, setup: setup, flows: elapsed, flowsStartedMs: startedMs, flowsEndedMs: endedMs, timedOut: elapsed >= timeLimit,
             compliantAtMock: compliantAtMock, results: results)
     }

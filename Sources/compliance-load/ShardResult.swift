@@ -3,7 +3,7 @@ import JSON
 
 /// What one shard of a fleet measured, as the file `compliance-load --shard I/N` writes and
 /// `compliance-load merge` reads (JSON, one object):
-/// `{"format":"compliance-load shard","version":1,"fleet":{"devices":D,"shards":N,"mock":URL},
+/// `{"format":"compliance-load shard","version":1,"fleet":{"devices":D,"shards":N,"mock":URL,"run":ID|null},
 /// "shard":I,"first":F,"count":C,"concurrency":K,"setupNanoseconds":…,"flowNanoseconds":…,
 /// "flowsStartedMs":…,"flowsEndedMs":…,"timedOut":false,"compliantAtMock":…,"results":[…]}`.
 struct ShardResult: Sendable {
@@ -12,13 +12,18 @@ struct ShardResult: Sendable {
     /// A shard of 100,000 devices writes about 20 MB.
     static let limits = JSONLimits(maxBytes: 512 << 20, maxDepth: 16)
 
-    /// The fleet the shard belongs to: shards of one fleet agree on all three.
+    /// The fleet the shard belongs to: shards of one fleet agree on all four.
     struct Fleet: Sendable, Hashable, CustomStringConvertible {
         var devices: Int
         var shards: Int
         var mock: String
-        var description: String { "\(devices) devices in \(shards) shards against \(mock)" }
+        /// The run (``FleetRun``); nil when the shard knew none.
+        var run: String?
+        var description: String { "\(devices) devices in \(shards) shards against \(mock)\(run.map { ", run \($0)" } ?? ", no run id")" }
     }
+
+    /// The longest duration a shard's file may state (a year), so no sum overflows.
+    static let maxNanoseconds: Int64 = 366 * 86_400 * 1_000_000_000
 
     var fleet: Fleet
     var shard: Int
@@ -38,7 +43,10 @@ struct ShardResult: Sendable {
     var json: JSONValue {
         [
             "format": .string(Self.format), "version": .int(Self.version),
-            "fleet": ["devices": .int(Int64(fleet.devices)), "shards": .int(Int64(fleet.shards)), "mock": .string(fleet.mock)],
+            "fleet": [
+                "devices": .int(Int64(fleet.devices)), "shards": .int(Int64(fleet.shards)), "mock": .string(fleet.mock),
+                "run": fleet.run.map { .string($0) } ?? .null,
+            ],
             "shard": .int(Int64(shard)), "first": .int(Int64(first)), "count": .int(Int64(results.count)),
             "concurrency": .int(Int64(concurrency)),
             "setupNanoseconds": .int(DeviceResult.nanoseconds(setup)), "flowNanoseconds": .int(DeviceResult.nanoseconds(flows)),
@@ -66,6 +74,11 @@ struct ShardResult: Sendable {
             }
             return number
         }
+        func nanoseconds(_ value: JSONValue?, _ name: String) throws(LoadError) -> Duration {
+            let number = try int(value, name)
+            guard number <= Self.maxNanoseconds else { throw LoadError("\(file): \(name) is out of range (\(number) ns is over a year).") }
+            return .nanoseconds(number)
+        }
         func count(_ value: JSONValue?, _ name: String, atLeast minimum: Int64 = 0) throws(LoadError) -> Int {
             let number = try int(value, name, atLeast: minimum)
             guard number <= 100_000_000 else { throw LoadError("\(file): \(name) is out of range (\(number)).") }
@@ -76,17 +89,22 @@ struct ShardResult: Sendable {
         }
         guard json["version"]?.intValue == Self.version else { throw LoadError("\(file): version \(json["version"] ?? .null) is not \(Self.version).") }
         guard let mock = json["fleet"]?["mock"]?.stringValue else { throw LoadError("\(file): fleet.mock must be a string.") }
+        let run = json["fleet"]?["run"] ?? .null
+        guard run == .null || run.stringValue != nil else { throw LoadError("\(file): fleet.run must be a string or null.") }
         fleet = Fleet(
             devices: try count(json["fleet"]?["devices"], "fleet.devices", atLeast: 1), shards: try count(json["fleet"]?["shards"], "fleet.shards", atLeast: 1),
-            mock: mock)
+            mock: mock, run: run.stringValue)
         shard = try count(json["shard"], "shard")
         first = try count(json["first"], "first", atLeast: 1)
         let expected = try count(json["count"], "count", atLeast: 1)
         concurrency = try count(json["concurrency"], "concurrency", atLeast: 1)
-        setup = .nanoseconds(try int(json["setupNanoseconds"], "setupNanoseconds"))
-        flows = .nanoseconds(try int(json["flowNanoseconds"], "flowNanoseconds"))
+        setup = try nanoseconds(json["setupNanoseconds"], "setupNanoseconds")
+        flows = try nanoseconds(json["flowNanoseconds"], "flowNanoseconds")
         flowsStartedMs = try int(json["flowsStartedMs"], "flowsStartedMs")
         flowsEndedMs = try int(json["flowsEndedMs"], "flowsEndedMs")
+        guard flowsEndedMs >= flowsStartedMs, flowsEndedMs - flowsStartedMs <= Self.maxNanoseconds / 1_000_000 else {
+            throw LoadError("\(file): flowsEndedMs (\(flowsEndedMs)) must be at or after flowsStartedMs (\(flowsStartedMs)), within a year.")
+        }
         guard let timedOut = json["timedOut"]?.boolValue else { throw LoadError("\(file): timedOut must be true or false.") }
         self.timedOut = timedOut
         compliantAtMock = try count(json["compliantAtMock"], "compliantAtMock")
@@ -94,8 +112,11 @@ struct ShardResult: Sendable {
         var results: [DeviceResult] = []
         results.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
-            guard let result = DeviceResult(json: item) else { throw LoadError("\(file): results[\(index)] is not a device's result.") }
-            results.append(result)
+            do {
+                results.append(try DeviceResult(json: item))
+            } catch {
+                throw LoadError("\(file): results[\(index)]: \(error)")
+            }
         }
         guard results.count == expected else { throw LoadError("\(file): count says \(expected) devices, results hold \(results.count).") }
         self.results = results

@@ -56,11 +56,11 @@ import Testing
         }
     }
 
-    static func result(devices: Int = 10, shards: Int = 2, shard: Int, mock: String = "http://127.0.0.1:1", lost: Bool = false) -> ShardResult {
+    static func result(devices: Int = 10, shards: Int = 2, shard: Int, mock: String = "http://127.0.0.1:1", run: String? = "r1", lost: Bool = false) -> ShardResult {
         let range = FleetShard(index: shard, count: shards).devices(of: devices)
-        let device = DeviceResult(json: ["nanoseconds": .int(lost ? 0 : 1_000_000), "error": lost ? "down" : .null, "outcomeExpected": true, "stateExpected": true, "detail": lost ? "down" : ""])!
+        let device = try! DeviceResult(json: ["nanoseconds": .int(lost ? 0 : 1_000_000), "error": lost ? "down" : .null, "outcomeExpected": true, "stateExpected": true, "detail": lost ? "down" : ""])
         return ShardResult(
-            fleet: .init(devices: devices, shards: shards, mock: mock), shard: shard, first: range.lowerBound, concurrency: 4, setup: .seconds(1),
+            fleet: .init(devices: devices, shards: shards, mock: mock, run: run), shard: shard, first: range.lowerBound, concurrency: 4, setup: .seconds(1),
             flows: .seconds(2), flowsStartedMs: 1_000 + Int64(shard) * 500, flowsEndedMs: 3_000 + Int64(shard) * 500, timedOut: false,
             compliantAtMock: range.count, results: [DeviceResult](repeating: device, count: range.count))
     }
@@ -89,6 +89,8 @@ import Testing
             ([result(shard: 0), result(shards: 3, shard: 1)], "is from another fleet (10 devices in 3 shards"),
             ([result(shard: 0), result(devices: 12, shard: 1)], "is from another fleet (12 devices in 2 shards"),
             ([result(shard: 0), result(shard: 1, mock: "http://elsewhere")], "is from another fleet"),
+            ([result(shard: 0), result(shard: 1, run: "r2")], "is from another fleet (10 devices in 2 shards against http://127.0.0.1:1, run r2)"),
+            ([result(shard: 0), result(shard: 1, run: nil)], "no run id"),
             ([result(shard: 0), result(shard: 0)], "are both shard 0/2"),
             ([result(shard: 1)], "lacks the result of shard 0/2"),
             ([], "needs the result files"),
@@ -128,7 +130,13 @@ import Testing
             ("shard", .int(2), "the index must be 0…1"),
             ("first", .int(2), "runs devices 1…5, but the file holds 2…6"),
             ("count", .int(4), "count says 4 devices, results hold 5"),
-            ("results", .array([.int(1)]), "results[0] is not a device's result"),
+            ("results", .array([.int(1)]), "results[0]: not a device's result"),
+            ("results", .array((1...5).map { _ in ["nanoseconds": .int(-1), "outcomeExpected": true, "stateExpected": true] }), "results[0]: nanoseconds must be null"),
+            ("results", .array((1...5).map { _ in ["nanoseconds": "5", "outcomeExpected": true, "stateExpected": true] }), "results[0]: nanoseconds must be null"),
+            ("results", .array((1...5).map { _ in ["nanoseconds": .int(1), "error": .int(3), "outcomeExpected": true, "stateExpected": true] }), "results[0]: error must be null or a string"),
+            ("setupNanoseconds", .int(-5), "setupNanoseconds must be a whole number ≥ 0"),
+            ("setupNanoseconds", .int(Int64.max), "setupNanoseconds is out of range"),
+            ("flowsEndedMs", .int(10), "must be at or after flowsStartedMs"),
             ("timedOut", .null, "timedOut must be true or false"),
             ("compliantAtMock", .int(6), "exceeds the shard's 5 devices"),
         ] as [(String, JSONValue, String)])
@@ -139,6 +147,26 @@ import Testing
             _ = try ShardResult(json: .object(object), file: "shard-0.json")
         } throws: { error in
             "\(error)".contains("shard-0.json: ") && "\(error)".contains(message)
+        }
+    }
+
+    @Test("the run id: --run, else COMPLIANCE_LOAD_RUN, else GitHub Actions' run; printable, no spaces")
+    func runIDs() throws {
+        #expect(try FleetRun.id(option: "a1", environment: ["COMPLIANCE_LOAD_RUN": "b"]) == "a1")
+        #expect(try FleetRun.id(option: nil, environment: ["COMPLIANCE_LOAD_RUN": "b", "GITHUB_RUN_ID": "7"]) == "b")
+        #expect(try FleetRun.id(option: nil, environment: ["GITHUB_RUN_ID": "7", "GITHUB_RUN_ATTEMPT": "2"]) == "github-7-2")
+        #expect(try FleetRun.id(option: nil, environment: [:]) == nil)
+        for bad in ["", "a b", "x\ny", String(repeating: "a", count: 201), "é"] {
+            #expect(throws: LoadError.self) { try FleetRun.id(option: bad, environment: [:]) }
+        }
+    }
+
+    @Test("--mock takes a base URL without credentials")
+    func mockURLs() throws {
+        #expect(try MockURL.parse("http://mock:8080/") == "http://mock:8080")
+        #expect(try MockURL.parse("https://mock.example/base") == "https://mock.example/base")
+        for bad in ["http://admin:secret@mock:8080", "http://admin@mock", "ftp://mock", "mock:8080", "http://", "http://mock/?a=1"] {
+            #expect(throws: (any Error).self, "\(bad)") { try MockURL.parse(bad) }
         }
     }
 }

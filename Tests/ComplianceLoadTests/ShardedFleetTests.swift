@@ -32,6 +32,7 @@ import Testing
         var shards: [Command.Result] = []
         var prepare: Command.Result?
         var merged: Command.Result?
+        var rerun: Command.Result?
         if let line = await server.firstLine(timeout: .seconds(30)), line.hasPrefix("listening on http://127.0.0.1:") {
             let mock = String(line.dropFirst("listening on ".count))
             prepare = try await Self.load(["prepare", "--mock", mock, "--devices", String(Self.devices)])
@@ -42,6 +43,8 @@ import Testing
                 environment: ProcessInfo.processInfo.environment.merging(["JOB_COMPLETION_INDEX": "1"]) { $1 })
             shards = try await [first, second]
             merged = try await Self.load(["merge", directory + "/1.json", directory + "/0.json"])
+            // Run again against the same mock without prepare: its users' enrollments are there.
+            rerun = try await Self.load(["--devices", String(Self.devices), "--shard", "0/2", "--mock", mock, "--output", directory + "/again.json"])
         }
         await server.stop()
         try? FileManager.default.removeItem(atPath: directory)
@@ -56,6 +59,9 @@ import Testing
         #expect(report.stdout.contains("in 2 shards, 4 flows in flight"), "\(report.stdout)")
         #expect(Self.totals(report.stdout) == Self.totals(unsharded.stdout), "merged:\n\(report.stdout)\nunsharded:\n\(unsharded.stdout)")
         #expect(Self.totals(report.stdout).first == "end states: 6 of 6 signed in, managed, enrolled and Compliant; compliant at the mock: 6; lost 0, wrong 0")
+        let again = try #require(rerun)
+        #expect(again.status == 1 && again.stderr.contains("already holds enrollments or compliance reports of 3 of this shard's 3 users"), "\(again.stdout)\(again.stderr)")
+        #expect(!again.stderr.contains("Optional("))
     }
 
     @Test(
@@ -64,7 +70,10 @@ import Testing
             (["--devices", "4", "--shard", "3/2", "--mock", "http://127.0.0.1:1"], 64, "the index must be 0…1"),
             (["--devices", "4", "--shard", "0/0", "--mock", "http://127.0.0.1:1"], 64, "at least 1 shard"),
             (["--devices", "4", "--shard", "0/2"], 64, "a shard needs --mock URL"),
-            (["--devices", "4", "--mock", "http://127.0.0.1:1"], 64, "--mock and --output go with --shard"),
+            (["--devices", "4", "--mock", "http://127.0.0.1:1"], 64, "--mock, --output and --run go with --shard"),
+            (["--devices", "4", "--shard", "0/2", "--mock", "http://u:p@127.0.0.1:1"], 64, "a URL with a user name or password is refused"),
+            (["prepare", "--devices", "4", "--mock", "http://u:p@127.0.0.1:1"], 64, "a URL with a user name or password is refused"),
+            (["--devices", "4", "--shard", "0/2", "--mock", "http://127.0.0.1:1", "--run", "a b"], 64, "must be 1…200 printable ASCII"),
             (["merge", "/nonexistent/shard.json"], 2, "/nonexistent/shard.json: cannot be read"),
             (["merge", "/etc/hostname"], 2, "/etc/hostname: not a shard's result"),
         ] as [([String], Int32, String)])
