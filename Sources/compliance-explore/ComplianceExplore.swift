@@ -69,6 +69,17 @@ struct ComplianceExplore: ParsableCommand {
         guard (1...1000).contains(depth) else { throw ValidationError("--depth must be 1 to 1000, got \(depth).") }
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be 1 to 256, got \(threads).") }
         guard ["standard", "wide"].contains(universe) else { throw ValidationError("--universe must be standard or wide, got \"\(universe)\".") }
+        if let emitFlow {
+            // Checked now, not after a long run that found a violation.
+            var isDirectory: ObjCBool = false
+            let folder = (emitFlow as NSString).deletingLastPathComponent
+            if emitFlow.isEmpty || FileManager.default.fileExists(atPath: emitFlow, isDirectory: &isDirectory) && isDirectory.boolValue {
+                throw ValidationError("--emit-flow needs a file path, got \"\(emitFlow)\".")
+            }
+            guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
+                throw ValidationError("--emit-flow \(emitFlow): the folder \(folder.isEmpty ? "." : folder) does not exist or cannot be written.")
+            }
+        }
         if [noMAMService, policyRequired, multiIdentity, restartHook, identityHook, secondIssuer, universe != "standard"].filter({ $0 }).count > 1 {
             throw ValidationError("give one of --universe wide, --no-mam-service, --policy-required, --multi-identity, --restart-hook, --identity-hook, --second-issuer.")
         }

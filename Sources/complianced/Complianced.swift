@@ -95,9 +95,10 @@ struct Complianced: AsyncParsableCommand {
         if let redirectPort, !(1...65535).contains(redirectPort) { throw ValidationError("--redirect-port must be 1...65535, got \(redirectPort).") }
         guard (1...3600).contains(wipeHookTimeout) else { throw ValidationError("--wipe-hook-timeout must be 1...3600 seconds.") }
         guard (1...3600).contains(restartHookTimeout) else { throw ValidationError("--restart-hook-timeout must be 1...3600 seconds.") }
-        if let restartHook, restartHook.isEmpty { throw ValidationError("--restart-hook is empty (leave it out for an app the daemon restarts itself).") }
+        if let wipeHook, wipeHook.allSatisfy(\.isWhitespace) { throw ValidationError("--wipe-hook is blank (leave it out for an app with no wipe handler).") }
+        if let restartHook, restartHook.allSatisfy(\.isWhitespace) { throw ValidationError("--restart-hook is blank (leave it out for an app the daemon restarts itself).") }
         guard (1...3600).contains(identityHookTimeout) else { throw ValidationError("--identity-hook-timeout must be 1...3600 seconds.") }
-        if let identityHook, identityHook.isEmpty { throw ValidationError("--identity-hook is empty (leave it out for an app whose answers the daemon gives).") }
+        if let identityHook, identityHook.allSatisfy(\.isWhitespace) { throw ValidationError("--identity-hook is blank (leave it out for an app whose answers the daemon gives).") }
         guard (1...600).contains(httpTimeout) else { throw ValidationError("--http-timeout must be 1...600 seconds.") }
         guard eventRetention >= 1 else { throw ValidationError("--event-retention must be at least 1, got \(eventRetention).") }
         if let listen { _ = try Self.loopbackAddress(listen, option: "--listen") }

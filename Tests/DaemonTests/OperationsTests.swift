@@ -79,6 +79,17 @@ import Testing
         #expect(run.stderr.contains("--metrics-listen must be 127.0.0.1:PORT (loopback only), got '0.0.0.0:9464'"), "\(run.stderr)")
     }
 
+    /// A hook of blanks would run `/bin/sh -c "   "`, which exits 0: every answer a silent Success.
+    @Test(arguments: ["--wipe-hook", "--restart-hook", "--identity-hook"])
+    func aBlankHookIsAUsageError(_ option: String) async throws {
+        let run = try await Command.run(ChildServer.executable("complianced"), [
+            "--state-dir", NSTemporaryDirectory() + "never-" + UUID().uuidString, "--app", DaemonHarness.appsDirectory + "/chatr-Info.plist",
+            option, "  \t ",
+        ], timeout: .seconds(60))
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("\(option) is blank"), "\(run.stderr)")
+    }
+
     @Test func jsonLogsAreOneObjectALineAndKeepSecretsOut() async throws {
         try await InProcessMockAuth.run { mock in
             try await CrashResumeTests.withStateDirectory { directory in

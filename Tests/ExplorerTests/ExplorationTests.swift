@@ -75,6 +75,14 @@ import LocalServers
         #expect(text.contains("told 227"))
     }
 
+    /// `--emit-flow` to a place it cannot write is a usage error before any exploring.
+    @Test func anUnwritableEmitFlowPathIsRefusedAtOnce() async throws {
+        for (path, message) in [("/nonexistent-folder/x.json", "does not exist or cannot be written"), ("/tmp", "needs a file path")] {
+            let result = try await ChildProcess.run(ChildServer.executable("compliance-explore"), ["--emit-flow", path], timeout: .seconds(60))
+            #expect(result.status == 64 && result.standardError.contains(message), "\(result.standardError)")
+        }
+    }
+
     /// The executable as the test command runs it: its last line says how much it explored.
     /// Depth 10 reaches about 55,000 states in some 16 s of a debug build; depth 12 takes a minute.
     @Test func complianceExploreReportsNoViolationOverFiftyThousandStates() async throws {
