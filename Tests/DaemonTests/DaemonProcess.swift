@@ -12,7 +12,9 @@ final class DaemonProcess: @unchecked Sendable {  // immutable after init
     let readyLine: String
 
     /// Starts the daemon and waits for its ready line. `issuer` replaces `--authority authority`
-    /// (e.g. `["--oidc-issuer", url]`).
+    /// (e.g. `["--oidc-issuer", url]`). Outgoing requests may take 30 s: the in-process mock
+    /// shares a loaded test process (a 5 s bound timed discovery out when the whole suite ran
+    /// beside other builds).
     init(
         stateDirectory: String, authority: String, issuer: [String]? = nil, logLevel: String = "warning", extra: [String] = [],
         environment: [String: String]? = nil
@@ -21,7 +23,7 @@ final class DaemonProcess: @unchecked Sendable {  // immutable after init
         child = try ChildServer("complianced", arguments: [
             "--state-dir", stateDirectory, "--app", DaemonHarness.appsDirectory + "/chatr-Info.plist",
         ] + (issuer ?? ["--authority", authority]) + [
-            "--clock", "virtual", "--test-hooks", "--http-timeout", "5", "--log-level", logLevel,
+            "--clock", "virtual", "--test-hooks", "--http-timeout", "30", "--log-level", logLevel,
         ] + extra, environment: environment)
         guard let line = await child.firstLine(timeout: .seconds(30)) else {
             let stderr = child.stderr
