@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "Explorer", dependencies: ["ComplianceCore", "JSON"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "compliance-explore",
-            dependencies: ["Explorer", "ComplianceCore", "JSON", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["FileOutput", "Explorer", "ComplianceCore", "JSON", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: swiftSettings
         ),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: swiftSettings),
@@ -198,7 +198,7 @@ let package = Package(
         .executableTarget(
             name: "compliance-load",
             dependencies: [
-                "Daemon", "Orchestrator", "ComplianceCore", "HTTPClient", "JSON", "MockAuth", "LocalServers",
+                "Daemon", "Orchestrator", "ComplianceCore", "HTTPClient", "JSON", "MockAuth", "LocalServers", "FileOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

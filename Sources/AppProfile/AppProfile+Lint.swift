@@ -42,8 +42,10 @@ extension AppProfile {
                 fix: "use one of \(ProfileKeys.fileProtectionLevels.joined(separator: ", "))"))
         }
         for scheme in invalidHandledURLSchemes {
-            let why = scheme.isEmpty
-                ? "lists an empty scheme"
+            let why = scheme.allSatisfy(\.isWhitespace)
+                ? "lists a blank entry"
+                : !Self.isURLScheme(scheme)
+                ? "lists \"\(scheme)\", which is not a URL scheme (a letter, then letters, digits, +, - or .; no \":\" or \"//\")"
                 : "lists the web scheme \"\(scheme)\": web pages are the link policy's to place (the view or the managed browser), not a scheme the app's web view handles; the entry is ignored"
             problems.append(.init(.webViewHandledSchemeInvalid, .error, .infoPlist, path + ProfileKeys.webViewHandledURLSchemes, why,
                 fix: "remove \"\(scheme)\"; list only the app's own schemes"))

@@ -32,12 +32,22 @@ extension AppProfile {
             handledURLSchemes: intuneSettings[ProfileKeys.webViewHandledURLSchemes]?.stringArrayValue ?? [])
     }
 
-    /// The entries of `WebViewHandledURLSchemes` that are no scheme of the app's own: empty, or a
-    /// web scheme (`http`, `https`, any case), in list order.
+    /// The entries of `WebViewHandledURLSchemes` that are no scheme of the app's own, in list
+    /// order: blank, not a URL scheme, or the web's (`http`, `https`, the managed browser's
+    /// `microsoft-edge-http(s)`), any case.
     var invalidHandledURLSchemes: [String] {
         (intuneSettings[ProfileKeys.webViewHandledURLSchemes]?.stringArrayValue ?? []).filter {
-            $0.allSatisfy(\.isWhitespace) || ["http", "https"].contains($0.lowercased())
+            !Self.isURLScheme($0) || Self.webSchemes.contains($0.lowercased())
         }
+    }
+
+    /// The schemes web pages and the managed browser use: the link policy's, never an app's.
+    static let webSchemes: Set<String> = ["http", "https", "microsoft-edge-http", "microsoft-edge-https"]
+
+    /// Whether `text` is a URL scheme: a letter, then letters, digits, `+`, `-` or `.` (RFC 3986).
+    static func isURLScheme(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
     }
 
     /// The schemes of `CFBundleURLTypes`, each type's `CFBundleURLSchemes` in order.
@@ -49,16 +59,14 @@ extension AppProfile {
     /// least one schemeURL defined under its Info.plist `CFBundleURLTypes` along with its
     /// `-intunemam` counterpart"): the first base scheme and its missing `-intunemam` twin, or,
     /// when the app lists only twins, the first twin and its missing base. Nil when one pair is
-    /// there or the app has no URL scheme.
+    /// there (any scheme `x` beside `x-intunemam`, any case) or the app has no valid URL scheme.
     var urlSchemePairMissing: (present: String, missing: String)? {
-        let schemes = urlSchemes
+        let schemes = urlSchemes.filter(Self.isURLScheme)
         let lowered = Set(schemes.map { $0.lowercased() })
         let suffix = ProfileKeys.twinSuffix
-        let twins = schemes.filter { $0.lowercased().hasSuffix(suffix) && $0.count > suffix.count }
-        let bases = schemes.filter { !$0.lowercased().hasSuffix(suffix) && !$0.isEmpty }
-        guard !bases.contains(where: { lowered.contains($0.lowercased() + suffix) }) else { return nil }
-        if let base = bases.first { return (base, base + suffix) }
-        if let twin = twins.first { return (twin, String(twin.dropLast(suffix.count))) }
+        guard !schemes.contains(where: { lowered.contains($0.lowercased() + suffix) }) else { return nil }
+        if let base = schemes.first(where: { !$0.lowercased().hasSuffix(suffix) }) { return (base, base + suffix) }
+        if let twin = schemes.first(where: { $0.count > suffix.count }) { return (twin, String(twin.dropLast(suffix.count))) }
         return nil
     }
 

@@ -48,15 +48,20 @@ public struct AppProfile: Sendable, Hashable {
             guard let type = types[key], !value.matches(type) else { continue }
             var found = value.typeName
             if type == .stringArray, let array = value.arrayValue, let bad = array.firstIndex(where: { $0.stringValue == nil }) {
-                found = "an array whose item \(bad) is a \(array[bad].typeName)"
+                found = "an array whose item \(bad) is \(Self.article(array[bad].typeName)) \(array[bad].typeName)"
             }
             if type == .dictionaryArray, let array = value.arrayValue, let bad = array.firstIndex(where: { $0.dictionaryValue == nil }) {
-                found = "an array whose item \(bad) is a \(array[bad].typeName)"
+                found = "an array whose item \(bad) is \(Self.article(array[bad].typeName)) \(array[bad].typeName)"
             }
             throw AppProfileError(
                 code: .wrongValueType, file: file, keyPath: prefix + key,
-                message: "expected \(type.rawValue.hasPrefix("array") ? "an" : "a") \(type.rawValue), found \(found)")
+                message: "expected \(Self.article(type.rawValue)) \(type.rawValue), found \(found)")
         }
+    }
+
+    /// "an" before a vowel, else "a".
+    private static func article(_ noun: String) -> String {
+        noun.first.map { "aeiou".contains($0) } == true ? "an" : "a"
     }
 
     // MARK: Reading

@@ -46,11 +46,17 @@ public enum PlistFile {
 
     /// Writes `root` to `path` as every `-o` of ours writes (`FileOutput`): atomically for a
     /// file (which keeps its permissions; a new one is 0600), through a symbolic link, in place
-    /// into a device or FIFO.
+    /// into a device, FIFO or the process's own descriptor (`/dev/stdout`).
     public static func write(_ root: [String: PlistValue], to path: String) throws(AppProfileError) {
-        let bytes = try encode(root, file: path)
-        if let reason = FileOutput.write([UInt8](bytes), to: path) {
-            throw AppProfileError(code: .unwritable, file: path, message: "cannot write (\(reason))")
+        try write([(root, path)])
+    }
+
+    /// Writes several plists, each staged before any is replaced (``FileOutput/write(_:)-([(bytes:path:)])``).
+    public static func write(_ files: [(root: [String: PlistValue], path: String)]) throws(AppProfileError) {
+        var encoded: [(bytes: [UInt8], path: String)] = []
+        for (root, path) in files { encoded.append(([UInt8](try encode(root, file: path)), path)) }
+        if let failure = FileOutput.write(encoded) {
+            throw AppProfileError(code: .unwritable, file: failure.path, message: "cannot write (\(failure.reason))")
         }
     }
 }

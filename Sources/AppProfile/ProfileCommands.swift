@@ -1,3 +1,5 @@
+import Foundation
+
 /// The app-profile operations behind `profile lint` and `profile fix`, file paths in, reports out.
 public enum ProfileCommands {
     /// `profile lint PLIST [--entitlements E]`.
@@ -9,27 +11,39 @@ public enum ProfileCommands {
     ///
     /// Reads both files first; a malformed file stops the command before anything is written.
     /// The fixed Info.plist goes to `output` (always written) or, without it, replaces `infoPlist`
-    /// when it changed. Changed entitlements replace their file. Every write is atomic.
+    /// when it changed. Changed entitlements replace their file. The files are written as every
+    /// `-o` is (``PlistFile/write(_:)``), both staged before either is replaced: a failure to
+    /// write one leaves both as they were.
     public static func fix(infoPlist: String, entitlements: String? = nil, output: String? = nil) throws(AppProfileError) -> ProfileFixReport {
+        if let output, let entitlements, samePath(output, entitlements) {
+            throw AppProfileError(code: .unwritable, file: output, message: "is the entitlements file too: the fixed Info.plist would overwrite it")
+        }
         let profile = try AppProfile.load(infoPlist: infoPlist, entitlements: entitlements)
         let fixed = profile.fixed()
-        var written: [String] = []
+        var files: [(root: [String: PlistValue], path: String)] = []
         if let output {
-            try PlistFile.write(fixed.info, to: output)
-            written.append(output)
+            files.append((fixed.info, output))
         } else if fixed.info != profile.info {
-            try PlistFile.write(fixed.info, to: infoPlist)
-            written.append(infoPlist)
+            files.append((fixed.info, infoPlist))
         }
         if let entitlements, let fixedEntitlements = fixed.entitlements, fixedEntitlements != profile.entitlements {
-            try PlistFile.write(fixedEntitlements, to: entitlements)
-            written.append(entitlements)
+            files.append((fixedEntitlements, entitlements))
         }
+        try PlistFile.write(files)
+        let written = files.map(\.path)
         let remaining = fixed.lint()
         let before = profile.lint()
         return ProfileFixReport(
             fixed: before.filter { !remaining.contains($0) },
             remaining: ProfileReport(problems: remaining),
             written: written)
+    }
+
+    /// Whether two paths name the same file (the same device and inode once both exist, else
+    /// the same text).
+    private static func samePath(_ first: String, _ second: String) -> Bool {
+        var a = stat(), b = stat()
+        if stat(first, &a) == 0, stat(second, &b) == 0 { return a.st_dev == b.st_dev && a.st_ino == b.st_ino }
+        return first == second
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ComplianceCore
 import Explorer
+import FileOutput
 import Foundation
 
 /// `compliance-explore`: breadth-first over the composed compliance machine in a small
@@ -69,16 +70,9 @@ struct ComplianceExplore: ParsableCommand {
         guard (1...1000).contains(depth) else { throw ValidationError("--depth must be 1 to 1000, got \(depth).") }
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be 1 to 256, got \(threads).") }
         guard ["standard", "wide"].contains(universe) else { throw ValidationError("--universe must be standard or wide, got \"\(universe)\".") }
-        if let emitFlow {
+        if let emitFlow, let reason = FileOutput.cannotWrite(emitFlow) {
             // Checked now, not after a long run that found a violation.
-            var isDirectory: ObjCBool = false
-            let folder = (emitFlow as NSString).deletingLastPathComponent
-            if emitFlow.isEmpty || FileManager.default.fileExists(atPath: emitFlow, isDirectory: &isDirectory) && isDirectory.boolValue {
-                throw ValidationError("--emit-flow needs a file path, got \"\(emitFlow)\".")
-            }
-            guard FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
-                throw ValidationError("--emit-flow \(emitFlow): the folder \(folder.isEmpty ? "." : folder) does not exist or cannot be written.")
-            }
+            throw ValidationError("--emit-flow \(emitFlow): \(reason).")
         }
         if [noMAMService, policyRequired, multiIdentity, restartHook, identityHook, secondIssuer, universe != "standard"].filter({ $0 }).count > 1 {
             throw ValidationError("give one of --universe wide, --no-mam-service, --policy-required, --multi-identity, --restart-hook, --identity-hook, --second-issuer.")
@@ -136,7 +130,10 @@ struct ComplianceExplore: ParsableCommand {
             for (index, event) in violation.trace.enumerated() { print("  \(index + 1). \(event)") }
             if let emitFlow {
                 let flow = FlowEmitter(universe: explorer.universe).flow(for: violation.trace, violations: violation.violations)
-                try flow.write(toFile: emitFlow, atomically: true, encoding: .utf8)
+                if let reason = FileOutput.write(Array(flow.utf8), to: emitFlow) {
+                    FileHandle.standardError.write(Data("compliance-explore: cannot write \(emitFlow): \(reason)\n".utf8))
+                    throw ExitCode(74)
+                }
                 print("wrote the trace as a flow to \(emitFlow)")
             }
             print("explored \(report.states) states, \(report.transitions) transitions to depth \(report.depth): \(violation.violations.count) violations")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileOutput
 import Foundation
 
 /// `compliance-load`: many virtual devices remediating against one mockauth, in one process,
@@ -108,6 +109,9 @@ struct LoadCommand: AsyncParsableCommand {
                 throw ValidationError("a shard needs --mock URL (http:// or https://): the mockauth every shard of the fleet shares.")
             }
             _ = try MockURL.parse(mock)
+            if let output, output != "-", let reason = FileOutput.cannotWrite(output) {
+                throw ValidationError("--output \(output): \(reason) (checked before the shard signs its users in).")
+            }
             do {
                 _ = try FleetRun.id(option: run, environment: ProcessInfo.processInfo.environment)
             } catch {
@@ -155,10 +159,8 @@ struct LoadCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data((summary + "\n").utf8))
             return
         }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: destination), options: .atomic)
-        } catch {
-            throw LoadError("cannot write the shard's result to \(destination): \(error.localizedDescription)")
+        if let reason = FileOutput.write(Array(text.utf8), to: destination) {
+            throw LoadError("cannot write the shard's result to \(destination): \(reason)")
         }
         print(summary + "; result in \(destination)")
     }
@@ -169,16 +171,28 @@ struct LoadCommand: AsyncParsableCommand {
 /// trailing `/` dropped.
 enum MockURL {
     static func parse(_ text: String) throws(ValidationError) -> String {
+        let shown = redacted(text)
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
               let host = url.host, !host.isEmpty
         else {
-            throw ValidationError("--mock \(text.prefix(80)): expected the mockauth's base URL, http:// or https:// and a host.")
+            throw ValidationError("--mock \(shown): expected the mockauth's base URL, http:// or https:// and a host.")
         }
         guard url.user == nil, url.password == nil else {
             throw ValidationError("--mock: a URL with a user name or password is refused (it would be printed and written into every shard's result); mockauth's admin API takes none.")
         }
-        guard url.query == nil, url.fragment == nil else { throw ValidationError("--mock \(text.prefix(80)): a base URL has no query or fragment.") }
+        guard url.query == nil, url.fragment == nil else { throw ValidationError("--mock \(shown): a base URL has no query or fragment.") }
         return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
+
+    /// `text` as an error may show it: at most 80 characters, anything before an `@` of the
+    /// authority (a user name, a password) replaced by `…`.
+    static func redacted(_ text: String) -> String {
+        var shown = text
+        if let at = shown.lastIndex(of: "@") {
+            let start = shown.range(of: "//").map(\.upperBound) ?? shown.startIndex
+            if start <= at { shown.replaceSubrange(start..<at, with: "…") }
+        }
+        return String(shown.prefix(80))
     }
 }
 

@@ -5,20 +5,21 @@ enum FleetRun {
     static let variable = "COMPLIANCE_LOAD_RUN"
 
     static func id(option: String?, environment: [String: String]) throws(LoadError) -> String? {
-        let chosen: String?
+        let chosen: (id: String, source: String)
         if let option {
-            chosen = option
+            chosen = (option, "--run")
         } else if let value = environment[variable] {
-            chosen = value
+            chosen = (value, variable)
         } else if let run = environment["GITHUB_RUN_ID"], !run.isEmpty {
-            chosen = "github-\(run)-\(environment["GITHUB_RUN_ATTEMPT"] ?? "1")"
+            let attempt = environment["GITHUB_RUN_ATTEMPT"].flatMap { $0.isEmpty ? nil : $0 } ?? "1"
+            chosen = ("github-\(run)-\(attempt)", "GITHUB_RUN_ID and GITHUB_RUN_ATTEMPT")
         } else {
-            chosen = nil
+            return nil
         }
-        guard let chosen else { return nil }
-        guard !chosen.isEmpty, chosen.count <= 200, chosen.allSatisfy({ $0.isASCII && !$0.isWhitespace && !$0.isNewline }) else {
-            throw LoadError("the run id \"\(chosen.prefix(60))\" (--run or \(variable)) must be 1…200 printable ASCII characters without spaces.")
+        guard !chosen.id.isEmpty, chosen.id.utf8.count <= 200, chosen.id.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            let shown = String(chosen.id.unicodeScalars.prefix(60).map { (0x21...0x7E).contains($0.value) ? Character($0) : "?" })
+            throw LoadError("the run id \"\(shown)\" (from \(chosen.source)) must be 1…200 printable ASCII characters without spaces.")
         }
-        return chosen
+        return chosen.id
     }
 }

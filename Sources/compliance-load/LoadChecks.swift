@@ -1,20 +1,26 @@
+import Foundation
 import HTTPClient
 import JSON
 import LocalServers
 
 /// Checks against the mock after a load run.
 enum LoadChecks {
-    /// How many of `upns` the mock holds a compliance report for (`GET /_admin/state`).
+    /// How many of `upns` the mock holds a compliance report for (`GET /_admin/state`); 0
+    /// when the state cannot be read (said on stderr: the fleet then fails its check).
     static func usersCompliantAtMock(_ mock: String, upns: [String]) async -> Int {
-        guard let state = await state(mock) else { return 0 }
-        return usersWithCompliance(state, upns: Set(upns)).count
+        do {
+            return usersWithCompliance(try await state(mock), upns: Set(upns)).count
+        } catch {
+            FileHandle.standardError.write(Data("compliance-load: counting the users compliant at the mock: \(error)\n".utf8))
+            return 0
+        }
     }
 
     /// Throws when the mock already holds an enrollment or a compliance report of one of
-    /// `upns`: an earlier run's, whose users would get no 53005 and count as wrong. A mock
-    /// whose state cannot be read is left to the run (its devices then say what failed).
+    /// `upns` (an earlier run's, whose users would get no 53005 and count as wrong), or when
+    /// its state cannot be read.
     static func requireFresh(_ mock: String, upns: [String]) async throws(LoadError) {
-        guard let state = await state(mock) else { return }
+        let state = try await state(mock)
         let wanted = Set(upns)
         var used = usersWithCompliance(state, upns: wanted)
         for enrollment in state["enrollments"]?.arrayValue ?? [] {
@@ -25,9 +31,26 @@ enum LoadChecks {
         }
     }
 
-    private static func state(_ mock: String) async -> JSONValue? {
-        guard let response = try? await HTTPClient().get(mock + "/_admin/state"), response.status == 200 else { return nil }
-        return try? JSONValue.parse(response.body, limits: JSONLimits(maxBytes: 256 << 20, maxDepth: 16))
+    /// The mock's state: 100,000 users make some 20 MB, beyond the HTTP client's default cap.
+    static let stateLimit = 512 << 20
+
+    private static func state(_ mock: String) async throws(LoadError) -> JSONValue {
+        var configuration = HTTPClientConfiguration()
+        configuration.maxResponseBytes = stateLimit
+        configuration.totalTimeout = .seconds(300)
+        let url = mock + "/_admin/state"
+        let response: HTTPClientResponse
+        do {
+            response = try await HTTPClient(configuration: configuration).get(url)
+        } catch {
+            throw LoadError("GET \(url): \(error)")
+        }
+        guard response.status == 200 else { throw LoadError("GET \(url) answered \(response.status)") }
+        do {
+            return try JSONValue.parse(response.body, limits: JSONLimits(maxBytes: stateLimit, maxDepth: 16))
+        } catch {
+            throw LoadError("GET \(url): not the mock's state (\(error))")
+        }
     }
 
     private static func usersWithCompliance(_ state: JSONValue, upns: Set<String>) -> Set<String> {

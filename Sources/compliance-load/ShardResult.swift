@@ -22,6 +22,9 @@ struct ShardResult: Sendable {
         var description: String { "\(devices) devices in \(shards) shards against \(mock)\(run.map { ", run \($0)" } ?? ", no run id")" }
     }
 
+    /// 3000-01-01 in milliseconds since 1970: no shard ran later.
+    static let latestWallClockMs: Int64 = 32_503_680_000_000
+
     /// The longest duration a shard's file may state (a year), so no sum overflows.
     static let maxNanoseconds: Int64 = 366 * 86_400 * 1_000_000_000
 
@@ -102,6 +105,9 @@ struct ShardResult: Sendable {
         flows = try nanoseconds(json["flowNanoseconds"], "flowNanoseconds")
         flowsStartedMs = try int(json["flowsStartedMs"], "flowsStartedMs")
         flowsEndedMs = try int(json["flowsEndedMs"], "flowsEndedMs")
+        guard flowsStartedMs <= Self.latestWallClockMs, flowsEndedMs <= Self.latestWallClockMs else {
+            throw LoadError("\(file): flowsStartedMs and flowsEndedMs must be wall-clock milliseconds since 1970 (before the year 3000).")
+        }
         guard flowsEndedMs >= flowsStartedMs, flowsEndedMs - flowsStartedMs <= Self.maxNanoseconds / 1_000_000 else {
             throw LoadError("\(file): flowsEndedMs (\(flowsEndedMs)) must be at or after flowsStartedMs (\(flowsStartedMs)), within a year.")
         }

@@ -80,4 +80,60 @@ import Testing
         #expect(FileOutput.write([1], to: dir + "/no/such/folder/file") == "No such file or directory")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["dangling"])
     }
+
+    /// `/dev/stdout`, `/dev/fd/N`: the process's own descriptor is written, so an appended log
+    /// stays appended (renaming over the resolved file lost its earlier lines).
+    @Test func theProcesssOwnDescriptorIsWrittenNotReplaced() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let log = dir + "/log.txt"
+        try Data("earlier line\n".utf8).write(to: URL(fileURLWithPath: log))
+        let descriptor = open(log, O_WRONLY | O_APPEND)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        #expect(FileOutput.write(Array("written\n".utf8), to: "/dev/fd/\(descriptor)") == nil)
+        #expect(FileOutput.write(Array("again\n".utf8), to: "/proc/self/fd/\(descriptor)") == nil)
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "earlier line\nwritten\nagain\n")
+    }
+
+    /// Several files are staged before any is replaced: one that cannot be written leaves the
+    /// others as they were.
+    @Test func oneFileThatCannotBeWrittenLeavesTheOthers() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data("first".utf8).write(to: URL(fileURLWithPath: dir + "/a"))
+        let failure = FileOutput.write([(bytes: Array("new".utf8), path: dir + "/a"), (bytes: Array("new".utf8), path: dir + "/missing/b")])
+        #expect(failure?.path == dir + "/missing/b" && failure?.reason == "No such file or directory")
+        #expect(try String(contentsOfFile: dir + "/a", encoding: .utf8) == "first")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["a"], "no temporary file is left")
+    }
+
+    /// `profile fix -o E --entitlements E` would write the plist over the entitlements.
+    @Test func anOutputThatIsTheEntitlementsFileIsRefused() throws {
+        let paths = try Fixtures.copies("broken-Info.plist", "broken.entitlements")
+        let before = try Fixtures.bytes(paths[1])
+        #expect(throws: AppProfileError.self) { try ProfileCommands.fix(infoPlist: paths[0], entitlements: paths[1], output: paths[1]) }
+        #expect(try Fixtures.bytes(paths[1]) == before)
+    }
+
+    /// Another user's file keeps its owner when we may give it (root), else loses set-id bits:
+    /// a replacement is never a set-id file of ours.
+    @Test func anotherUsersFileKeepsItsOwnerOrLosesSetID() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/tool"
+        try Data("old".utf8).write(to: URL(fileURLWithPath: file))
+        chmod(file, 0o4755)
+        guard geteuid() == 0 else {
+            #expect(FileOutput.write([1], to: file) == nil)
+            #expect(mode(file) & 0o7777 == 0o4755, "our own file keeps its mode")
+            return
+        }
+        #expect(chown(file, 1000, 1000) == 0)
+        chmod(file, 0o4755)
+        #expect(FileOutput.write([1], to: file) == nil)
+        var info = stat()
+        #expect(stat(file, &info) == 0 && info.st_uid == 1000 && info.st_gid == 1000, "the owner is kept")
+        #expect(info.st_mode & 0o7777 == 0o4755)
+    }
 }

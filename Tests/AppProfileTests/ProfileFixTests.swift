@@ -68,6 +68,20 @@ import Testing
         let handled = try AppProfile(info: base.info.merging(["IntuneMAMSettings": .dictionary(handledSettings)]) { $1 }).fixed()
         #expect(handled.intuneSettings["WebViewHandledURLSchemes"] == .strings(["chatr-doc"]))
         #expect(!handled.lint().contains { $0.kind == .webViewHandledSchemeInvalid })
+        // A scheme that is a twin and a base at once: its pair is there, fix adds nothing.
+        let doubled = try AppProfile(info: base.info.merging(["CFBundleURLTypes": .array([.dictionary(["CFBundleURLSchemes": .strings(["chatr-intunemam-intunemam"])])])]) { $1 })
+        #expect(doubled.fixed().urlSchemes == ["chatr-intunemam-intunemam", "chatr-intunemam"])
+        #expect(doubled.fixed().fixed() == doubled.fixed() && !doubled.fixed().lint().contains { $0.kind == .urlSchemeTwinMissing })
+        // A blank or malformed URL scheme gets no twin.
+        let blank = try AppProfile(info: base.info.merging(["CFBundleURLTypes": .array([.dictionary(["CFBundleURLSchemes": .strings(["  ", "a b"])])])]) { $1 })
+        #expect(blank.fixed().urlSchemes == ["  ", "a b"])
+        // Handled schemes: blank, malformed and web entries go, named for what they are.
+        var odd = base.intuneSettings
+        odd["WebViewHandledURLSchemes"] = .strings(["chatr-doc", "  ", " http", "https:", "microsoft-edge-https"])
+        let oddProfile = try AppProfile(info: base.info.merging(["IntuneMAMSettings": .dictionary(odd)]) { $1 })
+        let messages = oddProfile.lint().filter { $0.kind == .webViewHandledSchemeInvalid }.map(\.message)
+        #expect(messages.count == 4 && messages[0] == "lists a blank entry" && messages[1].contains("which is not a URL scheme") && messages[3].contains("web scheme"), "\(messages)")
+        #expect(oddProfile.fixed().intuneSettings["WebViewHandledURLSchemes"] == .strings(["chatr-doc"]))
         let swiftSample = try AppProfile(info: base.info.merging(["MSALClientCapabilities": .strings(["ProtApp"])]) { $1 })
         #expect(swiftSample.fixed().info["MSALClientCapabilities"] == .strings(["ProtApp"]))
     }

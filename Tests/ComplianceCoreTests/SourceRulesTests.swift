@@ -70,4 +70,20 @@ enum ImportRule {
         #expect(found == ["Foundation", "Dispatch", "Glibc", "FoundationEssentials"])
         #expect(ImportRule.violations("import JSON\n// the word import in a comment\n").isEmpty)
     }
+
+    /// swift-corelibs-foundation's `NSString.deletingLastPathComponent` and
+    /// `deletingPathExtension` trap on a one-character name ("f", "d/"): `compliancectl run f`
+    /// crashed. Every source uses `URL(fileURLWithPath:)` instead.
+    @Test func noSourceUsesNSStringsPathTrimming() throws {
+        var found: [String] = []
+        for folder in ["Sources", "mocks"] {
+            for file in try SourceTree.swiftFiles(under: SourceTree.root.appendingPathComponent(folder)) {
+                for (number, line) in try SourceTree.read(file).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                where line.contains("as NSString).deletingLastPathComponent") || line.contains("as NSString).deletingPathExtension") {
+                    found.append("\(file.lastPathComponent):\(number + 1)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "\(found)")
+    }
 }

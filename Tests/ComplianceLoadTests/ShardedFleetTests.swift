@@ -64,6 +64,30 @@ import Testing
         #expect(!again.stderr.contains("Optional("))
     }
 
+    /// A mock of 30,000 users answers a state of some 5.5 MB, over the HTTP client's default
+    /// 4 MiB cap: the shard must still count its users at the mock and refuse a used mock
+    /// (it read nothing, skipped the check and reported "compliant at the mock: 0").
+    @Test("a shard of a 30,000-user mock counts its users and refuses the mock once used")
+    func aLargeMocksStateIsRead() async throws {
+        let server = try ChildServer("mockauth", arguments: ["serve", "--port", "0", "--fixtures", InProcessMockAuth.fixturesPath, "--log-level", "error"])
+        let directory = NSTemporaryDirectory() + "fleet-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var runs: [Command.Result] = []
+        if let line = await server.firstLine(timeout: .seconds(30)), line.hasPrefix("listening on http://127.0.0.1:") {
+            let mock = String(line.dropFirst("listening on ".count))
+            runs.append(try await Self.load(["prepare", "--mock", mock, "--devices", "30000"]))
+            for name in ["first", "again"] {
+                runs.append(try await Self.load(["--devices", "30000", "--shard", "0/6000", "--mock", mock, "--output", directory + "/\(name).json"]))
+            }
+        }
+        await server.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+        try #require(runs.count == 3, "mockauth did not start: \(server.stderr)")
+        #expect(runs[0].status == 0, "\(runs[0].stdout)\(runs[0].stderr)")
+        #expect(runs[1].status == 0 && runs[1].stdout.contains("5 of 5 Compliant, lost 0, wrong 0; compliant at the mock: 5"), "\(runs[1].stdout)\(runs[1].stderr)")
+        #expect(runs[2].status == 1 && runs[2].stderr.contains("already holds enrollments or compliance reports of 5 of this shard's 5 users"), "\(runs[2].stderr)")
+    }
+
     @Test(
         "bad shards and unmergeable files are usage errors, not crashes",
         arguments: [

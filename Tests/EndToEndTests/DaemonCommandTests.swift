@@ -311,6 +311,8 @@ import LocalServers
             #expect(side.status == 64 && side.stderr.contains("--from must be app, webView, managedApp, unmanagedApp, found 'desk'"), "\(side.stderr)")
             let stray = try await CLI.run(["clipboard", "decide", "--from", "app", "--from-policy", "unset", "--to", "managedApp"] + at)
             #expect(stray.status == 64 && stray.stderr.contains("--from-policy goes with --from webView"), "\(stray.stderr)")
+            let frame = try await CLI.run(["webview", "decide", "--frame", "iframe"] + at)
+            #expect(frame.status == 64 && frame.stderr.contains("go with --url"), "\(frame.stderr)")
         }
     }
 

@@ -60,6 +60,41 @@ import Testing
         #expect(success ? josésEnrollment != .removed : josésEnrollment == .removed, "\(String(describing: josésEnrollment))")
     }
 
+    /// An account wiped while the app is asked to add it, and gone before the app answers
+    /// Success, is refused (found by a black-box attack: it was registered again).
+    @Test func anAccountThatLeftWhileTheAppWasAskedIsNotAdded() throws {
+        let universe = Self.universe
+        var state = ExploreState(universe: universe)
+        var log: [(ComplianceInvariants.Transition, ComplianceInvariants.Facts)] = []
+        log.append(state.apply(.choose(1, universe.scripts[1].name), in: universe))
+        func settle(keepingQuestion: Bool) {
+            for _ in 0..<200 {
+                guard let step = state.pending.lazy.filter({ if case .askApp = $0 { !keepingQuestion } else { true } }).compactMap(ExploreState.step(of:)).first
+                else { return }
+                var answer = Answer.normal
+                if case .askApp? = state.pending.first(where: { ExploreState.step(of: $0) == step }) { answer = .hook(removedData: true) }
+                log.append(state.apply(.complete(step, answer), in: universe))
+            }
+        }
+        log.append(state.apply(.command(.signIn("josé-nfc")), in: universe))
+        settle(keepingQuestion: false)
+        log.append(state.apply(.command(.deregister("josé-nfd", wipe: false)), in: universe))
+        settle(keepingQuestion: false)
+        #expect(!state.machine.registeredAccounts.contains(Self.josé))
+        log.append(state.apply(.command(.sdkEnrolls("josé-nfc")), in: universe))
+        #expect(state.pending.contains { if case .askApp = $0 { true } else { false } }, "the app is asked")
+        log.append(state.apply(.command(.deregister("josé-nfd", wipe: true)), in: universe))
+        settle(keepingQuestion: true)
+        #expect(!state.machine.isLeaving(Self.josé), "the wipe ended before the app answered")
+        settle(keepingQuestion: false)
+        #expect(!state.machine.registeredAccounts.contains(Self.josé), "\(state.machine.registeredAccounts)")
+        let refused = log.flatMap(\.0.actions).contains { action in
+            if case .reply(_, .refused(let refusal)) = action { refusal.code == .identityNotAllowed } else { false }
+        }
+        #expect(refused, "the SDK enrollment is refused identity_not_allowed")
+        #expect(log.allSatisfy { broken($0.0, $0.1).isEmpty })
+    }
+
     @Test func withoutAHookTheDaemonAnswersSuccessAndAsksNothing() {
         var universe = Self.universe
         universe.identityHook = false

@@ -264,6 +264,28 @@ import Testing
         }
     }
 
+    /// A hook of blanks would answer every question Success (`/bin/sh -c "  "` exits 0): the
+    /// flow is invalid (65), as the daemon's option is a usage error.
+    @Test(arguments: ["wipeHook", "restartHook", "identityHook"])
+    func aBlankHookIsAnInvalidFlow(_ field: String) {
+        let text = #"{"\#(field)": " \t ", "steps": [{"do": "signIn", "account": "alice@contoso.com", "password": "p"}]}"#
+        #expect(throws: FlowError(file: "/x/f.json", step: nil, reason: "the flow: field '\(field)' is blank (leave it out for \(Self.hookless[field]!))")) {
+            try FlowParser.parse(Array(text.utf8), file: "/x/f.json")
+        }
+    }
+
+    static let hookless = [
+        "wipeHook": "an app without a hook", "restartHook": "an app the daemon restarts itself",
+        "identityHook": "an app whose answers the daemon gives",
+    ]
+
+    /// A flow file whose name is one character (`f`): swift-corelibs-foundation's NSString path
+    /// trimming traps on it (`compliancectl run f` crashed with SIGILL).
+    @Test func aOneCharacterFileNameParses() throws {
+        let flow = try FlowParser.parse(Array(#"{"steps": [{"do": "signIn", "account": "alice@contoso.com", "password": "p"}]}"#.utf8), file: "f")
+        #expect(flow.name == "f")
+    }
+
     @Test func everyFlowInTheRepositoryParses() throws {
         let files = try FlowSuite.files([Self.root + "/flows"])
         #expect(files.count >= 20)

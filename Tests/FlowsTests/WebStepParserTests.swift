@@ -92,6 +92,7 @@ import Testing
         (#"{"do": "expectWebViewDecision", "expect": {"navigation": "loadInView"}}"#, "'navigation' needs the step's 'url'"),
         (#"{"do": "expectWebViewDecision", "url": "x", "expect": {"dataIdentity": "managed"}}"#, "field 'url': 'x' is not a URL"),
         (#"{"do": "expectWebViewDecision", "frame": "iframe", "expect": {"dataIdentity": "managed"}}"#, "field 'frame' goes with 'url'"),
+        (#"{"do": "expectWebViewDecision", "delegate": {"internalHosts": ["contoso.com"]}, "expect": {"dataIdentity": "managed"}}"#, "field 'delegate' goes with 'url'"),
         (#"{"do": "expectWebViewDecision", "expect": {"clipboardRestriction": "some"}}"#, "field 'clipboardRestriction' must be one of allApps, managedAppsWithPasteIn, managedApps, blocked"),
         (#"{"do": "expectClipboard", "from": "app", "to": "desk", "expect": {"allowed": true}}"#, "field 'to' must be one of app, webView, managedApp, unmanagedApp, found 'desk'"),
         (#"{"do": "expectClipboard", "from": "app", "fromPolicy": "unset", "to": "managedApp", "expect": {"allowed": true}}"#, "field 'fromPolicy' goes with from \"webView\""),

@@ -5,7 +5,8 @@ extension ComplianceInvariants {
     /// changes things only by the app's answer: after `identitySwitchRequired` answered Success
     /// the UI identity is the one asked for (unless it may no longer be in force), after Failed
     /// it is what it was; after `addIdentity` answered Failed the account is no more registered
-    /// than before, after Success it is registered (unless it is leaving or not allowed). The
+    /// than before, after Success it is registered (unless it is leaving or not allowed, or
+    /// started to leave while the app was asked). The
     /// `setUIPolicyIdentity` whose cancelled conditional launch needed the answer is not answered
     /// in the step that asks.
     public static func appAnswersDecide(_ transition: Transition) -> [Violation] {
@@ -37,7 +38,8 @@ extension ComplianceInvariants {
                 if !answer.success, registeredAfter, !registeredBefore {
                     found.append(Violation(.appAnswersDecide, "the app answered Failed to \(question), and \(account.upn) was registered"))
                 }
-                if answer.success, !registeredAfter, after.mayBeInForce(account), after.configuration.mamService {
+                let leftWhileAsked = before.addIdentityAccountsLeftWhileAsked.contains(account)
+                if answer.success, !registeredAfter, after.mayBeInForce(account), after.configuration.mamService, !leftWhileAsked {
                     found.append(Violation(.appAnswersDecide, "the app answered Success to \(question), and \(account.upn) is not registered"))
                 }
             }

@@ -37,11 +37,23 @@ extension ComplianceMachine {
         var tickets: [Ticket]
         /// The `setUIPolicyIdentity` answer that caller gets (a Canceled switch).
         var outcome: IdentitySwitch?
+        /// `addIdentity`: the account started to leave (deregistered, wiped) while the app was
+        /// asked; it is refused whatever the app answers, also once it has left.
+        var accountLeft = false
     }
 
     /// The questions asked of the app and not answered yet.
     public var appQuestionsInFlight: [AppIdentityQuestion] {
         volatile.outstanding.values.compactMap { if case .appQuestion(let pending) = $0 { pending.question } else { nil } }
+    }
+
+    /// The accounts whose `addIdentity` question is in flight and that started to leave while
+    /// it was asked (refused whatever the app answers).
+    public var addIdentityAccountsLeftWhileAsked: Set<AccountID> {
+        Set(volatile.outstanding.values.compactMap { outstanding in
+            guard case .appQuestion(let pending) = outstanding, case .addIdentity(let account) = pending.question, pending.accountLeft else { return nil }
+            return account
+        })
     }
 
     /// The user cancelled the conditional launch of a switch (`outcome`, Canceled): the SDK
@@ -82,10 +94,24 @@ extension ComplianceMachine {
         ask(PendingAppQuestion(question: .addIdentity(account), tickets: [ticket], outcome: nil))
     }
 
-    /// Why `account` may not be added now: the allowed accounts exclude it, or it is leaving.
-    private func addIdentityRefusal(_ account: AccountID) -> Refusal? {
-        guard isLeaving(account) || !allowed.allowed.allows(account) else { return nil }
+    /// Why `account` may not be added now: the allowed accounts exclude it, or it is leaving
+    /// (or left while the app was asked).
+    private func addIdentityRefusal(_ account: AccountID, leftMeanwhile: Bool = false) -> Refusal? {
+        guard leftMeanwhile || isLeaving(account) || !allowed.allowed.allows(account) else { return nil }
         return Refusal(.identityNotAllowed, account, "\(account.upn) may not be added: it is not allowed in this app by your organization's policy, or it is being removed")
+    }
+
+    /// Marks every `addIdentity` question in flight whose account is leaving now (called at the
+    /// end of every step, so an account that leaves and is gone before the app answers is
+    /// still refused).
+    mutating func noteAccountsLeavingWhileAsked() {
+        for (step, outstanding) in volatile.outstanding {
+            guard case .appQuestion(var pending) = outstanding, case .addIdentity(let account) = pending.question,
+                  !pending.accountLeft, isLeaving(account)
+            else { continue }
+            pending.accountLeft = true
+            volatile.outstanding[step] = .appQuestion(pending)
+        }
     }
 
     /// The step and question in flight asking `question`, if one is.
@@ -118,7 +144,7 @@ extension ComplianceMachine {
                 for ticket in pending.tickets { reply(ticket, .identity(outcome)) }
             }
         case .addIdentity(let account):
-            if let refusal = addIdentityRefusal(account) {
+            if let refusal = addIdentityRefusal(account, leftMeanwhile: pending.accountLeft) {
                 for ticket in pending.tickets { reply(ticket, .refused(refusal)) }
             } else if answer.success {
                 addIdentity(account, tickets: pending.tickets, now: now)

@@ -119,6 +119,7 @@ public struct ComplianceMachine: Sendable, Hashable {
     /// can be answered now, then the one persist (if anything changed) ahead of the commands.
     mutating func endStep(now: Instant) {
         reconcile(now: now)
+        noteAccountsLeavingWhileAsked()
         enforceIdentities()
         clearOverridesAfterUnenrollment()
         refreshIndexes()

@@ -32,6 +32,8 @@ struct WebContentRoutes: Sendable {
         if let text = try body.optionalString("url") {
             guard let parsed = WebURL(text) else { throw ControlError.badRequest("\(route): field 'url' is not a URL: '\(text.prefix(80))'") }
             url = parsed
+        } else if let stray = ["frame", "delegate", "internalURLs", "internalPrefixes", "internalHosts"].first(where: { body.object[$0].map { $0 != .null } == true }) {
+            throw ControlError.badRequest("\(route): field '\(stray)' describes a navigation and goes with 'url'")
         }
         let frame: WebFrame = try body.choice("frame", ["top", "iframe"], default: "top") == "iframe" ? .iframe : .top
         var locations: [ExternalURLRule.Match] = []

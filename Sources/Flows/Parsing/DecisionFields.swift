@@ -23,8 +23,8 @@ enum DecisionFields {
             guard WebURL(url) != nil else { throw fields.fail("\(fields.place): field 'url': '\(url)' is not a URL (scheme:…)") }
             question["url"] = .string(url)
             question["frame"] = .string(try fields.choice("frame", WebNames.frames.map { ($0.0, $0.0) }, default: "top"))
-        } else if fields.has("frame") {
-            throw fields.fail("\(fields.place): field 'frame' goes with 'url' (the navigation it describes)")
+        } else if let stray = ["frame", "delegate"].first(where: { fields.has($0) }) {
+            throw fields.fail("\(fields.place): field '\(stray)' goes with 'url' (the navigation it describes)")
         }
         if let value = fields.value("delegate") {
             _ = try WebFields.delegate(value, place: fields.place + ": delegate", fail: fields.fail)

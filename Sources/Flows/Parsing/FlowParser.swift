@@ -36,9 +36,10 @@ public enum FlowParser {
         }
         let topFail = { (reason: String) in FlowError(file: file, step: nil, reason: reason) }
         var top = try FieldReader(document, place: "the flow", fail: topFail)
-        let name = try top.optionalString("name") ?? ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = try top.optionalString("name") ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         let description = try top.optionalString("description") ?? ""
-        let directory = (file as NSString).deletingLastPathComponent
+        // Not NSString.deletingLastPathComponent: it traps on a one-character name ("f").
+        let directory = URL(fileURLWithPath: file).deletingLastPathComponent().path
         var values = parameters
         if let given = try top.objectField("parameters") {
             for (name, value) in given {
@@ -65,11 +66,11 @@ public enum FlowParser {
         let issuer = try top.optionalString("issuer") ?? "mock"
         guard ["mock", "unreachable"].contains(issuer) else { throw topFail("the flow: field 'issuer' must be \"mock\" or \"unreachable\", found \"\(issuer)\"") }
         let wipeHook = try filled("wipeHook")
-        if let wipeHook, wipeHook.isEmpty { throw topFail("the flow: field 'wipeHook' is empty (leave it out for an app without a hook)") }
+        if let wipeHook, wipeHook.allSatisfy(\.isWhitespace) { throw topFail("the flow: field 'wipeHook' is blank (leave it out for an app without a hook)") }
         let restartHook = try filled("restartHook")
-        if let restartHook, restartHook.isEmpty { throw topFail("the flow: field 'restartHook' is empty (leave it out for an app the daemon restarts itself)") }
+        if let restartHook, restartHook.allSatisfy(\.isWhitespace) { throw topFail("the flow: field 'restartHook' is blank (leave it out for an app the daemon restarts itself)") }
         let identityHook = try filled("identityHook")
-        if let identityHook, identityHook.isEmpty { throw topFail("the flow: field 'identityHook' is empty (leave it out for an app whose answers the daemon gives)") }
+        if let identityHook, identityHook.allSatisfy(\.isWhitespace) { throw topFail("the flow: field 'identityHook' is blank (leave it out for an app whose answers the daemon gives)") }
         guard let stepValues = try top.array("steps") else { throw top.missing("steps", otherwise: topFail("the flow: field 'steps' is required")) }
         guard !stepValues.isEmpty else { throw topFail("the flow: 'steps' is empty") }
         try top.finish()
@@ -140,7 +141,7 @@ enum FixturePaths {
         while true {
             let candidate = ((current as NSString).appendingPathComponent(folder) as NSString).appendingPathComponent(fallback)
             if FileManager.default.fileExists(atPath: candidate) { return .success(candidate) }
-            let parent = (current as NSString).deletingLastPathComponent
+            let parent = URL(fileURLWithPath: current).deletingLastPathComponent().path
             if parent == current || parent.isEmpty { break }
             current = parent
         }

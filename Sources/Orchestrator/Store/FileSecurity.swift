@@ -30,7 +30,8 @@ enum FileSecurity {
             guard isDirectory.boolValue else { throw SystemCallError("mkdir", path, code: ENOTDIR) }
             return
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        // Not NSString.deletingLastPathComponent: it traps on a one-character name ("z", "d/").
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if !parent.isEmpty, parent != path { try makeDirectory(parent) }
         if mkdir(path, 0o700) != 0, errno != EEXIST { throw SystemCallError("mkdir", path) }
         // mkdir applies the umask; 0700 must hold whatever it is.

@@ -14,8 +14,9 @@ import Logging
 public final class OrchestratorStore: Sendable {
     /// The database file.
     public let path: String
-    /// The directory holding ``path``.
-    public var stateDirectory: String { (path as NSString).deletingLastPathComponent }
+    /// The directory holding ``path`` (absolute). Not NSString.deletingLastPathComponent: it
+    /// traps on a one-character name.
+    public var stateDirectory: String { URL(fileURLWithPath: path).deletingLastPathComponent().path }
     let pool: DatabasePool
     let notifier: EventNotifier
     let clock: @Sendable () -> EpochMillis

@@ -9,9 +9,10 @@ struct IdentityCommand: AsyncParsableCommand {
         commandName: "identity",
         abstract: "Show or set the app's process and UI identities (setProcessIdentity, setUIPolicyIdentity).",
         discussion: """
-            An identity is a UPN, or "" for no user. Managed data (the managed account's files) \
-            is readable only while the effective UI identity is its owner; in an app without \
-            MultiIdentity the process identity is the enrolled user unless set.
+            An identity is a UPN, or "" for no user. Managed data (the managed account's files and \
+            buffers) is readable only while the process identity is its owner (or unset since the \
+            app started); the UI identity does not affect file tasks, as the SDK guide says. In an \
+            app without MultiIdentity the process identity is the enrolled user unless set.
 
             Examples:
               compliancectl identity

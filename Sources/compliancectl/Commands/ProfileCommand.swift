@@ -53,14 +53,18 @@ struct ProfileCommand: ParsableCommand {
                 Fixes: AutoEnrollOnLaunch when MAMPolicyRequired is set, the -intunemam twins and the \
                 schemes the Intune SDK queries, a default NSFaceIDUsageDescription and, with \
                 --entitlements, the app groups in IntuneMAMSettings.AppGroupIdentifiers and the keychain \
-                access groups (prefixed, ordered, completed). Nothing is removed, and nothing a person must \
-                decide (client id, redirect URI, colours, protection level, app-bound domains) is touched.
+                access groups (prefixed, ordered, completed), protapp in MSALClientCapabilities, the missing \
+                half of a CFBundleURLTypes scheme pair (x and x-intunemam). The only thing removed is what \
+                WebViewHandledURLSchemes may not list (web schemes, blank or malformed entries); nothing a \
+                person must decide (client id, redirect URI, colours, protection level, app-bound domains) \
+                is touched.
 
                 Without -o the Info.plist is rewritten in place, only when something changed; the \
-                entitlements file is rewritten in place when its groups change. Every write is atomic \
-                (a temporary file renamed over the target). Both files are read first: one that cannot \
-                be read or is invalid stops the command with 65 and nothing is written. A second run \
-                changes nothing.
+                entitlements file is rewritten in place when its groups change. A file is replaced \
+                atomically (a temporary file renamed over it, keeping its mode; through a symbolic link); \
+                -o /dev/stdout, a FIFO or a device is written in place. Both files are read first: one \
+                that cannot be read or is invalid stops the command with 65 and nothing is written; both \
+                are staged before either is replaced. A second run changes nothing.
 
                 Prints `fixed: KEY: problem` per repair, `wrote FILE` per file, then the problems that \
                 remain (as `profile lint` does); --json prints {"fixed", "written", "remaining"}.

@@ -199,7 +199,7 @@ enum Executables {
             guard FileManager.default.isExecutableFile(atPath: given) else { throw ValidationError("--\(name) \(given) is not an executable file.") }
             return given
         }
-        let beside = ((running as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+        let beside = URL(fileURLWithPath: running).deletingLastPathComponent().appendingPathComponent(name).path
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
             let candidate = (String(directory) as NSString).appendingPathComponent(name)

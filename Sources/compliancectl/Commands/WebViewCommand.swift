@@ -77,8 +77,8 @@ struct WebViewCommand: AsyncParsableCommand {
         @Option(name: .long, help: ArgumentHelp("The URL the web view navigates to (required with --app).", valueName: "url"))
         var url: String?
 
-        @Option(name: .long, help: ArgumentHelp("top or iframe.", valueName: "frame"))
-        var frame = "top"
+        @Option(name: .long, help: ArgumentHelp("top (default) or iframe; goes with --url.", valueName: "frame"))
+        var frame: String?
 
         @Option(name: .customLong("internal-url"), help: ArgumentHelp("A URL the delegate calls internal (repeatable).", valueName: "url"))
         var internalURLs: [String] = []
@@ -149,9 +149,12 @@ struct WebViewCommand: AsyncParsableCommand {
             var question: JSONObject = ["policy": .string(policy.rawValue)]
             if let url {
                 guard WebURL(url) != nil else { throw ValidationError("--url must be a URL such as https://contoso.com/, found '\(url)'.") }
+                let frame = frame ?? "top"
                 guard WebNames.frame(frame) != nil else { throw ValidationError("--frame must be top or iframe, found '\(frame)'.") }
                 question["url"] = .string(url)
                 question["frame"] = .string(frame)
+            } else if frame != nil || !internalURLs.isEmpty || !internalPrefixes.isEmpty || !internalHosts.isEmpty {
+                throw ValidationError("--frame and --internal-url/--internal-prefix/--internal-host describe a navigation and go with --url.")
             }
             for (option, texts) in [("--internal-url", internalURLs), ("--internal-prefix", internalPrefixes)] {
                 if let bad = texts.first(where: { WebURL($0) == nil }) { throw ValidationError("\(option) must be a URL, found '\(bad)'.") }
@@ -176,7 +179,7 @@ struct WebViewCommand: AsyncParsableCommand {
             if case .none = identity, account != nil { throw ValidationError("--account goes with --ui-identity managed or unmanaged, not none.") }
             guard let url else { throw ValidationError("--url is required with --app.") }
             let target = try pick("--url", url, WebURL(url), "a URL such as https://contoso.com/")
-            let webFrame = try pick("--frame", frame, WebNames.frame(frame), "top or iframe")
+            let webFrame = try pick("--frame", frame ?? "top", WebNames.frame(frame ?? "top"), "top or iframe")
             var locations: [ExternalURLRule.Match] = []
             for text in internalURLs { locations.append(.url(try pick("--internal-url", text, WebURL(text)?.string, "a URL"))) }
             for text in internalPrefixes { locations.append(.prefix(try pick("--internal-prefix", text, WebURL(text)?.string, "a URL"))) }

@@ -23,6 +23,11 @@ import Testing
             #expect(url.isError(.badRequest, "bad_request") && url.message.contains("'url'"))
             let hosts = try await client.control(.post, "/v1/webview/decide", ["internalHosts": "contoso.com"])
             #expect(hosts.isError(.badRequest, "bad_request") && hosts.message.contains("'internalHosts'"))
+            for field in ["frame", "delegate", "internalHosts"] {
+                let value: JSONValue = field == "frame" ? "iframe" : field == "delegate" ? true : ["contoso.com"]
+                let stray = try await client.control(.post, "/v1/webview/decide", [field: value])
+                #expect(stray.isError(.badRequest, "bad_request") && stray.message.contains("field '\(field)' describes a navigation and goes with 'url'"), "\(field)")
+            }
             let unknown = try await client.control(.post, "/v1/webview/decide", ["uiIdentity": "managed"])
             #expect(unknown.isError(.badRequest, "bad_request") && unknown.message.contains("unknown field 'uiIdentity'"))
             let missing = try await client.control(.post, "/v1/clipboard/decide", ["to": "app"])
