@@ -93,15 +93,7 @@ extension Engine {
             guard let idToken = tokens.idToken else {
                 return GrantResultClassifier.withoutIDToken(response, status: reply.status, openIDSignIn: nonce != nil)
             }
-            // The issuer's timestamps are checked against the wall clock; with a virtual clock
-            // also against it, since a mock issuer's clock may be moved with it (a flow's
-            // advanceClock moves mockauth's too): valid at either time is valid.
-            let wall = OrchestratorStore.wallClock() / 1000
-            do {
-                tokens.identity = try await issuer.validate(idToken: idToken.reveal(), nonce: nonce, now: wall)
-            } catch where clock.mode == .virtual && clock.milliseconds / 1000 != wall {
-                tokens.identity = try await issuer.validate(idToken: idToken.reveal(), nonce: nonce, now: clock.milliseconds / 1000)
-            }
+            tokens.identity = try await issuer.validate(idToken: idToken.reveal(), nonce: nonce, at: clock.idTokenTimes)
             return .response(.success(tokens))
         } catch {
             let problem: GrantResultClassifier.Problem = switch error.code {
