@@ -203,6 +203,10 @@ extension ComplianceMachine {
             case .removeTokens:
                 startWipeIO(account, .removeTokens)
                 return
+            case .runAppHook where !configuration.hasWipeHook:
+                // A wipe journaled under a daemon that had a hook, resumed by one without: no
+                // app to ask, so the app removed nothing and the vault step follows.
+                action = wipeStep(account) { $0.appHookFinished(removedData: false, outcome: Self.noWipeHookOutcome) }
             case .runAppHook:
                 startWipeIO(account, .runAppHook)
                 return
@@ -222,6 +226,9 @@ extension ComplianceMachine {
             }
         }
     }
+
+    /// The hook outcome of a journaled wipe's hook step when no wipe hook is configured.
+    public static let noWipeHookOutcome = "no hook configured"
 
     private mutating func startWipeIO(_ account: AccountID, _ step: WipeStep) {
         let id = newStep()
