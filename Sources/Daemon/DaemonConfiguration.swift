@@ -1,3 +1,4 @@
+import AppProfile
 import ComplianceCore
 import Foundation
 import HTTPClient
@@ -146,11 +147,9 @@ extension DaemonParts {
 extension DaemonConfiguration {
     /// What the engine is built with: the app's profile and the daemon's hooks and options.
     public var engineConfiguration: EngineConfiguration {
-        var engine = EngineConfiguration(
-            clientID: clientID, capabilities: app.capabilities, defaultSignInScopes: signInScopes, wipeHook: wipeHook, launch: app.launch,
-            restartHook: restartHook)
-        engine.multiIdentity = app.multiIdentity
-        engine.webViews = app.webViews
+        var engine = EngineConfiguration(app: app, clientID: clientID, signInScopes: signInScopes)
+        engine.wipeHook = wipeHook
+        engine.restartHook = restartHook
         engine.identityHook = identityHook
         engine.redirectPort = redirectPort
         return engine
