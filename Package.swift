@@ -231,7 +231,7 @@ let package = Package(
         .target(
             name: "LocalServers",
             dependencies: [
-                "MockAuth", "ChildProcess",
+                "MockAuth", "ChildProcess", "HTTPClient", "JSON",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -254,7 +254,7 @@ let package = Package(
         .testTarget(
             name: "OrchestratorTests",
             dependencies: [
-                "Orchestrator", "LocalServers", "ComplianceCore",
+                "AppProfile", "Orchestrator", "LocalServers", "ComplianceCore",
                 "JSON",
                 "HTTPClient",
                 "MockAuth",

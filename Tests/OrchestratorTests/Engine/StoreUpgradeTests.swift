@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func theFirstStartWritesEveryAccountsRecordAndALaterStartKeepsThemAll() async throws {
-        try await DaemonHarness.run(prepare: Self.writeEarlierLayout) { harness in
+        try await EngineHarness.run(prepare: Self.writeEarlierLayout) { harness in
             let records = try harness.parts.store.readSync { try $0.machineRecords() }
             #expect(records.count == 3, "every account has its record after the first start")
             #expect(try harness.parts.store.readSync { try $0.appState("machine") } != nil)
