@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "Orchestrator",
             dependencies: [
-                "JSON",
+                "AppProfile", "JSON",
                 "HTTPClient",
                 "ComplianceCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -149,7 +149,7 @@ let package = Package(
         .executableTarget(
             name: "complianced",
             dependencies: [
-                "Daemon", "Orchestrator", "ProgramSupport",
+                "AppProfile", "Daemon", "Orchestrator", "ProgramSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -180,7 +180,7 @@ let package = Package(
         .executableTarget(
             name: "compliance-bench",
             dependencies: [
-                "HTTPClient", "CCurl", "CJansson", "JSON", "MockAuth", "ComplianceCore", "Orchestrator", "Daemon", "LocalServers",
+                "AppProfile", "HTTPClient", "CCurl", "CJansson", "JSON", "MockAuth", "ComplianceCore", "Orchestrator", "Daemon", "LocalServers",
                 "ChildProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -198,7 +198,7 @@ let package = Package(
         .executableTarget(
             name: "compliance-load",
             dependencies: [
-                "Daemon", "Orchestrator", "ComplianceCore", "HTTPClient", "JSON", "MockAuth", "LocalServers", "FileOutput",
+                "AppProfile", "Daemon", "Orchestrator", "ComplianceCore", "HTTPClient", "JSON", "MockAuth", "LocalServers", "FileOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -231,7 +231,7 @@ let package = Package(
         .target(
             name: "LocalServers",
             dependencies: [
-                "MockAuth", "ChildProcess",
+                "MockAuth", "ChildProcess", "HTTPClient", "JSON",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -240,7 +240,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "Daemon", "Orchestrator", "ComplianceCore", "Explorer", "JSON", "HTTPClient", "MockAuth", "LocalServers", "ChildProcess",
+                "AppProfile", "Daemon", "Orchestrator", "ComplianceCore", "Explorer", "JSON", "HTTPClient", "MockAuth", "LocalServers", "ChildProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -254,7 +254,7 @@ let package = Package(
         .testTarget(
             name: "OrchestratorTests",
             dependencies: [
-                "Orchestrator", "LocalServers", "ComplianceCore",
+                "AppProfile", "Orchestrator", "LocalServers", "ComplianceCore",
                 "JSON",
                 "HTTPClient",
                 "MockAuth",

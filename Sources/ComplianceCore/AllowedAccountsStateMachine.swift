@@ -9,8 +9,6 @@ import JSON
 public struct AllowedAccountsStateMachine: Sendable, Hashable {
     /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
     public enum Action: Sendable, Hashable {
-        /// Store the snapshot, then call ``persisted()``.
-        case persist(Snapshot)
         /// The account may sign in; call ``signedIn(_:)`` when it has.
         case allowSignIn(AccountID)
         /// The account may not sign in; show the refusal's message.
@@ -42,7 +40,6 @@ public struct AllowedAccountsStateMachine: Sendable, Hashable {
     ]
 
     private var state: State
-    private var awaitingPersist = false
     private var events: [ComplianceEvent] = []
 
     /// A machine with no signed-in accounts and the given list (default: anyone).
@@ -93,7 +90,6 @@ public struct AllowedAccountsStateMachine: Sendable, Hashable {
 
     /// The user asked to sign `account` in. Pure decision; nothing is stored.
     public mutating func signInRequested(_ account: AccountID) -> Action {
-        checkNotAwaitingPersist()
         guard allowed.allows(account) else {
             return .refuseSignIn(SignInRefusal(code: .notAllowed, account: account, allowed: allowed))
         }
@@ -106,26 +102,23 @@ public struct AllowedAccountsStateMachine: Sendable, Hashable {
     /// `account` completed sign-in. If the list does not allow it (the list changed in
     /// between), it is removed at once.
     public mutating func signedIn(_ account: AccountID) -> Action {
-        checkNotAwaitingPersist()
         var signedIn = signedInAccounts
         if !signedIn.contains(account) { signedIn = (signedIn + [account]).sorted() }
         var pending = pendingRemovals
         if !allowed.allows(account), !pending.contains(account) { pending.append(account) }
         setState(allowed: allowed, signedIn: signedIn, pending: pending)
-        return persist()
+        return stepAction()
     }
 
     /// `account` signed out on its own.
     public mutating func signedOut(_ account: AccountID) -> Action {
-        checkNotAwaitingPersist()
         guard signedInAccounts.contains(account) else { return .none }
         setState(allowed: allowed, signedIn: signedInAccounts.filter { $0 != account }, pending: pendingRemovals)
-        return persist()
+        return stepAction()
     }
 
     /// A policy arrived with `list`. An unchanged list does nothing.
     public mutating func allowedAccountsReceived(_ list: AllowedAccounts) -> Action {
-        checkNotAwaitingPersist()
         let old = allowed
         guard list != old else { return .none }
         let removed = signedInAccounts.filter { !list.allows($0) }
@@ -133,30 +126,21 @@ public struct AllowedAccountsStateMachine: Sendable, Hashable {
         for account in removed where !pending.contains(account) { pending.append(account) }
         events.append(.allowedAccountsChanged(old: old, new: list, removed: removed))
         setState(allowed: list, signedIn: signedInAccounts, pending: pending)
-        return persist()
+        return stepAction()
     }
 
     /// `account` is signed out and its wipe has been started (or finished).
     public mutating func accountRemoved(_ account: AccountID) -> Action {
-        checkNotAwaitingPersist()
         guard case .removing(let allowed, let signedIn, let pending) = state, pending.contains(account) else {
             return .none  // late or duplicate report
         }
         setState(allowed: allowed, signedIn: signedIn.filter { $0 != account }, pending: pending.filter { $0 != account })
-        return persist()
-    }
-
-    /// The snapshot from the last ``Action/persist(_:)`` is stored.
-    public mutating func persisted() -> Action {
-        guard awaitingPersist else { preconditionFailure("persisted() without a pending persist action. Invalid state: \(state)") }
-        awaitingPersist = false
-        return resumeAction()
+        return stepAction()
     }
 
     /// After a rebuild from a snapshot: finishes removals that were under way.
     public mutating func resumed() -> Action {
-        checkNotAwaitingPersist()
-        return resumeAction()
+        return stepAction()
     }
 
     // MARK: - Internals
@@ -172,19 +156,12 @@ public struct AllowedAccountsStateMachine: Sendable, Hashable {
             : .removing(allowed: allowed, signedIn: signedIn, pending: pending)
     }
 
-    private func resumeAction() -> Action {
+    /// The step the state asks for, after an event or a rebuild (``resumed()``).
+    private func stepAction() -> Action {
         if case .removing(_, _, let pending) = state { return .signOutAndWipe(pending) }
         return .none
     }
 
-    private mutating func persist() -> Action {
-        awaitingPersist = true
-        return .persist(snapshot)
-    }
-
-    private func checkNotAwaitingPersist() {
-        if awaitingPersist { preconditionFailure("event before persisted() for the pending persist action. Invalid state: \(state)") }
-    }
 }
 
 /// A sign-in the allowed-accounts policy forbids.

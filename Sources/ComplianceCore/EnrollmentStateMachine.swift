@@ -47,12 +47,8 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
 
     /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
     public enum Action: Sendable, Hashable {
-        /// Store the snapshot, then call ``persisted()``.
-        case persist(Snapshot)
         /// Send the enrollment request; answer with `enrollmentSucceeded` or `enrollmentFailed`.
         case enroll(AccountID)
-        /// Arm a timer; call ``timerFired(_:now:)`` when it fires.
-        case scheduleTimer(Timer, at: Instant)
         /// Check in for policy; answer with `checkInCompleted` or `checkInFailed`.
         case checkIn(AccountID)
         /// Apply the policy; answer with ``policyApplied(now:)``.
@@ -168,7 +164,6 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
     /// The account this machine manages.
     public let account: AccountID
     private var state: State
-    private var awaitingPersist = false
     private var events: [ComplianceEvent] = []
 
     /// A machine for an account the MAM service does not know yet.
@@ -264,7 +259,6 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
     /// another account is the app's managed one (`slotHeldElsewhere`), report 227 and wait
     /// for it to leave.
     public mutating func register(now: Instant, slotHeldElsewhere: Bool = false) -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .unregistered, .removed:
             if slotHeldElsewhere {
@@ -273,7 +267,7 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
             } else {
                 state = .enrolling
             }
-            return persist()
+            return stepAction()
         case .enrolling, .awaitingRetry, .waitingForSlot, .enrolled, .checkingIn, .applyingPolicy:
             return .none  // already registered
         case .acquiringUnenrollToken, .unenrolling, .wiping:
@@ -283,28 +277,25 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
 
     /// Another account became the app's managed one: a waiting retry pauses.
     public mutating func slotTaken() -> Action {
-        checkNotAwaitingPersist()
         guard case .awaitingRetry(_, let lastFailure) = state else { return .none }
         state = .waitingForSlot(lastStatus: lastFailure)
-        return persist()
+        return stepAction()
     }
 
     /// The app's managed account left (unenrolled, wiped, removed): paused retries begin
     /// again, the next one 24 h from `now`.
     public mutating func slotFreed(now: Instant) -> Action {
-        checkNotAwaitingPersist()
         guard case .waitingForSlot(let lastStatus) = state else { return .none }
         state = .awaitingRetry(retryAt: now.advanced(by: Self.enrollmentRetryInterval), lastFailure: lastStatus)
-        return persist()
+        return stepAction()
     }
 
     /// A remediation enrolled the account on its own; start the check-in schedule.
     public mutating func remediationEnrolled(now: Instant) -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .unregistered, .awaitingRetry, .waitingForSlot, .enrolling, .removed:
             state = .enrolled(checkInAt: now.advanced(by: Self.policyCheckInInterval))
-            return persist()
+            return stepAction()
         case .enrolled, .checkingIn, .applyingPolicy, .acquiringUnenrollToken, .unenrolling, .wiping:
             return .none
         }
@@ -312,13 +303,12 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
 
     /// The enrollment request succeeded (100, 103 or 208).
     public mutating func enrollmentSucceeded(_ status: EnrollmentStatus, now: Instant) -> Action {
-        checkNotAwaitingPersist()
         precondition(status.isSuccess || status == .alreadyEnrolled, "enrollmentSucceeded() with failure status \(status). Invalid state: \(state)")
         switch state {
         case .enrolling:
             events.append(.enrollment(EnrollmentReport(account: account, status: status)))
             state = .enrolled(checkInAt: now.advanced(by: Self.policyCheckInInterval))
-            return persist()
+            return stepAction()
         case .acquiringUnenrollToken, .unenrolling, .wiping, .removed:
             return lateAnswerReported(.enrollment(EnrollmentReport(account: account, status: status)))
         case .unregistered, .awaitingRetry, .waitingForSlot, .enrolled, .checkingIn, .applyingPolicy:
@@ -328,13 +318,12 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
 
     /// The enrollment request failed with a 2xx status (or the network failed: 205).
     public mutating func enrollmentFailed(_ status: EnrollmentStatus, now: Instant) -> Action {
-        checkNotAwaitingPersist()
         precondition(!status.isSuccess, "enrollmentFailed() with success status \(status). Invalid state: \(state)")
         switch state {
         case .enrolling:
             events.append(.enrollment(EnrollmentReport(account: account, status: status)))
             state = .awaitingRetry(retryAt: now.advanced(by: Self.enrollmentRetryInterval), lastFailure: status)
-            return persist()
+            return stepAction()
         case .acquiringUnenrollToken, .unenrolling, .wiping, .removed:
             return lateAnswerReported(.enrollment(EnrollmentReport(account: account, status: status)))
         case .unregistered, .awaitingRetry, .waitingForSlot, .enrolled, .checkingIn, .applyingPolicy:
@@ -346,21 +335,19 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
     /// was in flight): the app is told, exactly once, and nothing else changes. Valid in
     /// every state; the notification is stored with the caller's next commit.
     public mutating func lateAnswerReported(_ notification: ComplianceEvent) -> Action {
-        checkNotAwaitingPersist()
         events.append(notification)
         return .none
     }
 
     /// A timer the machine waits for (``dueTimer``) fired.
     public mutating func timerFired(_ timer: Timer, now: Instant) -> Action {
-        checkNotAwaitingPersist()
         switch (state, timer) {
         case (.awaitingRetry(let retryAt, _), .enrollmentRetry):
-            guard now >= retryAt else { return .scheduleTimer(.enrollmentRetry, at: retryAt) }
+            guard now >= retryAt else { return .none }  // early: still due at ``dueTimer``
             state = .enrolling
-            return persist()
+            return stepAction()
         case (.enrolled(let checkInAt), .policyCheckIn):
-            guard now >= checkInAt else { return .scheduleTimer(.policyCheckIn, at: checkInAt) }
+            guard now >= checkInAt else { return .none }
             state = .checkingIn(dueAt: checkInAt)
             return .checkIn(account)
         default:
@@ -372,7 +359,6 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
 
     /// A policy check-in answered 100, 101, 102 or 103.
     public mutating func checkInCompleted(_ outcome: CheckInOutcome, now: Instant) -> Action {
-        checkNotAwaitingPersist()
         guard case .checkingIn(let dueAt) = state else {
             if isTerminalOrLeaving { return lateAnswerReported(.policy(EnrollmentReport(account: account, status: outcome.status))) }
             preconditionFailure("checkInCompleted() without a check-in in flight. Invalid state: \(state)")
@@ -384,17 +370,16 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
             return .applyPolicy(account, policy)
         case .policiesHaveNotChanged, .noPolicyReceived:
             state = .enrolled(checkInAt: now.advanced(by: Self.policyCheckInInterval))
-            return persist()
+            return stepAction()
         case .wipeReceived:
             state = .wiping(.adminCommand)
-            return persist()
+            return stepAction()
         }
     }
 
     /// A policy check-in failed (network 212, service 201, parsing 206, timeout 216, …);
     /// the next one runs after the usual interval.
     public mutating func checkInFailed(_ status: EnrollmentStatus, now: Instant) -> Action {
-        checkNotAwaitingPersist()
         precondition(!status.isSuccess, "checkInFailed() with success status \(status). Invalid state: \(state)")
         guard case .checkingIn = state else {
             if isTerminalOrLeaving { return lateAnswerReported(.policy(EnrollmentReport(account: account, status: status))) }
@@ -402,18 +387,17 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
         }
         events.append(.policy(EnrollmentReport(account: account, status: status)))
         state = .enrolled(checkInAt: now.advanced(by: Self.policyCheckInInterval))
-        return persist()
+        return stepAction()
     }
 
     /// The policy from ``Action/applyPolicy(_:_:)`` is in force.
     public mutating func policyApplied(now: Instant) -> Action {
-        checkNotAwaitingPersist()
         guard case .applyingPolicy = state else {
             if isTerminalOrLeaving { return .none }
             preconditionFailure("policyApplied() without a policy being applied. Invalid state: \(state)")
         }
         state = .enrolled(checkInAt: now.advanced(by: Self.policyCheckInInterval))
-        return persist()
+        return stepAction()
     }
 
     // MARK: - Deregistration and wipes
@@ -424,14 +408,13 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
     /// A deregistration under way is upgraded to wipe when this one asks for it; an account
     /// already removed is wiped when asked.
     public mutating func deregister(wipe reason: WipeReason?) -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .enrolling, .enrolled, .checkingIn, .applyingPolicy:
             state = .acquiringUnenrollToken(wipe: reason)
-            return persist()
+            return stepAction()
         case .unregistered, .awaitingRetry, .waitingForSlot:
             finishDeregistration(wipe: reason, unenrollStatus: .unenrollmentSuccess)
-            return persist()
+            return stepAction()
         case .acquiringUnenrollToken(let current):
             // Coalesced; a request to wipe upgrades the one under way (stored with the caller's
             // next commit; the step in flight goes on).
@@ -445,7 +428,7 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
         case .removed:
             guard let reason else { return .none }
             state = .wiping(reason)
-            return persist()
+            return stepAction()
         }
     }
 
@@ -457,11 +440,10 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
     /// The account's data must go now, without telling the service (a failed remediation of
     /// an account holding managed data). A deregistration under way ends with this wipe.
     public mutating func wipeRequested(_ reason: WipeReason) -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .unregistered, .enrolling, .awaitingRetry, .waitingForSlot, .enrolled, .checkingIn, .applyingPolicy, .removed:
             state = .wiping(reason)
-            return persist()
+            return stepAction()
         case .acquiringUnenrollToken(let current):
             if current == nil { state = .acquiringUnenrollToken(wipe: reason) }
             return .none
@@ -475,7 +457,6 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
 
     /// The MAM-service token for the unenroll request is available (the composed machine acquired it).
     public mutating func mamTokenAcquired() -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .acquiringUnenrollToken(let wipe):
             state = .unenrolling(wipe: wipe)
@@ -490,11 +471,10 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
     /// No MAM-service token could be obtained: the service cannot be told, but local
     /// removal still happens; reported as 203 AuthRequired.
     public mutating func mamTokenFailed() -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .acquiringUnenrollToken(let wipe):
             finishDeregistration(wipe: wipe, unenrollStatus: .authRequired)
-            return persist()
+            return stepAction()
         case .removed, .wiping:
             return .none
         default:
@@ -514,14 +494,13 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
 
     /// The selective wipe started by ``Action/startWipe(_:_:)`` reached `done`.
     public mutating func wipeCompleted() -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .wiping(let reason):
             if reason == .adminCommand {
                 events.append(.unenroll(EnrollmentReport(account: account, status: .unenrollmentSuccess)))
             }
             state = .removed
-            return persist()
+            return stepAction()
         case .removed:
             return .none
         default:
@@ -529,17 +508,9 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
         }
     }
 
-    /// The snapshot from the last ``Action/persist(_:)`` is stored.
-    public mutating func persisted() -> Action {
-        guard awaitingPersist else { preconditionFailure("persisted() without a pending persist action. Invalid state: \(state)") }
-        awaitingPersist = false
-        return resumeAction()
-    }
-
     /// After a rebuild from a snapshot: re-arms timers and re-issues interrupted steps.
     public mutating func resumed() -> Action {
-        checkNotAwaitingPersist()
-        return resumeAction()
+        return stepAction()
     }
 
     // MARK: - Internals
@@ -552,11 +523,10 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
     }
 
     private mutating func unenrollmentFinished(_ status: EnrollmentStatus) -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .unenrolling(let wipe):
             finishDeregistration(wipe: wipe, unenrollStatus: status)
-            return persist()
+            return stepAction()
         case .removed, .wiping:
             return .none
         default:
@@ -569,26 +539,17 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
         state = wipe.map { .wiping($0) } ?? .removed
     }
 
-    private func resumeAction() -> Action {
+    /// The step the state asks for, after an event or a rebuild (``resumed()``).
+    private func stepAction() -> Action {
         switch state {
         case .unregistered, .removed, .waitingForSlot: .none
+        case .awaitingRetry, .enrolled, .checkingIn, .applyingPolicy: .none  // waits for ``dueTimer``
         case .enrolling: .enroll(account)
-        case .awaitingRetry(let retryAt, _): .scheduleTimer(.enrollmentRetry, at: retryAt)
-        case .enrolled(let checkInAt): .scheduleTimer(.policyCheckIn, at: checkInAt)
-        case .checkingIn(let dueAt), .applyingPolicy(_, let dueAt): .scheduleTimer(.policyCheckIn, at: dueAt)
         case .acquiringUnenrollToken, .unenrolling: .acquireMAMToken(account)
         case .wiping(let reason): .startWipe(account, reason)
         }
     }
 
-    private mutating func persist() -> Action {
-        awaitingPersist = true
-        return .persist(snapshot)
-    }
-
-    private func checkNotAwaitingPersist() {
-        if awaitingPersist { preconditionFailure("event before persisted() for the pending persist action. Invalid state: \(state)") }
-    }
 }
 
 // MARK: - Persistence

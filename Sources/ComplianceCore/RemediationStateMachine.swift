@@ -14,19 +14,17 @@ import JSON
 /// SingleManagedAccountMode). When a remediation fails for an account that holds managed
 /// data, that account is wiped before its status is delivered.
 ///
-/// Persistence: every step that must survive a crash is preceded by ``Action/persist(_:)``;
-/// call ``persisted()`` after storing it to get the step. A machine rebuilt with
-/// ``init(restoring:)`` continues with ``resumed()``. A runner that stores this machine apart
-/// from the wipe machines must then report again, with ``accountRemoved(_:)``, every account
-/// it knows to be wiped or deregistered, since that call's own persist may not have been
-/// stored; the composed machine commits every sub-machine a step changed together and need not.
+/// Persistence: the composed machine stores this machine's ``snapshot`` with every step that
+/// changed it, before the step's commands run, together with the wipe and enrollment machines
+/// the step touched. A machine rebuilt with ``init(restoring:)`` continues with ``resumed()``.
+/// A runner that stored this machine apart from the wipe machines would have to report again,
+/// with ``accountRemoved(_:)``, every account it knows to be wiped, since that call's change
+/// may not have been stored; the composed machine commits them together and need not.
 /// A status is delivered at most once: the state stored before delivery is already the
 /// idle one.
 public struct RemediationStateMachine: Sendable, Hashable {
     /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
     public enum Action: Sendable, Hashable {
-        /// Store the snapshot, then call ``persisted()``.
-        case persist(Snapshot)
         /// Acquire a token for scope `https://msmamservice.api.application/.default`
         /// (interactively only when `silent` is false); keep it for the MAM calls and answer
         /// with `mamTokenAcquired()` or `mamTokenFailed(_:)`.
@@ -137,7 +135,6 @@ public struct RemediationStateMachine: Sendable, Hashable {
     private var managedData: [AccountID]
     /// Accounts waiting for their turn, in order.
     private var queue: [Run]
-    private var pendingAfterPersist: Action?
     private var events: [ComplianceEvent] = []
 
     /// A machine with nothing managed and nothing running.
@@ -192,7 +189,6 @@ public struct RemediationStateMachine: Sendable, Hashable {
     /// The app asks to remediate `account` (remediateComplianceForIdentity:silent:) after a
     /// token request failed with protection-policy-required.
     public mutating func remediate(_ account: AccountID, silent: Bool) -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .idle:
             events.append(.remediationStarted(account, silent: silent))
@@ -212,7 +208,7 @@ public struct RemediationStateMachine: Sendable, Hashable {
             }
             queue.append(Run(account: account, silent: silent))
             events.append(.remediationStarted(account, silent: silent))
-            return persist(then: .none)
+            return .none
         }
     }
 
@@ -220,7 +216,6 @@ public struct RemediationStateMachine: Sendable, Hashable {
 
     /// The MAM-service token is available.
     public mutating func mamTokenAcquired() -> Action {
-        checkNotAwaitingPersist()
         guard case .acquiringMAMToken(let run) = state else { return lateOrMisuse("mamTokenAcquired()") }
         state = .enrolling(run)
         return .enroll(run.account)
@@ -228,29 +223,25 @@ public struct RemediationStateMachine: Sendable, Hashable {
 
     /// No MAM-service token: the status follows the failure (interaction, cancel, network, …).
     public mutating func mamTokenFailed(_ failure: TokenAcquisitionFailure) -> Action {
-        checkNotAwaitingPersist()
         guard case .acquiringMAMToken(let run) = state else { return lateOrMisuse("mamTokenFailed()") }
         return finish(run, ComplianceStatusReport(account: run.account, status: failure.complianceStatus, detail: failure.message))
     }
 
     /// The enrollment succeeded (100, 103 or 208): the account is now the managed one.
     public mutating func enrollmentSucceeded() -> Action {
-        checkNotAwaitingPersist()
         guard case .enrolling(let run) = state else { return lateOrMisuse("enrollmentSucceeded()") }
         state = .awaitingPolicy(run)
-        return persist(then: .fetchPolicy(run.account))
+        return .fetchPolicy(run.account)
     }
 
     /// The enrollment failed with `status`.
     public mutating func enrollmentFailed(_ status: EnrollmentStatus, detail: String? = nil) -> Action {
-        checkNotAwaitingPersist()
         guard case .enrolling(let run) = state else { return lateOrMisuse("enrollmentFailed()") }
         return finish(run, ComplianceStatusReport(account: run.account, status: Self.complianceStatus(for: status), enrollmentStatus: status, detail: detail))
     }
 
     /// Policy arrived. The allowed-accounts list is checked before anything is applied.
     public mutating func policyReceived(_ policy: MAMPolicy) -> Action {
-        checkNotAwaitingPersist()
         guard case .awaitingPolicy(let run) = state else { return lateOrMisuse("policyReceived()") }
         guard policy.allowedAccounts.allows(run.account) else {
             return finish(run, ComplianceStatusReport(
@@ -259,25 +250,23 @@ public struct RemediationStateMachine: Sendable, Hashable {
         }
         let first = !managedData.contains(run.account)
         state = .applyingPolicy(run, policy, firstPolicy: first)
-        return persist(then: .applyPolicy(run.account, policy))
+        return .applyPolicy(run.account, policy)
     }
 
     /// No policy could be fetched (103 NoPolicyReceived, 212 network, …).
     public mutating func policyFetchFailed(_ status: EnrollmentStatus, detail: String? = nil) -> Action {
-        checkNotAwaitingPersist()
         guard case .awaitingPolicy(let run) = state else { return lateOrMisuse("policyFetchFailed()") }
         return finish(run, ComplianceStatusReport(account: run.account, status: Self.complianceStatus(for: status), enrollmentStatus: status, detail: detail))
     }
 
     /// The policy is applied; the account now holds managed data.
     public mutating func policyApplied() -> Action {
-        checkNotAwaitingPersist()
         guard case .applyingPolicy(let run, _, let first) = state else { return lateOrMisuse("policyApplied()") }
         if !managedData.contains(run.account) { managedData.append(run.account) }
         if first {
             state = .awaitingRestart(run)
             events.append(.restartRequired(run.account))
-            return persist(then: .restartApp(run.account))
+            return .restartApp(run.account)
         }
         state = .reportingCompliance(run)
         return .reportCompliance(run.account)
@@ -285,7 +274,6 @@ public struct RemediationStateMachine: Sendable, Hashable {
 
     /// The app restarted in-process after ``Action/restartApp(_:)`` (a rebuilt machine uses `resumed()`).
     public mutating func appRestarted() -> Action {
-        checkNotAwaitingPersist()
         guard case .awaitingRestart(let run) = state else { return lateOrMisuse("appRestarted()") }
         state = .reportingCompliance(run)
         return .reportCompliance(run.account)
@@ -293,7 +281,6 @@ public struct RemediationStateMachine: Sendable, Hashable {
 
     /// The MAM service accepted the compliance report.
     public mutating func complianceReported() -> Action {
-        checkNotAwaitingPersist()
         guard case .reportingCompliance(let run) = state else { return lateOrMisuse("complianceReported()") }
         state = .retryingTokenRequest(run)
         return .retryTokenRequest(run.account)
@@ -301,14 +288,12 @@ public struct RemediationStateMachine: Sendable, Hashable {
 
     /// The compliance report failed.
     public mutating func complianceReportFailed(_ status: EnrollmentStatus, detail: String? = nil) -> Action {
-        checkNotAwaitingPersist()
         guard case .reportingCompliance(let run) = state else { return lateOrMisuse("complianceReportFailed()") }
         return finish(run, ComplianceStatusReport(account: run.account, status: Self.complianceStatus(for: status), enrollmentStatus: status, detail: detail))
     }
 
     /// The retried token request ended: tokens mean Compliant, anything else maps to its status.
     public mutating func retriedTokenRequestCompleted(_ result: Result<TokenSet, TokenAcquisitionFailure>) -> Action {
-        checkNotAwaitingPersist()
         guard case .retryingTokenRequest(let run) = state else { return lateOrMisuse("retriedTokenRequestCompleted()") }
         switch result {
         case .success(let tokens):
@@ -324,14 +309,12 @@ public struct RemediationStateMachine: Sendable, Hashable {
 
     /// The wipe asked for by ``Action/startWipe(_:_:)`` is journaled and running.
     public mutating func wipeStarted() -> Action {
-        checkNotAwaitingPersist()
         guard case .wipingManagedData(_, let report) = state else { return lateOrMisuse("wipeStarted()") }
         return deliver(report, tokens: nil)
     }
 
     /// The status from ``Action/deliverStatus(_:tokens:)`` reached the app; the next queued account starts.
     public mutating func statusDelivered() -> Action {
-        checkNotAwaitingPersist()
         guard case .delivering = state else { return lateOrMisuse("statusDelivered()") }
         state = .idle
         guard !queue.isEmpty else { return .none }
@@ -342,30 +325,23 @@ public struct RemediationStateMachine: Sendable, Hashable {
     /// and applied its policy outside a remediation: it is the app's managed account and holds
     /// managed data, so its next remediation needs no app restart, a failed one wipes it, and
     /// another account's remediation gets 227. Valid in every state (no state change);
-    /// persists when it changes what the machine knows, `.none` when it knew already.
-    public mutating func accountEnrolled(_ account: AccountID) -> Action {
+    /// the snapshot changes only when the machine did not know it already.
+    public mutating func accountEnrolled(_ account: AccountID) {
         accountsEnrolled([account])
     }
 
-    /// ``accountEnrolled(_:)`` for many accounts in one step: one persist when anything
-    /// changed, `.none` otherwise. Linear in the accounts given plus those the machine knows.
-    public mutating func accountsEnrolled(_ accounts: [AccountID]) -> Action {
-        checkNotAwaitingPersist()
+    /// ``accountEnrolled(_:)`` for many accounts in one step. Linear in the accounts given
+    /// plus those the machine knows.
+    public mutating func accountsEnrolled(_ accounts: [AccountID]) {
         var holdingData = Set(managedData)
-        var changed = false
-        for account in accounts {
-            if holdingData.insert(account).inserted {
-                managedData.append(account)
-                changed = true
-            }
+        for account in accounts where holdingData.insert(account).inserted {
+            managedData.append(account)
         }
-        return changed ? persist(then: .none) : .none
     }
 
     /// `account` was deregistered, wiped or left the allowed list elsewhere: forget its
     /// managed state, drop it from the queue, and end its running remediation (NotCompliant).
     public mutating func accountRemoved(_ account: AccountID) -> Action {
-        checkNotAwaitingPersist()
         managedData.removeAll { $0 == account }
         queue.removeAll { $0.account == account }
         if let run = Self.run(of: state), run.account == account {
@@ -374,13 +350,12 @@ public struct RemediationStateMachine: Sendable, Hashable {
                 account: account, status: .notCompliant,
                 detail: "The account was removed from this app during remediation."), tokens: nil)
         }
-        return persist(then: .none)
+        return .none
     }
 
     /// Another account is the app's managed one (the composed machine's rule): the running
     /// remediation, before it enrolls, ends NotCompliant with 227 SingleManagedAccountMode.
     public mutating func managedElsewhere(by other: AccountID) -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .acquiringMAMToken(let run), .enrolling(let run):
             return deliver(ComplianceStatusReport(
@@ -393,19 +368,9 @@ public struct RemediationStateMachine: Sendable, Hashable {
 
     // MARK: - Persistence protocol
 
-    /// The snapshot from the last ``Action/persist(_:)`` is stored.
-    public mutating func persisted() -> Action {
-        guard let next = pendingAfterPersist else {
-            preconditionFailure("persisted() without a pending persist action. Invalid state: \(state)")
-        }
-        pendingAfterPersist = nil
-        return next
-    }
-
     /// After a rebuild from a snapshot (including the restart after the first policy):
     /// re-issues the interrupted step. Steps are idempotent (re-enrolling answers 208).
     public mutating func resumed() -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .idle:
             guard !queue.isEmpty else { return .none }
@@ -426,7 +391,7 @@ public struct RemediationStateMachine: Sendable, Hashable {
 
     private mutating func start(_ run: Run) -> Action {
         state = .acquiringMAMToken(run)
-        return persist(then: .acquireMAMToken(run.account, silent: run.silent))
+        return .acquireMAMToken(run.account, silent: run.silent)
     }
 
     /// Ends a failed run: wipe first when the account holds managed data.
@@ -434,7 +399,7 @@ public struct RemediationStateMachine: Sendable, Hashable {
         if managedData.contains(run.account) {
             managedData.removeAll { $0 == run.account }
             state = .wipingManagedData(run, report)
-            return persist(then: .startWipe(run.account, .remediationFailed))
+            return .startWipe(run.account, .remediationFailed)
         }
         return deliver(report, tokens: nil)
     }
@@ -442,7 +407,7 @@ public struct RemediationStateMachine: Sendable, Hashable {
     private mutating func deliver(_ report: ComplianceStatusReport, tokens: TokenSet?) -> Action {
         state = .delivering(report, tokens: report.status == .compliant ? tokens : nil)
         events.append(.compliance(report))
-        return persist(then: .deliverStatus(report, tokens: report.status == .compliant ? tokens : nil))
+        return .deliverStatus(report, tokens: report.status == .compliant ? tokens : nil)
     }
 
     private mutating func replaceRun(_ run: Run) {
@@ -465,17 +430,6 @@ public struct RemediationStateMachine: Sendable, Hashable {
             return .none  // a late answer for a remediation that already ended
         default:
             preconditionFailure("\(event) does not answer the step in progress. Invalid state: \(state)")
-        }
-    }
-
-    private mutating func persist(then next: Action) -> Action {
-        pendingAfterPersist = next
-        return .persist(snapshot)
-    }
-
-    private func checkNotAwaitingPersist() {
-        if pendingAfterPersist != nil {
-            preconditionFailure("event before persisted() for the pending persist action. Invalid state: \(state)")
         }
     }
 

@@ -18,14 +18,12 @@ import JSON
 /// never touched. Each wipe has a ``Wipe/generation`` (1, 2, … per account), so a step can
 /// be told apart from the same step of a later wipe.
 ///
-/// Protocol: an event returns ``Action/persist(_:)``; the composed machine stores the
-/// snapshot and calls ``persisted()``, which returns the step to run; when the step
-/// completes it calls the matching event (`tokensRemoved()`, …).
+/// Protocol: an event returns the step to run; the composed machine stores the changed
+/// snapshot with its step before the step runs, and when the step completes it calls the
+/// matching event (`tokensRemoved()`, …).
 public struct SelectiveWipeStateMachine: Sendable, Hashable {
     /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
     public enum Action: Sendable, Hashable {
-        /// Store the snapshot (replacing the previous one), then call ``persisted()``.
-        case persist(Snapshot)
         /// Delete the account's access, refresh and id tokens; then call ``tokensRemoved()``.
         case removeTokens(AccountID)
         /// Run the app's wipe hook for the account; then call ``appHookFinished(removedData:outcome:)``.
@@ -92,7 +90,6 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
     ]
 
     private var state: State
-    private var awaitingPersist = false
     private var events: [ComplianceEvent] = []
 
     /// A machine for `account` with nothing to wipe.
@@ -144,7 +141,6 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
     /// A wipe was asked for (deregister, admin command, allowed-list change, failed remediation).
     /// A request while a wipe is under way is coalesced into it.
     public mutating func wipeRequested(reason: WipeReason, runAppHook: Bool) -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .idle(let account):
             return start(Wipe(account: account, reason: reason, runAppHook: runAppHook, generation: 1))
@@ -155,29 +151,18 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
         }
     }
 
-    /// The snapshot from the last ``Action/persist(_:)`` is stored.
-    public mutating func persisted() -> Action {
-        guard awaitingPersist else {
-            preconditionFailure("persisted() without a pending persist action. Invalid state: \(state)")
-        }
-        awaitingPersist = false
-        return stepAction()
-    }
-
     /// After a rebuild from a snapshot: the step to (re-)run; `.none` for a wipe stored done.
     public mutating func resumed() -> Action {
-        checkNotAwaitingPersist()
         if case .done = state { return .none }
         return stepAction()
     }
 
     /// The account's tokens are deleted.
     public mutating func tokensRemoved() -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .intentRecorded(let wipe):
             state = .tokensRemoved(wipe)
-            return persist()
+            return stepAction()
         case .done:
             return .none
         case .idle, .tokensRemoved, .appHookFinished, .vaultRemoved:
@@ -189,12 +174,11 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
     /// `outcome` says how it ended, for the event. The vault step follows in either case: the
     /// app's YES covers its own files, never the daemon's key and records.
     public mutating func appHookFinished(removedData: Bool, outcome: String) -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .tokensRemoved(let wipe) where wipe.runAppHook:
             state = .appHookFinished(wipe)
             events.append(.wipeHookRan(wipe.account, outcome: outcome, appRemovedData: removedData))
-            return persist()
+            return stepAction()
         case .done:
             return .none
         default:
@@ -204,14 +188,13 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
 
     /// The account's vault files are deleted (or the app removed its data itself).
     public mutating func vaultRemoved() -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .tokensRemoved(let wipe) where !wipe.runAppHook:
             state = .vaultRemoved(wipe)
-            return persist()
+            return stepAction()
         case .appHookFinished(let wipe):
             state = .vaultRemoved(wipe)
-            return persist()
+            return stepAction()
         case .done:
             return .none
         default:
@@ -221,12 +204,11 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
 
     /// The account's enrollment record is deleted.
     public mutating func enrollmentRemoved() -> Action {
-        checkNotAwaitingPersist()
         switch state {
         case .vaultRemoved(let wipe):
             state = .done(wipe)
             events.append(.wipeFinished(wipe.account))
-            return persist()
+            return stepAction()
         case .done:
             return .none
         case .idle, .intentRecorded, .tokensRemoved, .appHookFinished:
@@ -239,9 +221,10 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
     private mutating func start(_ wipe: Wipe) -> Action {
         state = .intentRecorded(wipe)
         events.append(.wipeStarted(wipe.account, wipe.reason))
-        return persist()
+        return stepAction()
     }
 
+    /// The step the state asks for, after an event or a rebuild (``resumed()``).
     private func stepAction() -> Action {
         switch state {
         case .idle: .none
@@ -253,16 +236,6 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
         }
     }
 
-    private mutating func persist() -> Action {
-        awaitingPersist = true
-        return .persist(snapshot)
-    }
-
-    private func checkNotAwaitingPersist() {
-        if awaitingPersist {
-            preconditionFailure("event before persisted() for the pending persist action. Invalid state: \(state)")
-        }
-    }
 }
 
 // MARK: - Persistence

@@ -1,3 +1,4 @@
+import AppProfile
 import ComplianceCore
 import Foundation
 import HTTPClient
@@ -98,12 +99,14 @@ public struct DaemonConfiguration: Sendable {
     public var socketPath: String { stateDirectory + "/control.sock" }
 }
 
-/// The daemon's parts, wired: store, vault, clients, engine, control routes.
+/// The daemon's parts, wired: the engine's (``EngineParts``: store, vault, clients, engine)
+/// and the control routes.
 public struct DaemonParts: Sendable {
-    public let store: OrchestratorStore
+    public let engineParts: EngineParts
+    public var store: OrchestratorStore { engineParts.store }
     /// The issuer's client (the engine's), for the start-up check of its discovery document.
-    public let issuer: IssuerClient
-    public let engine: Engine
+    public var issuer: IssuerClient { engineParts.issuer }
+    public var engine: Engine { engineParts.engine }
     public let routes: ControlRoutes
 
     /// Opens the store and the vault and builds the engine (not started).
@@ -112,35 +115,15 @@ public struct DaemonParts: Sendable {
     ///   configuration's CA file and timeout. Many engines in one process (load runs) share one.
     /// - Parameter metrics: what the engine counts and times into (nothing by default).
     public init(_ configuration: DaemonConfiguration, logger: Logger, http: HTTPClient? = nil, metrics: EngineMetrics = EngineMetrics()) throws {
-        let client = http ?? HTTPClient(configuration: Self.httpConfiguration(configuration))
-        // The virtual clock starts at the real time; Engine.start() moves it to the stored time.
-        let clock = EngineClock(mode: configuration.clock)
-        let store = try OrchestratorStore(
-            stateDirectory: configuration.stateDirectory, clock: { clock.milliseconds }, eventRetention: configuration.eventRetention,
-            logger: logger)
-        let vault = try Vault(root: configuration.stateDirectory + "/vault", clock: { clock.milliseconds }, logger: logger)
-        let issuer = IssuerClient(
-            configuration: IssuerConfiguration(
+        engineParts = try EngineParts(
+            stateDirectory: configuration.stateDirectory, configuration: configuration.engineConfiguration,
+            issuer: IssuerConfiguration(
                 authority: configuration.issuer, clientID: configuration.clientID, redirectURI: configuration.app.redirectURI,
                 clientAuthentication: configuration.clientAuthentication),
-            http: client, logger: logger)
-        let mam = configuration.mamURL.map { MAMClient(baseURL: $0, http: client, logger: logger) }
-        var engineConfiguration = EngineConfiguration(
-            clientID: configuration.clientID, capabilities: configuration.app.capabilities,
-            defaultSignInScopes: configuration.signInScopes, wipeHook: configuration.wipeHook, launch: configuration.app.launch,
-            restartHook: configuration.restartHook)
-        engineConfiguration.multiIdentity = configuration.app.multiIdentity
-        engineConfiguration.webViews = configuration.app.webViews
-        engineConfiguration.identityHook = configuration.identityHook
-        engineConfiguration.redirectPort = configuration.redirectPort
-        let engine = Engine(
-            configuration: engineConfiguration,
-            store: store, vault: vault, issuer: issuer, mam: mam, mamFollowsAuthority: configuration.mamURLFollowsAuthority, browserHTTP: client,
-            clock: clock, logger: logger, metrics: metrics)
-        self.store = store
-        self.issuer = issuer
-        self.engine = engine
-        self.routes = ControlRoutes(engine: engine, testHooks: configuration.testHooks, logger: logger)
+            mamURL: configuration.mamURL, mamFollowsAuthority: configuration.mamURLFollowsAuthority, clock: configuration.clock,
+            eventRetention: configuration.eventRetention, http: http ?? HTTPClient(configuration: Self.httpConfiguration(configuration)),
+            logger: logger, metrics: metrics)
+        routes = ControlRoutes(engine: engineParts.engine, testHooks: configuration.testHooks, logger: logger)
     }
 
     /// The HTTP client settings a daemon uses: its CA file, its timeout (connecting within at
@@ -155,27 +138,20 @@ public struct DaemonParts: Sendable {
 }
 
 extension DaemonParts {
-    /// Starts the engine (resuming interrupted work) and runs its service until
-    /// ``RunningEngine/stop()``: for in-process use (tests, load runs, benchmarks), where no
-    /// `ServiceGroup` runs it. The daemon runs the engine in its service group instead.
+    /// Starts the engine and runs its service in-process (``EngineParts/startRunning()``).
     public func startRunning() async throws -> RunningEngine {
-        try await engine.start()
-        return RunningEngine(engine)
+        try await engineParts.startRunning()
     }
 }
 
-/// An engine's service running in a task of its own (``DaemonParts/startRunning()``).
-public final class RunningEngine: Sendable {
-    private let task: Task<Void, Never>
-
-    init(_ engine: Engine) {
-        // In-process only: the daemon runs the engine as a Service of its ServiceGroup.
-        task = Task { try? await engine.run() }
-    }
-
-    /// Stops the service and waits for the I/O it runs to end.
-    public func stop() async {
-        task.cancel()
-        await task.value
+extension DaemonConfiguration {
+    /// What the engine is built with: the app's profile and the daemon's hooks and options.
+    public var engineConfiguration: EngineConfiguration {
+        var engine = EngineConfiguration(app: app, clientID: clientID, signInScopes: signInScopes)
+        engine.wipeHook = wipeHook
+        engine.restartHook = restartHook
+        engine.identityHook = identityHook
+        engine.redirectPort = redirectPort
+        return engine
     }
 }

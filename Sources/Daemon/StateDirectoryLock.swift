@@ -1,3 +1,4 @@
+import AppProfile
 import Glibc
 
 /// An exclusive lock on `STATE_DIR/complianced.lock` (flock), held for the daemon's life:

@@ -1,3 +1,4 @@
+import AppProfile
 import ArgumentParser
 import Daemon
 import Foundation

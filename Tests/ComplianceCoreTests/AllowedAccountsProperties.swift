@@ -18,8 +18,6 @@ import Testing
                 violations.transition(from, machine.stateName)
                 while true {
                     switch action {
-                    case .persist:
-                        action = machine.persisted()
                     case .signOutAndWipe(let accounts):
                         for account in accounts {
                             violations.check(!machine.mayReceiveToken(account), "\(account) being removed may still get tokens")

@@ -7,7 +7,6 @@ import Testing
         var machine = AllowedAccountsStateMachine(allowed: allowed)
         for account in accounts {
             _ = machine.signedIn(account)
-            _ = machine.persisted()
         }
         return machine
     }
@@ -27,9 +26,10 @@ import Testing
 
     @Test func signedInIsPersisted() {
         var machine = AllowedAccountsStateMachine()
+        let before = machine.snapshot
         let action = machine.signedIn(alice)
-        #expect(action == .persist(machine.snapshot))
-        #expect(machine.persisted() == .none)
+        #expect(action == .none)
+        #expect(machine.snapshot != before)
         #expect(machine.signedInAccounts == [alice])
     }
 
@@ -37,10 +37,9 @@ import Testing
         var machine = signedIn([alice, bob])
         let newList = AllowedAccounts([alice])
         let action = machine.allowedAccountsReceived(newList)
-        #expect(action == .persist(machine.snapshot))
+        #expect(action == .signOutAndWipe([bob]))
         #expect(machine.stateName == "removing")
         #expect(machine.takeEvents() == [.allowedAccountsChanged(old: .anyone, new: newList, removed: [bob])])
-        #expect(machine.persisted() == .signOutAndWipe([bob]))
         #expect(!machine.mayReceiveToken(bob))
         #expect(machine.mayReceiveToken(alice))
     }
@@ -48,9 +47,8 @@ import Testing
     @Test func listChangeWithoutRemovalsStaysTracking() {
         var machine = signedIn([alice])
         let action = machine.allowedAccountsReceived(AllowedAccounts([alice, bob]))
-        #expect(action == .persist(machine.snapshot))
+        #expect(action == .none)
         #expect(machine.stateName == "tracking")
-        #expect(machine.persisted() == .none)
         #expect(machine.takeEvents().count == 1)
     }
 
@@ -63,14 +61,11 @@ import Testing
     @Test func accountRemovedOfTheLastPendingReturnsToTracking() {
         var machine = signedIn([alice, bob])
         _ = machine.allowedAccountsReceived(AllowedAccounts([]))
-        _ = machine.persisted()
-        _ = machine.accountRemoved(alice)
-        #expect(machine.persisted() == .signOutAndWipe([bob]))
+        #expect(machine.accountRemoved(alice) == .signOutAndWipe([bob]))
         #expect(machine.stateName == "removing")
         let action = machine.accountRemoved(bob)
-        #expect(action == .persist(machine.snapshot))
+        #expect(action == .none)
         #expect(machine.stateName == "tracking")
-        #expect(machine.persisted() == .none)
         #expect(machine.signedInAccounts.isEmpty)
         #expect(machine.accountRemoved(bob) == .none)  // late duplicate
     }
@@ -78,15 +73,14 @@ import Testing
     @Test func aNotAllowedSignInThatCompletedAnywayIsRemoved() {
         var machine = AllowedAccountsStateMachine(allowed: AllowedAccounts([alice]))
         let action = machine.signedIn(bob)
-        #expect(action == .persist(machine.snapshot))
-        #expect(machine.persisted() == .signOutAndWipe([bob]))
+        #expect(action == .signOutAndWipe([bob]))
     }
 
     @Test func signedOutForgetsTheAccount() {
         var machine = signedIn([alice])
         let action = machine.signedOut(alice)
-        #expect(action == .persist(machine.snapshot))
-        _ = machine.persisted()
+        #expect(action == .none)
+        #expect(machine.signedInAccounts.isEmpty)
         #expect(machine.signedOut(alice) == .none)
     }
 
@@ -104,11 +98,8 @@ import Testing
     @Test func anAccountBeingRemovedIsRefusedWithItsOwnReason() {
         var machine = AllowedAccountsStateMachine()
         _ = machine.signedIn(bob)
-        _ = machine.persisted()
         _ = machine.allowedAccountsReceived(AllowedAccounts([alice]))
-        _ = machine.persisted()
         _ = machine.allowedAccountsReceived(.anyone)  // bob is allowed again but still being removed
-        _ = machine.persisted()
         guard case .refuseSignIn(let refusal) = machine.signInRequested(bob) else { Issue.record("not refused"); return }
         #expect(refusal.code == .removalInProgress)
         #expect(refusal.message.contains("being signed out"))

@@ -25,45 +25,51 @@ func policy(_ version: String = "v1", allowed: [AccountID]? = nil) -> MAMPolicy 
     MAMPolicy(version: version, allowedAccounts: AllowedAccounts(allowed))
 }
 
-/// Runs `persisted()` after checking the action asked to persist the machine's current snapshot.
 extension SelectiveWipeStateMachine {
     static func atStep(_ step: String, account: AccountID = alice, runAppHook: Bool = true) -> SelectiveWipeStateMachine {
         var machine = SelectiveWipeStateMachine(account: account)
         if step == "idle" { return machine }
         _ = machine.wipeRequested(reason: .deregistered, runAppHook: runAppHook)
-        _ = machine.persisted()
         if step == "intentRecorded" { return machine }
         _ = machine.tokensRemoved()
-        _ = machine.persisted()
         if step == "tokensRemoved" { return machine }
         if runAppHook {
             _ = machine.appHookFinished(removedData: false, outcome: "exited with status 1")
-            _ = machine.persisted()
             if step == "appHookFinished" { return machine }
         }
         _ = machine.vaultRemoved()
-        _ = machine.persisted()
         if step == "vaultRemoved" { return machine }
         _ = machine.enrollmentRemoved()
-        _ = machine.persisted()
         precondition(step == "done")
         _ = machine.takeEvents()
         return machine
     }
 }
 
+/// The timer an enrollment machine waits for, comparable in `#expect`.
+struct Due: Equatable {
+    let timer: EnrollmentStateMachine.Timer
+    let at: Instant
+
+    init(_ timer: EnrollmentStateMachine.Timer, at: Instant) {
+        self.timer = timer
+        self.at = at
+    }
+}
+
 extension EnrollmentStateMachine {
+    /// ``dueTimer`` as a ``Due``.
+    var due: Due? { dueTimer.map { Due($0.timer, at: $0.at) } }
+
     static func enrolling(_ account: AccountID = alice) -> EnrollmentStateMachine {
         var machine = EnrollmentStateMachine(account: account)
         _ = machine.register(now: t0)
-        _ = machine.persisted()
         return machine
     }
 
     static func enrolled(_ account: AccountID = alice, at now: Instant = t0) -> EnrollmentStateMachine {
         var machine = enrolling(account)
         _ = machine.enrollmentSucceeded(.newPoliciesReceived, now: now)
-        _ = machine.persisted()
         _ = machine.takeEvents()
         return machine
     }
@@ -71,7 +77,6 @@ extension EnrollmentStateMachine {
     static func awaitingRetry(_ account: AccountID = alice, failedAt now: Instant = t0) -> EnrollmentStateMachine {
         var machine = enrolling(account)
         _ = machine.enrollmentFailed(.enrollmentEndPointNetworkFailure, now: now)
-        _ = machine.persisted()
         _ = machine.takeEvents()
         return machine
     }
@@ -85,7 +90,6 @@ extension EnrollmentStateMachine {
     static func deregistering(wipe: Bool, _ account: AccountID = alice) -> EnrollmentStateMachine {
         var machine = enrolled(account)
         _ = machine.deregister(wipe: wipe)
-        _ = machine.persisted()
         return machine
     }
 }
@@ -97,22 +101,17 @@ extension RemediationStateMachine {
         if !firstPolicy {  // one full remediation first, so the account already holds managed data
             machine = at("retryingTokenRequest", account: account, silent: silent)
             _ = machine.retriedTokenRequestCompleted(.success(tokenSet()))
-            _ = machine.persisted()
             _ = machine.statusDelivered()
         }
         _ = machine.remediate(account, silent: silent)
-        _ = machine.persisted()
         if step == "acquiringMAMToken" { return machine.drained() }
         _ = machine.mamTokenAcquired()
         if step == "enrolling" { return machine.drained() }
         _ = machine.enrollmentSucceeded()
-        _ = machine.persisted()
         if step == "awaitingPolicy" { return machine.drained() }
         _ = machine.policyReceived(policy())
-        _ = machine.persisted()
         if step == "applyingPolicy" { return machine.drained() }
         _ = machine.policyApplied()
-        if machine.stateName == "awaitingRestart" { _ = machine.persisted() }
         if step == "awaitingRestart" { return machine.drained() }
         if machine.stateName == "awaitingRestart" { _ = machine.appRestarted() }
         if step == "reportingCompliance" { return machine.drained() }

@@ -18,7 +18,6 @@ struct EnrollmentDriver {
     var stored: (JSONValue, Book)?
     var book = Book()
     var now = t0
-    var timers: [EnrollmentStateMachine.Timer: Instant] = [:]
     var outstanding: EnrollmentStateMachine.Action?
     var choices: Choices
     var violations = Violations(EnrollmentStateMachine.documentedTransitions)
@@ -27,27 +26,31 @@ struct EnrollmentDriver {
 
     init(_ list: [Int]) { choices = Choices(list) }
 
+    /// One event; when it changed the snapshot, the step's commit stores it (the process may
+    /// die before or after the store) before the action runs.
     mutating func event(_ body: (inout EnrollmentStateMachine) -> EnrollmentStateMachine.Action) {
         let before = machine.stateName
+        let snapshot = machine.snapshot
         let action = body(&machine)
         violations.transition(before, machine.stateName)
+        if machine.snapshot != snapshot {
+            switch choices.next(10) {
+            case 1:
+                crash()
+                return
+            case 2:
+                stored = (machine.snapshot.json, book)
+                crash()
+                return
+            default:
+                stored = (machine.snapshot.json, book)
+            }
+        }
         handle(action)
     }
 
     mutating func handle(_ action: EnrollmentStateMachine.Action) {
         switch action {
-        case .persist(let snapshot):
-            switch choices.next(10) {
-            case 1: crash()
-            case 2:
-                stored = (snapshot.json, book)
-                crash()
-            default:
-                stored = (snapshot.json, book)
-                event { $0.persisted() }
-            }
-        case .scheduleTimer(let timer, let at):
-            timers[timer] = at
         case .enroll:
             enrollments += 1
             if let failedAt = book.failedAt {
@@ -71,7 +74,6 @@ struct EnrollmentDriver {
 
     mutating func crash() {
         outstanding = nil
-        timers = [:]  // timers live in the process
         if let (json, storedBook) = stored {
             machine = EnrollmentStateMachine(restoring: try! .init(json: try! JSONValue.parse(json.encoded())))
             book = storedBook
@@ -127,9 +129,8 @@ struct EnrollmentDriver {
         event { [now] in $0.register(now: now) }
         for _ in 0..<300 {
             switch choices.next(14) {
-            case 1, 2:  // time passes and a timer fires (sometimes early: the machine re-arms it)
-                guard let (timer, at) = timers.min(by: { $0.value < $1.value }) else { continue }
-                timers[timer] = nil
+            case 1, 2:  // time passes and the due timer fires (sometimes early: it stays due)
+                guard let (timer, at) = machine.dueTimer else { continue }
                 let early = choices.next(4) == 1
                 now = max(now, early ? at.advanced(by: .hours(-1)) : at)
                 event { [now] in $0.timerFired(timer, now: now) }

@@ -20,16 +20,6 @@ import Testing
         #expect(message.contains("vaultRemoved() while not removing vault files. Invalid state: idle"), "\(message)")
     }
 
-    @Test func eventBeforePersisted() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            var machine = RemediationStateMachine()
-            _ = machine.remediate(try! AccountID("alice@contoso.com"), silent: true)
-            _ = machine.remediate(try! AccountID("bob@contoso.com"), silent: true)
-        }
-        let message = Self.failureMessage(result)
-        #expect(message.contains("event before persisted() for the pending persist action. Invalid state: acquiringMAMToken"), "\(message)")
-    }
-
     @Test func answerForAStepNotInProgress() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             var machine = EnrollmentStateMachine(account: try! AccountID("alice@contoso.com"))

@@ -52,21 +52,16 @@ import Testing
         var guardCount = 0
         loop: while guardCount < 50 {
             guardCount += 1
+            store["remediation"] = remediation.snapshot.json.encoded()  // the step's commit, before its action
             switch action {
-            case .persist(let snapshot):
-                store["remediation"] = snapshot.json.encoded()
-                action = remediation.persisted()
             case .acquireMAMToken(let account, let silent):
                 #expect(account == alice && silent)
                 action = remediation.mamTokenAcquired()
             case .enroll:
                 action = remediation.enrollmentSucceeded()
-                var lifecycle = enrollment.remediationEnrolled(now: t0)
-                if case .persist(let snapshot) = lifecycle {
-                    store["enrollment.alice"] = snapshot.json.encoded()
-                    lifecycle = enrollment.persisted()
-                }
-                #expect(lifecycle == .scheduleTimer(.policyCheckIn, at: t0.advanced(by: .hours(8))))
+                #expect(enrollment.remediationEnrolled(now: t0) == .none)
+                store["enrollment.alice"] = enrollment.snapshot.json.encoded()
+                #expect(enrollment.due == Due(.policyCheckIn, at: t0.advanced(by: .hours(8))))
             case .fetchPolicy:
                 let policy = try MAMPolicy(json: try JSONValue.parse(#"{"version":"7","allowedAccounts":["Alice@Contoso.com"],"pinRequired":true}"#))
                 action = remediation.policyReceived(policy)
@@ -78,7 +73,8 @@ import Testing
                 restarted = true
                 remediation = RemediationStateMachine(restoring: try .init(json: try JSONValue.parse(try #require(store["remediation"]))))
                 enrollment = EnrollmentStateMachine(restoring: try .init(json: try JSONValue.parse(try #require(store["enrollment.alice"]))))
-                #expect(enrollment.resumed() == .scheduleTimer(.policyCheckIn, at: t0.advanced(by: .hours(8))))
+                #expect(enrollment.resumed() == .none)
+                #expect(enrollment.due == Due(.policyCheckIn, at: t0.advanced(by: .hours(8))))
                 action = remediation.resumed()
             case .reportCompliance:
                 action = remediation.complianceReported()
@@ -104,11 +100,10 @@ import Testing
     @Test func anAllowedListChangeSignsOutAndWipesOnlyTheRemovedAccount() throws {
         var allowed = AllowedAccountsStateMachine()
         for account in [alice, bob] {
-            #expect(allowed.signedIn(account) == .persist(allowed.snapshot))
-            _ = allowed.persisted()
+            #expect(allowed.signedIn(account) == .none)
         }
-        _ = allowed.allowedAccountsReceived(try AllowedAccounts(json: try JSONValue.parse(#"["alice@contoso.com"]"#)))
-        guard case .signOutAndWipe(let removed) = allowed.persisted() else { Issue.record("no removal"); return }
+        let list = try AllowedAccounts(json: try JSONValue.parse(#"["alice@contoso.com"]"#))
+        guard case .signOutAndWipe(let removed) = allowed.allowedAccountsReceived(list) else { Issue.record("no removal"); return }
         #expect(removed == [bob])
 
         var wipes: [AccountID: SelectiveWipeStateMachine] = [:]
@@ -118,7 +113,6 @@ import Testing
             var action = wipe.wipeRequested(reason: .notAllowed, runAppHook: true)
             while true {
                 switch action {
-                case .persist: action = wipe.persisted()
                 case .removeTokens(let who): effects.append("tokens:\(who)"); action = wipe.tokensRemoved()
                 case .runAppHook(let who): effects.append("hook:\(who)"); action = wipe.appHookFinished(removedData: false, outcome: "exited with status 1")
                 case .removeVaultFiles(let who): effects.append("vault:\(who)"); action = wipe.vaultRemoved()
@@ -131,8 +125,7 @@ import Testing
                 .wipeStarted(account, .notAllowed), .wipeHookRan(account, outcome: "exited with status 1", appRemovedData: false), .wipeFinished(account),
             ])
             wipes[account] = wipe
-            #expect(allowed.accountRemoved(account) == .persist(allowed.snapshot))
-            _ = allowed.persisted()
+            #expect(allowed.accountRemoved(account) == .none)
         }
         #expect(effects == ["tokens:bob@contoso.com", "hook:bob@contoso.com", "vault:bob@contoso.com", "enrollment:bob@contoso.com"])
         #expect(allowed.signedInAccounts == [alice])

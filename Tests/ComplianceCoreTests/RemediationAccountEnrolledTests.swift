@@ -8,22 +8,22 @@ import Testing
     /// Runs `account`'s remediation to the policy step and returns what applying it asks next.
     static func applyPolicy(_ machine: inout RemediationStateMachine, _ account: AccountID) -> RemediationStateMachine.Action {
         _ = machine.remediate(account, silent: true)
-        _ = machine.persisted()
         _ = machine.mamTokenAcquired()
         _ = machine.enrollmentSucceeded()
-        _ = machine.persisted()
         _ = machine.policyReceived(policy())
-        _ = machine.persisted()
         return machine.policyApplied()
     }
 
     @Test func anEnrolledAccountIsPersistedOnceAsHoldingData() {
         var machine = RemediationStateMachine()
-        #expect(machine.accountEnrolled(bob) == .persist(machine.snapshot))
-        #expect(machine.persisted() == .none)
+        let before = machine.snapshot
+        machine.accountEnrolled(bob)
+        #expect(machine.snapshot != before)
         #expect(machine.holdsManagedData(bob))
         #expect(machine.stateName == "idle")
-        #expect(machine.accountEnrolled(bob) == .none)
+        let known = machine.snapshot
+        machine.accountEnrolled(bob)
+        #expect(machine.snapshot == known)
     }
 
     /// A start tells the machine of every enrolled account again: one it knows, managed or
@@ -31,58 +31,54 @@ import Testing
     /// start quadratic).
     @Test func anAccountItKnowsBesideAnotherManagedOneCostsNoCommit() {
         var machine = RemediationStateMachine()
-        _ = machine.accountEnrolled(bob)
-        _ = machine.persisted()
-        #expect(machine.accountEnrolled(alice) == .persist(machine.snapshot))
-        #expect(machine.persisted() == .none)
+        machine.accountEnrolled(bob)
+        machine.accountEnrolled(alice)
         #expect(machine.holdsManagedData(bob) && machine.holdsManagedData(alice))
-        #expect(machine.accountEnrolled(alice) == .none)
-        #expect(machine.accountEnrolled(bob) == .none)
+        let known = machine.snapshot
+        machine.accountEnrolled(alice)
+        machine.accountEnrolled(bob)
+        #expect(machine.snapshot == known)
     }
 
     @Test func manyEnrolledAccountsArePersistedInOneStep() throws {
         var machine = RemediationStateMachine()
-        #expect(machine.accountsEnrolled([]) == .none)
-        #expect(machine.accountsEnrolled([bob, alice, bob]) == .persist(machine.snapshot))
-        #expect(machine.persisted() == .none)
+        let empty = machine.snapshot
+        machine.accountsEnrolled([])
+        #expect(machine.snapshot == empty)
+        machine.accountsEnrolled([bob, alice, bob])
         #expect(machine.holdsManagedData(bob) && machine.holdsManagedData(alice))
-        #expect(machine.accountsEnrolled([alice, bob]) == .none)
+        let known = machine.snapshot
+        machine.accountsEnrolled([alice, bob])
+        #expect(machine.snapshot == known)
         var restored = RemediationStateMachine(restoring: try .init(json: machine.snapshot.json))
-        #expect(restored.accountsEnrolled([bob, alice]) == .none)
+        restored.accountsEnrolled([bob, alice])
+        #expect(restored.snapshot == known)
         #expect(Self.applyPolicy(&restored, bob) == .reportCompliance(bob))
     }
 
     @Test func itsNextRemediationAppliesPolicyWithoutARestart() {
         var known = RemediationStateMachine()
-        _ = known.accountEnrolled(bob)
-        _ = known.persisted()
+        known.accountEnrolled(bob)
         #expect(Self.applyPolicy(&known, bob) == .reportCompliance(bob))
 
         var unknown = RemediationStateMachine()
-        #expect(Self.applyPolicy(&unknown, bob) == .persist(unknown.snapshot))
-        #expect(unknown.persisted() == .restartApp(bob))
+        #expect(Self.applyPolicy(&unknown, bob) == .restartApp(bob))
     }
 
     @Test func aFailedRemediationOfTheEnrolledAccountWipesItFirst() {
         var machine = RemediationStateMachine()
-        _ = machine.accountEnrolled(bob)
-        _ = machine.persisted()
+        machine.accountEnrolled(bob)
         _ = machine.remediate(bob, silent: true)
-        _ = machine.persisted()
-        _ = machine.mamTokenFailed(.networkFailure("down"))
+        #expect(machine.mamTokenFailed(.networkFailure("down")) == .startWipe(bob, .remediationFailed))
         #expect(machine.stateName == "wipingManagedData")
-        #expect(machine.persisted() == .startWipe(bob, .remediationFailed))
     }
 
     /// The composed machine answers `managedElsewhere` when bob holds the slot.
     @Test func anotherAccountsRemediationIsRefusedWith227WhenToldTheSlotIsHeld() {
         var machine = RemediationStateMachine()
-        _ = machine.accountEnrolled(bob)
-        _ = machine.persisted()
-        _ = machine.remediate(alice, silent: true)
-        #expect(machine.persisted() == .acquireMAMToken(alice, silent: true))
-        _ = machine.managedElsewhere(by: bob)
-        guard case .deliverStatus(let report, nil) = machine.persisted() else {
+        machine.accountEnrolled(bob)
+        #expect(machine.remediate(alice, silent: true) == .acquireMAMToken(alice, silent: true))
+        guard case .deliverStatus(let report, nil) = machine.managedElsewhere(by: bob) else {
             Issue.record("expected a delivered status")
             return
         }
@@ -93,10 +89,10 @@ import Testing
 
     @Test func itSurvivesASnapshotRoundTrip() throws {
         var machine = RemediationStateMachine()
-        _ = machine.accountEnrolled(bob)
-        _ = machine.persisted()
+        machine.accountEnrolled(bob)
         var restored = RemediationStateMachine(restoring: try .init(json: machine.snapshot.json))
         #expect(restored.holdsManagedData(bob))
-        #expect(restored.accountEnrolled(bob) == .none)
+        restored.accountEnrolled(bob)
+        #expect(restored.snapshot == machine.snapshot)
     }
 }

@@ -26,25 +26,31 @@ struct RemediationDriver {
 
     init(_ list: [Int]) { choices = Choices(list) }
 
+    /// One event; when it changed the snapshot, the step's commit stores it (the process may
+    /// die before or after the store) before the action runs.
     mutating func event(_ body: (inout RemediationStateMachine) -> RemediationStateMachine.Action) {
         let before = machine.stateName
+        let snapshot = machine.snapshot
         let action = body(&machine)
         violations.transition(before, machine.stateName)
+        if machine.snapshot != snapshot {
+            switch choices.next(12) {
+            case 1:
+                crash()  // died before the store wrote
+                return
+            case 2:
+                stored = machine.snapshot.json
+                crash()  // died after the store wrote
+                return
+            default:
+                stored = machine.snapshot.json
+            }
+        }
         handle(action)
     }
 
     mutating func handle(_ action: RemediationStateMachine.Action) {
         switch action {
-        case .persist(let snapshot):
-            switch choices.next(12) {
-            case 1: crash()  // died before the store wrote
-            case 2:
-                stored = snapshot.json
-                crash()  // died after the store wrote
-            default:
-                stored = snapshot.json
-                event { $0.persisted() }
-            }
         case .none:
             break
         case .deliverStatus(let report, let tokens):
@@ -129,7 +135,7 @@ struct RemediationDriver {
             event { $0.wipeStarted() }
         case .deliverStatus:
             event { $0.statusDelivered() }
-        case .persist, .none:
+        case .none:
             violations.check(false, "not an outstanding step: \(action)")
         }
     }

@@ -6,8 +6,7 @@ import Testing
     @Test func remediatePersistsThenAcquiresTheMAMToken() {
         var machine = RemediationStateMachine()
         let action = machine.remediate(alice, silent: true)
-        #expect(action == .persist(machine.snapshot))
-        #expect(machine.persisted() == .acquireMAMToken(alice, silent: true))
+        #expect(action == .acquireMAMToken(alice, silent: true))
         #expect(RemediationStateMachine.mamScope == "https://msmamservice.api.application/.default")
     }
 
@@ -19,8 +18,7 @@ import Testing
     @Test func mamTokenFailureDeliversItsStatus() {
         var machine = RemediationStateMachine.at("acquiringMAMToken")
         let action = machine.mamTokenFailed(.userCancelled)
-        #expect(action == .persist(machine.snapshot))
-        guard case .deliverStatus(let report, nil) = machine.persisted() else { Issue.record("no status"); return }
+        guard case .deliverStatus(let report, nil) = action else { Issue.record("no status"); return }
         #expect(report.status == .userCancelled)
         #expect(report.title == "Sign-in cancelled")
         #expect(machine.takeEvents() == [.compliance(report)])
@@ -29,8 +27,7 @@ import Testing
     @Test func enrollmentSucceededFetchesPolicy() {
         var machine = RemediationStateMachine.at("enrolling")
         let action = machine.enrollmentSucceeded()
-        #expect(action == .persist(machine.snapshot))
-        #expect(machine.persisted() == .fetchPolicy(alice))
+        #expect(action == .fetchPolicy(alice))
         #expect(machine.activeStep == .awaitingPolicy)
     }
 
@@ -43,39 +40,34 @@ import Testing
     ])
     func enrollmentFailedMapsToAStatus(status: EnrollmentStatus, expected: ComplianceStatus) {
         var machine = RemediationStateMachine.at("enrolling")
-        _ = machine.enrollmentFailed(status)
-        #expect(machine.persisted() == .deliverStatus(ComplianceStatusReport(account: alice, status: expected, enrollmentStatus: status), tokens: nil))
+        #expect(machine.enrollmentFailed(status) == .deliverStatus(ComplianceStatusReport(account: alice, status: expected, enrollmentStatus: status), tokens: nil))
     }
 
     @Test func policyReceivedForAnAllowedAccountIsApplied() {
         var machine = RemediationStateMachine.at("awaitingPolicy")
         let allowed = policy(allowed: [alice])
         let action = machine.policyReceived(allowed)
-        #expect(action == .persist(machine.snapshot))
-        #expect(machine.persisted() == .applyPolicy(alice, allowed))
+        #expect(action == .applyPolicy(alice, allowed))
     }
 
     @Test func policyNotAllowingTheAccountIsNotCompliant() {
         var machine = RemediationStateMachine.at("awaitingPolicy")
-        _ = machine.policyReceived(policy(allowed: [bob]))
-        guard case .deliverStatus(let report, nil) = machine.persisted() else { Issue.record("no status"); return }
+        guard case .deliverStatus(let report, nil) = machine.policyReceived(policy(allowed: [bob])) else { Issue.record("no status"); return }
         #expect(report.status == .notCompliant)
         #expect(report.message.contains("allowed accounts"))
     }
 
     @Test func policyFetchFailedDeliversItsStatus() {
         var machine = RemediationStateMachine.at("awaitingPolicy")
-        _ = machine.policyFetchFailed(.noPolicyReceived)
-        #expect(machine.persisted() == .deliverStatus(ComplianceStatusReport(account: alice, status: .notCompliant, enrollmentStatus: .noPolicyReceived), tokens: nil))
+        #expect(machine.policyFetchFailed(.noPolicyReceived) == .deliverStatus(ComplianceStatusReport(account: alice, status: .notCompliant, enrollmentStatus: .noPolicyReceived), tokens: nil))
     }
 
     @Test func firstPolicyAppliedRequiresARestartFromAStoredState() throws {
         var machine = RemediationStateMachine.at("applyingPolicy")
         let action = machine.policyApplied()
-        #expect(action == .persist(machine.snapshot))
+        #expect(action == .restartApp(alice))
         #expect(machine.stateName == "awaitingRestart")
         #expect(machine.takeEvents() == [.restartRequired(alice)])
-        #expect(machine.persisted() == .restartApp(alice))
         // The process restarts: rebuild from the stored JSON and resume.
         let stored = machine.snapshot.json.encoded()
         var rebuilt = RemediationStateMachine(restoring: try .init(json: try JSONValue.parse(stored)))
@@ -101,10 +93,9 @@ import Testing
         var machine = RemediationStateMachine.at("retryingTokenRequest")
         let tokens = tokenSet()
         let action = machine.retriedTokenRequestCompleted(.success(tokens))
-        #expect(action == .persist(machine.snapshot))
-        #expect(machine.snapshot.json["run"] == .null)  // stored as idle: delivered at most once
         let report = ComplianceStatusReport(account: alice, status: .compliant)
-        #expect(machine.persisted() == .deliverStatus(report, tokens: tokens))
+        #expect(action == .deliverStatus(report, tokens: tokens))
+        #expect(machine.snapshot.json["run"] == .null)  // stored as idle: delivered at most once
         #expect(machine.takeEvents() == [.compliance(report)])
         #expect(machine.statusDelivered() == .none)
         #expect(machine.stateName == "idle")
@@ -113,19 +104,16 @@ import Testing
     @Test func failureAfterPolicyWasAppliedWipesBeforeTheStatus() {
         var machine = RemediationStateMachine.at("reportingCompliance")
         let action = machine.complianceReportFailed(.policyEndPointNetworkFailure)
-        #expect(action == .persist(machine.snapshot))
-        #expect(machine.persisted() == .startWipe(alice, .remediationFailed))
+        #expect(action == .startWipe(alice, .remediationFailed))
         let delivered = machine.wipeStarted()
-        #expect(delivered == .persist(machine.snapshot))
-        #expect(machine.persisted() == .deliverStatus(ComplianceStatusReport(account: alice, status: .networkFailure, enrollmentStatus: .policyEndPointNetworkFailure), tokens: nil))
+        #expect(delivered == .deliverStatus(ComplianceStatusReport(account: alice, status: .networkFailure, enrollmentStatus: .policyEndPointNetworkFailure), tokens: nil))
         #expect(!machine.holdsManagedData(alice))
     }
 
     @Test func retriedProtectionPolicyRequiredIsNotCompliantAndWipes() {
         var machine = RemediationStateMachine.at("retryingTokenRequest")
         let details = ProtectionPolicyRequired(serverError: serverError("unauthorized_client", suberror: "protection_policy_required"))
-        _ = machine.retriedTokenRequestCompleted(.failure(.protectionPolicyRequired(details)))
-        #expect(machine.persisted() == .startWipe(alice, .remediationFailed))
+        #expect(machine.retriedTokenRequestCompleted(.failure(.protectionPolicyRequired(details))) == .startWipe(alice, .remediationFailed))
     }
 
     @Test func repeatCallsForTheSameAccountAreCoalesced() {
@@ -137,17 +125,13 @@ import Testing
     @Test func otherAccountsQueueAndRunAfterTheStatus() {
         var machine = RemediationStateMachine.at("retryingTokenRequest")
         let queued = machine.remediate(bob, silent: false)
-        #expect(queued == .persist(machine.snapshot))
-        #expect(machine.persisted() == .none)
+        #expect(queued == .none)
         #expect(machine.queuedAccounts == [bob])
-        _ = machine.retriedTokenRequestCompleted(.failure(.networkFailure("reset")))
-        _ = machine.persisted()  // wipe first: alice held managed data
+        _ = machine.retriedTokenRequestCompleted(.failure(.networkFailure("reset")))  // wipe first: alice held managed data
         _ = machine.wipeStarted()
-        _ = machine.persisted()
         // alice's failure freed the managed slot, so bob runs.
         let next = machine.statusDelivered()
-        #expect(next == .persist(machine.snapshot))
-        #expect(machine.persisted() == .acquireMAMToken(bob, silent: false))
+        #expect(next == .acquireMAMToken(bob, silent: false))
     }
 
     /// The queued account starts; the composed machine, which owns the one-managed-account
@@ -155,18 +139,14 @@ import Testing
     @Test func aQueuedAccountStartsAndGets227WhenTheSlotIsHeld() {
         var machine = RemediationStateMachine.at("retryingTokenRequest")
         _ = machine.remediate(bob, silent: true)
-        _ = machine.persisted()
         _ = machine.retriedTokenRequestCompleted(.success(tokenSet()))
-        _ = machine.persisted()
         _ = machine.takeEvents()
         let next = machine.statusDelivered()
-        #expect(next == .persist(machine.snapshot))
+        #expect(next == .acquireMAMToken(bob, silent: true))
         #expect(machine.snapshot.json["queue"] == [])
-        #expect(machine.persisted() == .acquireMAMToken(bob, silent: true))
         let report = ComplianceStatusReport(
             account: bob, status: .notCompliant, enrollmentStatus: .singleManagedAccountMode, detail: "alice@contoso.com is the managed account of this app.")
-        _ = machine.managedElsewhere(by: alice)
-        #expect(machine.persisted() == .deliverStatus(report, tokens: nil))
+        #expect(machine.managedElsewhere(by: alice) == .deliverStatus(report, tokens: nil))
         #expect(report.message.contains("SingleManagedAccountMode 227"))
         #expect(machine.takeEvents() == [.compliance(report)])
         #expect(machine.statusDelivered() == .none)
@@ -175,8 +155,7 @@ import Testing
     @Test func accountRemovedEndsItsRemediationWithoutTokens() {
         var machine = RemediationStateMachine.at("retryingTokenRequest")
         let action = machine.accountRemoved(alice)
-        #expect(action == .persist(machine.snapshot))
-        guard case .deliverStatus(let report, nil) = machine.persisted() else { Issue.record("no status"); return }
+        guard case .deliverStatus(let report, nil) = action else { Issue.record("no status"); return }
         #expect(report.status == .notCompliant)
         #expect(machine.retriedTokenRequestCompleted(.success(tokenSet())) == .none)  // late
         #expect(!machine.holdsManagedData(alice))

@@ -6,24 +6,21 @@ import Testing
     @Test func wipeRequestedJournalsTheIntentFirst() {
         var machine = SelectiveWipeStateMachine(account: alice)
         let action = machine.wipeRequested(reason: .adminCommand, runAppHook: true)
-        #expect(action == .persist(machine.snapshot))
+        #expect(action == .removeTokens(alice))
         #expect(machine.stateName == "intentRecorded")
         #expect(machine.snapshot.json["step"] == "intentRecorded")
         #expect(machine.takeEvents() == [.wipeStarted(alice, .adminCommand)])
-        #expect(machine.persisted() == .removeTokens(alice))
     }
 
     @Test func tokensRemovedRunsTheAppsHookFirst() {
         var machine = SelectiveWipeStateMachine.atStep("intentRecorded", runAppHook: true)
         let action = machine.tokensRemoved()
-        #expect(action == .persist(machine.snapshot))
-        #expect(machine.persisted() == .runAppHook(alice))
+        #expect(action == .runAppHook(alice))
     }
 
     @Test func withoutAHookTheVaultFilesGoNext() {
         var machine = SelectiveWipeStateMachine.atStep("intentRecorded", runAppHook: false)
-        _ = machine.tokensRemoved()
-        #expect(machine.persisted() == .removeVaultFiles(alice))
+        #expect(machine.tokensRemoved() == .removeVaultFiles(alice))
     }
 
     /// The hook plays `wipeDataForAccount`: its YES (exit 0) covers the app's own data only;
@@ -34,29 +31,25 @@ import Testing
             var machine = SelectiveWipeStateMachine.atStep("tokensRemoved", runAppHook: true)
             _ = machine.takeEvents()
             let outcome = removedData ? "exited with status 0" : "exited with status 1"
-            #expect(machine.appHookFinished(removedData: removedData, outcome: outcome) == .persist(machine.snapshot))
+            #expect(machine.appHookFinished(removedData: removedData, outcome: outcome) == .removeVaultFiles(alice))
             #expect(machine.stateName == "appHookFinished")
-            #expect(machine.persisted() == .removeVaultFiles(alice))
             #expect(machine.takeEvents() == [.wipeHookRan(alice, outcome: outcome, appRemovedData: removedData)])
-            _ = machine.vaultRemoved()
-            #expect(machine.persisted() == .removeEnrollment(alice))
+            #expect(machine.vaultRemoved() == .removeEnrollment(alice))
         }
     }
 
     @Test func vaultRemovedMovesToEnrollment() {
         var machine = SelectiveWipeStateMachine.atStep("appHookFinished")
         let action = machine.vaultRemoved()
-        #expect(action == .persist(machine.snapshot))
-        #expect(machine.persisted() == .removeEnrollment(alice))
+        #expect(action == .removeEnrollment(alice))
     }
 
     @Test func enrollmentRemovedFinishes() {
         var machine = SelectiveWipeStateMachine.atStep("vaultRemoved")
         _ = machine.takeEvents()
         let action = machine.enrollmentRemoved()
-        #expect(action == .persist(machine.snapshot))
+        #expect(action == .finished(alice))
         #expect(machine.takeEvents() == [.wipeFinished(alice)])
-        #expect(machine.persisted() == .finished(alice))
         #expect(machine.isFinished)
     }
 
@@ -77,9 +70,8 @@ import Testing
         var machine = SelectiveWipeStateMachine.atStep("done")
         #expect(machine.wipe?.generation == 1)
         let action = machine.wipeRequested(reason: .deregistered, runAppHook: false)
-        #expect(action == .persist(machine.snapshot))
+        #expect(action == .removeTokens(alice))
         #expect(machine.wipe?.generation == 2)
-        #expect(machine.persisted() == .removeTokens(alice))
     }
 
     /// A wipe stored done is never run again after a restart (the composed machine's

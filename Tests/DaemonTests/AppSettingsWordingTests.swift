@@ -1,3 +1,4 @@
+import AppProfile
 import ComplianceCore
 import Daemon
 import Foundation

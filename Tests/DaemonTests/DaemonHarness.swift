@@ -1,3 +1,4 @@
+import AppProfile
 import ComplianceCore
 import Daemon
 import Foundation
@@ -69,14 +70,7 @@ struct DaemonHarness: Sendable {
     /// A JSON request to the mock's admin API; returns the answer's JSON.
     @discardableResult
     func admin(_ method: HTTPClientMethod, _ path: String, _ body: JSONValue? = nil) async throws -> JSONValue {
-        let url = mock.url + "/_admin/" + path
-        var request = body.map { HTTPClientRequest.json(url: url, body: $0.encoded()) } ?? HTTPClientRequest(url: url)
-        request.method = method
-        let response = try await DaemonHarness.http.execute(request)
-        guard (200..<300).contains(response.status) else {
-            throw HarnessError("admin \(method) \(path) answered HTTP \(response.status): \(response.bodyText)")
-        }
-        return response.body.isEmpty ? .null : try JSONValue.parse(response.body)
+        try await mock.admin(method, path, body)
     }
 
     /// The engine's event log (kind, account key, payload), oldest first.

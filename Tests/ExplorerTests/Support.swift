@@ -59,9 +59,7 @@ func rebuilt(_ machine: ComplianceMachine, _ account: AccountID, _ change: (inou
 func enrolledSnapshot(_ account: AccountID) -> JSONValue {
     var machine = EnrollmentStateMachine(account: account)
     _ = machine.register(now: Instant(millisecondsSinceEpoch: 0))
-    _ = machine.persisted()
     _ = machine.enrollmentSucceeded(.newPoliciesReceived, now: Instant(millisecondsSinceEpoch: 0))
-    _ = machine.persisted()
     return machine.snapshot.json
 }
 

@@ -1,8 +1,7 @@
 /// Driving the sub-machines: each call drains the sub-machine's notifications into the step
-/// and marks the account touched; a `.persist` a sub-machine asks for is answered with
-/// `persisted()` at once, because the step's one persist stores every touched sub-machine's
+/// and marks the account touched; the step's one persist stores every touched sub-machine's
 /// snapshot that changed (``takeChanges()``) before any of the step's commands run. The
-/// sub-machines' other actions become the composed machine's commands or wiring.
+/// sub-machines' actions become the composed machine's commands or wiring.
 extension ComplianceMachine {
     // MARK: - Calls
 
@@ -43,8 +42,6 @@ extension ComplianceMachine {
             switch action {
             case .none:
                 return
-            case .persist:
-                action = remediationStep { $0.persisted() }
             case .acquireMAMToken(let account, let silent):
                 if let holder = slotHolder(besides: account) {
                     action = remediationStep { $0.managedElsewhere(by: holder) }
@@ -139,8 +136,6 @@ extension ComplianceMachine {
             switch action {
             case .none, .allowSignIn, .refuseSignIn:
                 return
-            case .persist:
-                action = allowedStep { $0.persisted() }
             case .signOutAndWipe(let removed):
                 for account in removed { removeAccount(account, reason: .notAllowed, now: now) }
                 return
@@ -155,10 +150,8 @@ extension ComplianceMachine {
         var action = first
         while true {
             switch action {
-            case .none, .scheduleTimer:
+            case .none:
                 return  // timers are read off the machine (``nextDueTimer()``)
-            case .persist:
-                action = enrollmentStep(account) { $0.persisted() }
             case .enroll:
                 startMAMCall(.registrationEnroll(account), now: now)
                 return
@@ -207,11 +200,13 @@ extension ComplianceMachine {
             switch action {
             case .none:
                 return
-            case .persist:
-                action = wipeStep(account) { $0.persisted() }
             case .removeTokens:
                 startWipeIO(account, .removeTokens)
                 return
+            case .runAppHook where !configuration.hasWipeHook:
+                // A wipe journaled under a daemon that had a hook, resumed by one without: no
+                // app to ask, so the app removed nothing and the vault step follows.
+                action = wipeStep(account) { $0.appHookFinished(removedData: false, outcome: Self.noWipeHookOutcome) }
             case .runAppHook:
                 startWipeIO(account, .runAppHook)
                 return
@@ -231,6 +226,9 @@ extension ComplianceMachine {
             }
         }
     }
+
+    /// The hook outcome of a journaled wipe's hook step when no wipe hook is configured.
+    public static let noWipeHookOutcome = "no hook configured"
 
     private mutating func startWipeIO(_ account: AccountID, _ step: WipeStep) {
         let id = newStep()

@@ -104,7 +104,7 @@ extension ComplianceMachine {
                 runEnrollment(account, enrollmentStep(account) { $0.enrollmentSucceeded(status, now: now) }, now: now)
                 if let policy {
                     applyPolicy(policy, to: account, viaRemediation: false, now: now)
-                    runRemediation(remediationStep { $0.accountEnrolled(account) }, now: now)
+                    remediation.accountEnrolled(account)
                 }
             case .failed(let status, _) where !status.isSuccess:
                 runEnrollment(account, enrollmentStep(account) { $0.enrollmentFailed(status, now: now) }, now: now)

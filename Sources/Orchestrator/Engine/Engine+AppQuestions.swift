@@ -4,7 +4,9 @@ extension Engine {
     /// The app's answer to an SDK question about identities (its identity hook): exit status 0
     /// is Success. Without a hook the machine asks nothing (it answers for the app itself).
     nonisolated func askIdentityHook(_ question: AppIdentityQuestion) async -> ComplianceMachine.StepResult {
-        guard let hook = configuration.identityHook else { return .appAnswered(AppIdentityAnswer(success: true, outcome: "no hook configured")) }
+        guard let hook = configuration.identityHook else {
+            preconditionFailure("the machine asked the identity hook \(question.call), but none is configured (hasIdentityHook false)")
+        }
         let answer = await hook.ask(question, stateDirectory: store.stateDirectory, logger: logger)
         logger.notice("the app answered an identity question", metadata: [
             "identity.call": "\(question.call)", "identity.result": "\(answer.result)", "identity.outcome": "\(answer.outcome)",

@@ -93,15 +93,7 @@ extension Engine {
             guard let idToken = tokens.idToken else {
                 return GrantResultClassifier.withoutIDToken(response, status: reply.status, openIDSignIn: nonce != nil)
             }
-            // The issuer's timestamps are checked against the wall clock; with a virtual clock
-            // also against it, since a mock issuer's clock may be moved with it (a flow's
-            // advanceClock moves mockauth's too): valid at either time is valid.
-            let wall = OrchestratorStore.wallClock() / 1000
-            do {
-                tokens.identity = try await issuer.validate(idToken: idToken.reveal(), nonce: nonce, now: wall)
-            } catch where clock.mode == .virtual && clock.milliseconds / 1000 != wall {
-                tokens.identity = try await issuer.validate(idToken: idToken.reveal(), nonce: nonce, now: clock.milliseconds / 1000)
-            }
+            tokens.identity = try await issuer.validate(idToken: idToken.reveal(), nonce: nonce, at: clock.idTokenTimes)
             return .response(.success(tokens))
         } catch {
             let problem: GrantResultClassifier.Problem = switch error.code {
@@ -230,9 +222,12 @@ extension Engine {
         try testHooks.storageFaults.take(kind)
     }
 
-    /// The app's `restartApplication`: exit status 0 says the app restarts itself.
+    /// The app's `restartApplication`: exit status 0 says the app restarts itself. Only asked
+    /// when the machine asks the app (``ComplianceMachine/asksAppToRestart``: a restart hook).
     private nonisolated func askRestartHook(_ account: AccountID) async -> RestartAnswer {
-        guard let hook = configuration.restartHook else { return RestartAnswer(appHandlesRestart: false, outcome: "no hook configured") }
+        guard let hook = configuration.restartHook else {
+            preconditionFailure("the machine asked the restart hook for \(account.upn), but none is configured (hasRestartHook false)")
+        }
         return await hook.ask(for: account, directory: vault.directory(for: account), stateDirectory: store.stateDirectory, logger: logger)
     }
 
@@ -242,9 +237,12 @@ extension Engine {
         drain()
     }
 
-    /// The app's `wipeDataForAccount`: exit status 0 says the app removed the data itself.
+    /// The app's `wipeDataForAccount`: exit status 0 says the app removed the data itself. Only
+    /// run when the machine asks (a wipe hook: ``ComplianceMachine/Configuration/hasWipeHook``).
     private nonisolated func runAppHook(_ account: AccountID) async -> ComplianceMachine.StepResult {
-        guard let hook = configuration.wipeHook else { return .hook(removedData: false, outcome: "no hook configured") }
+        guard let hook = configuration.wipeHook else {
+            preconditionFailure("the machine asked the wipe hook for \(account.upn), but none is configured (hasWipeHook false)")
+        }
         do {
             // The hook is always given a directory that exists (0700, with its owner record),
             // also for an account that stored nothing; the vault step removes it after the hook.

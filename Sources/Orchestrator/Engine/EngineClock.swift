@@ -35,6 +35,15 @@ public final class EngineClock: Sendable {
         }
     }
 
+    /// The readings an id_token's lifetime is checked at (``IDTokenClaims/Times``, which
+    /// decides): the wall clock, and the virtual time when this clock is virtual.
+    public var idTokenTimes: IDTokenClaims.Times {
+        switch mode {
+        case .real: IDTokenClaims.Times(wall: wall() / 1000)
+        case .virtual: IDTokenClaims.Times(wall: wall() / 1000, virtual: virtualNow.withLock { $0 } / 1000)
+        }
+    }
+
     /// Sets the virtual clock to a time it stored before a restart (even if that is earlier
     /// than the wall clock it started from). No effect on the real clock.
     public func restore(to time: EpochMillis) {

@@ -10,10 +10,10 @@ extension IssuerClient {
     ///
     /// - Parameters:
     ///   - nonce: the authorization request's nonce; nil for grants that sent none.
-    ///   - now: seconds since 1970 (the engine's clock).
+    ///   - times: the clock readings the token's lifetime is checked at (``IDTokenClaims/Times``).
     /// - Throws: ``IssuerError/Code/invalidIDToken`` naming the failed check;
     ///   ``IssuerError/Code/network`` when the keys cannot be fetched.
-    public func validate(idToken: String, nonce: String?, now: Int64) async throws(IssuerError) -> TokenIdentity {
+    public func validate(idToken: String, nonce: String?, at times: IDTokenClaims.Times) async throws(IssuerError) -> TokenIdentity {
         let metadata = try await discover()
         let endpoint = metadata.jwksURI ?? metadata.issuer
         func invalid(_ error: IDTokenError) -> IssuerError { IssuerError(.invalidIDToken, error.message, endpoint: endpoint) }
@@ -28,9 +28,9 @@ extension IssuerClient {
         } catch {
             throw invalid(error)
         }
-        let expected = IDToken.Expectations(
+        let expected = IDTokenClaims.Expectations(
             issuer: metadata.issuer, clientID: configuration.clientID, nonce: nonce, entra: configuration.authority.isEntra)
-        do { return try token.validate(expected, now: now) } catch { throw invalid(error) }
+        do { return try token.validate(expected, at: times) } catch { throw invalid(error) }
     }
 
     /// The cached key set, or the issuer's (fetched when none is cached or `refresh`).

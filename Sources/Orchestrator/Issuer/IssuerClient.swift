@@ -11,7 +11,7 @@ public actor IssuerClient {
     let http: HTTPClient
     let logger: Logger
     private var metadata: IssuerMetadata?
-    /// The issuer's signing keys, once fetched (``validate(idToken:nonce:now:)``).
+    /// The issuer's signing keys, once fetched (``validate(idToken:nonce:at:)``).
     var signingKeys: JSONWebKeySet?
 
     public init(configuration: IssuerConfiguration, http: HTTPClient, logger: Logger) {

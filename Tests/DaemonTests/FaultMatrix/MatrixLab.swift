@@ -1,3 +1,4 @@
+import AppProfile
 import Daemon
 import Foundation
 import HTTPClient

@@ -62,12 +62,12 @@ import _CryptoExtras
         return .object(object)
     }
 
-    static let expected = IDToken.Expectations(issuer: issuer, clientID: "chatr", nonce: "n-1", entra: false)
+    static let expected = IDTokenClaims.Expectations(issuer: issuer, clientID: "chatr", nonce: "n-1", entra: false)
 
-    func check(_ token: String, _ keys: JSONWebKeySet, _ expected: IDToken.Expectations = Self.expected) throws(IDTokenError) -> TokenIdentity {
+    func check(_ token: String, _ keys: JSONWebKeySet, _ expected: IDTokenClaims.Expectations = Self.expected) throws(IDTokenError) -> TokenIdentity {
         let parsed = try IDToken(token)
         try parsed.verifySignature(with: keys)
-        return try parsed.validate(expected, now: Self.now)
+        return try parsed.validate(expected, at: .init(wall: Self.now))
     }
 
     @Test(arguments: ["RS256", "PS256", "ES256"])
@@ -143,7 +143,7 @@ import _CryptoExtras
         let keys = try JSONWebKeySet(json: ["keys": [signer.jwk]])
         let tid = "8d5e2b1c-4f3a-4c7e-9b6d-2a1f0e3c5b7d"
         let claims = Self.claims(["iss": .string("https://login.example/\(tid)/v2.0"), "oid": "o-1", "tid": .string(tid)])
-        let common = IDToken.Expectations(issuer: "https://login.example/{tenantid}/v2.0", clientID: "chatr", nonce: "n-1", entra: true)
+        let common = IDTokenClaims.Expectations(issuer: "https://login.example/{tenantid}/v2.0", clientID: "chatr", nonce: "n-1", entra: true)
         #expect(try check(try signer.token(claims), keys, common) == TokenIdentity(subject: "o-1.\(tid)", username: "bob@contoso.com"))
         let other = Self.claims(["iss": "https://login.example/another-tenant/v2.0", "oid": "o-1", "tid": .string(tid)])
         #expect(throws: IDTokenError.self) { try check(try signer.token(other), keys, common) }
@@ -174,22 +174,22 @@ import _CryptoExtras
                 return try #require(try JSONValue.parse(reply.body)["id_token"]?.stringValue)
             }
             let now = Int64(Date().timeIntervalSince1970)
-            let identity = try await client.validate(idToken: try await idToken(), nonce: nil, now: now)
+            let identity = try await client.validate(idToken: try await idToken(), nonce: nil, at: .init(wall: now))
             #expect(identity.username == "bob@contoso.com")
             #expect(identity.subject.hasSuffix(".\(tenant)"), "Entra: oid.tid, got \(identity.subject)")
-            _ = try await client.validate(idToken: try await idToken(), nonce: nil, now: now)
+            _ = try await client.validate(idToken: try await idToken(), nonce: nil, at: .init(wall: now))
             func keyFetches() -> Int { mock.state.requestLogEntries().filter { $0.route == "keys" }.count }
             #expect(keyFetches() == 1, "cached after the first")
 
             // A token under a key the issuer does not publish: fetched again once, then refused.
             let forged = try Signer.rsa("RS256", kid: "rotated").token(Self.claims(["iss": .string("\(mock.url)/\(tenant)/v2.0")]))
-            let error = await #expect(throws: IssuerError.self) { _ = try await client.validate(idToken: forged, nonce: nil, now: now) }
+            let error = await #expect(throws: IssuerError.self) { _ = try await client.validate(idToken: forged, nonce: nil, at: .init(wall: now)) }
             #expect(error?.code == .invalidIDToken && error?.message.contains("key 'rotated'") == true, "\(String(describing: error))")
             #expect(keyFetches() == 2)
             // A nonce the token does not carry; an hour past its (one-hour) lifetime.
-            let late = await #expect(throws: IssuerError.self) { _ = try await client.validate(idToken: try await idToken(), nonce: "n-1", now: now) }
+            let late = await #expect(throws: IssuerError.self) { _ = try await client.validate(idToken: try await idToken(), nonce: "n-1", at: .init(wall: now)) }
             #expect(late?.message.contains("nonce") == true)
-            let expired = await #expect(throws: IssuerError.self) { _ = try await client.validate(idToken: try await idToken(), nonce: nil, now: now + 7200) }
+            let expired = await #expect(throws: IssuerError.self) { _ = try await client.validate(idToken: try await idToken(), nonce: nil, at: .init(wall: now + 7200)) }
             #expect(expired?.message.contains("expired") == true)
         }
     }

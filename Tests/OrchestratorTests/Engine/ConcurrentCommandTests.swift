@@ -11,7 +11,7 @@ import Testing
     static let rounds = 12
 
     @Test func conflictingCommandsForOneAccountLeaveTheOthersIntactAndTheStoreConsistent() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             let engine = harness.engine
             #expect(try await harness.signIn("alice@contoso.com").token.status == .compliant)
             #expect(try await harness.signIn("bob@contoso.com").signedIn)
@@ -68,13 +68,13 @@ import Testing
                     { await failure("deregister") { _ = try await engine.deregister("alice@contoso.com", wipe: true) } },
                     {
                         await failure("sign-in") {
-                            _ = try await engine.signIn("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: false, user: DaemonHarness.password)
+                            _ = try await engine.signIn("alice@contoso.com", scopes: EngineHarness.chatRead, silent: false, user: EngineHarness.password)
                         }
                     },
                     { await failure("put") { _ = try await engine.putData("alice@contoso.com", name: "r\(round)-\(copy).txt", bytes: Array("x".utf8)) } },
                     {
                         await failure("token") {
-                            _ = try await engine.acquireToken("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: nil)
+                            _ = try await engine.acquireToken("alice@contoso.com", scopes: EngineHarness.chatRead, silent: true, remediate: true, user: nil)
                         }
                     },
                 ]
@@ -103,14 +103,14 @@ import Testing
 
     /// No wipe or remediation left half-way; signed out means no files and
     /// no tokens; files only while signed in.
-    static func expectConsistent(_ harness: DaemonHarness, _ upn: String) async throws {
+    static func expectConsistent(_ harness: EngineHarness, _ upn: String) async throws {
         let summary = try await harness.engine.account(upn)
         #expect(summary.wipe == "idle" || summary.wipe == "done", "wipe left at \(summary.wipe)")
         #expect(summary.remediation == "idle", "remediation left at \(summary.remediation)")
         let files = try await harness.engine.listData(upn)
         if !summary.signedIn {
             #expect(files.isEmpty, "\(upn) is signed out but holds \(files.map(\.name))")
-            let silent = try await harness.engine.acquireToken(upn, scopes: DaemonHarness.chatRead, silent: true, remediate: false, user: nil)
+            let silent = try await harness.engine.acquireToken(upn, scopes: EngineHarness.chatRead, silent: true, remediate: false, user: nil)
             #expect(silent.tokens == nil, "\(upn) is signed out but a silent token came back")
         }
     }

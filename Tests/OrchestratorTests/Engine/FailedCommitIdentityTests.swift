@@ -8,7 +8,7 @@ import Testing
 /// The process identity is set to no user: reading the managed account's data is then refused.
 @Suite struct FailedCommitIdentityTests {
     @Test func aFailedCommitLeavesTheIdentitiesAsTheyWere() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             #expect(try await harness.signIn("alice@contoso.com").token.status == .compliant)
             _ = try await harness.engine.putData("alice@contoso.com", name: "plan.txt", bytes: Array("alice's plan".utf8))
             #expect(try await harness.signIn("bob@contoso.com").signedIn)

@@ -7,7 +7,7 @@ import Testing
 /// stored or read, are refused with `policy_required`; sign-in still runs.
 @Suite struct PolicyRequiredEngineTests {
     @Test func dataWrittenUnderAPolicyCannotBeReadOnceNoPolicyIsInForce() async throws {
-        try await DaemonHarness.run(app: DaemonHarness.appsDirectory + "/chatr-policy-required-Info.plist") { harness in
+        try await EngineHarness.run(app: EngineHarness.appsDirectory + "/chatr-policy-required-Info.plist") { harness in
             try await harness.admin(.post, "users/bob@contoso.com/mam-policy", ["assigned": false])
             #expect(try await harness.signIn("bob@contoso.com").signedIn)
             await #expect(throws: EngineError.self) { _ = try await harness.engine.putData("bob@contoso.com", name: "a.txt", bytes: [1]) }
@@ -21,7 +21,7 @@ import Testing
             } catch let error as EngineError {
                 #expect(error.code == .policyRequired && error.message.contains("MAMPolicyRequired"), "\(error)")
             }
-            let token = try? await harness.engine.acquireToken("bob@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: false, user: nil)
+            let token = try? await harness.engine.acquireToken("bob@contoso.com", scopes: EngineHarness.chatRead, silent: true, remediate: false, user: nil)
             #expect(token == nil, "no token without a policy")
         }
     }

@@ -8,7 +8,7 @@ import Testing
 /// each is the one the SDK would report.
 @Suite struct EngineStatusTests {
     @Test func aliceSignInGets53005RemediatesAndIsCompliant() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             let outcome = try await harness.signIn("alice@contoso.com")
             #expect(outcome.signedIn)
             #expect(outcome.token.status == .compliant)
@@ -28,25 +28,25 @@ import Testing
             let summary = try await harness.engine.account("ALICE@contoso.com")
             #expect(summary.managed && summary.enrollmentState == .enrolled && summary.compliance == .compliant)
 
-            let again = try await harness.engine.acquireToken("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: nil)
+            let again = try await harness.engine.acquireToken("alice@contoso.com", scopes: EngineHarness.chatRead, silent: true, remediate: true, user: nil)
             #expect(again.status == .compliant && !again.remediated)
         }
     }
 
     @Test func carolIsNeverCompliantAndGetsNoToken() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             let outcome = try await harness.signIn("carol@contoso.com")
             #expect(!outcome.signedIn)
             #expect(outcome.token.status == .notCompliant)
             #expect(outcome.token.tokens == nil)
             #expect(outcome.token.report?.enrollmentStatus == .licensedNotTargeted)
-            let silent = try await harness.engine.acquireToken("carol@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: nil)
+            let silent = try await harness.engine.acquireToken("carol@contoso.com", scopes: EngineHarness.chatRead, silent: true, remediate: true, user: nil)
             #expect(silent.tokens == nil)
         }
     }
 
     @Test func daveIsRefusedOnceThePolicyIsKnownAndCaseVariantsAreAlice() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             let bob = try await harness.signIn("bob@contoso.com")
             #expect(bob.signedIn && bob.token.status == .compliant && !bob.token.remediated)
             await #expect(throws: EngineError.self) { try await harness.signIn("dave@contoso.com") }
@@ -56,7 +56,7 @@ import Testing
                 #expect(error.code == .signInRefused)
                 #expect(error.message.contains("dave@contoso.com"))
             }
-            let variant = try await harness.engine.signIn("ALICE@Contoso.com", scopes: DaemonHarness.chatRead, silent: false, user: DaemonHarness.password)
+            let variant = try await harness.engine.signIn("ALICE@Contoso.com", scopes: EngineHarness.chatRead, silent: false, user: EngineHarness.password)
             #expect(variant.account.key == "alice@contoso.com")
             #expect(variant.token.status == .notCompliant)  // bob is the managed account: 227
             #expect(variant.token.report?.enrollmentStatus == .singleManagedAccountMode)
@@ -70,13 +70,13 @@ import Testing
     }
 
     @Test func aFailedTokenRequestOrSignInLeavesNoAccountBehind() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             // An account the tenant does not know, then a known one with a wrong password.
             let stranger = try await harness.engine.acquireToken(
-                "nobody@contoso.com", scopes: DaemonHarness.chatRead, silent: false, remediate: true, user: DaemonHarness.password)
+                "nobody@contoso.com", scopes: EngineHarness.chatRead, silent: false, remediate: true, user: EngineHarness.password)
             #expect(stranger.tokens == nil && stranger.status != .compliant)
             let wrong = try await harness.engine.signIn(
-                "bob@contoso.com", scopes: DaemonHarness.chatRead, silent: false, user: .signIn(password: "not-the-password"))
+                "bob@contoso.com", scopes: EngineHarness.chatRead, silent: false, user: .signIn(password: "not-the-password"))
             #expect(!wrong.signedIn && wrong.token.tokens == nil)
             // The page refused the password: the user is needed again, not a broken service.
             #expect(wrong.token.status == .interactionRequired, "\(wrong.token)")
@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func anUnreachableIssuerIsANetworkFailure() async throws {
-        try await DaemonHarness.run(authority: "http://127.0.0.1:9/contoso.com") { harness in
+        try await EngineHarness.run(authority: "http://127.0.0.1:9/contoso.com") { harness in
             let outcome = try await harness.signIn("alice@contoso.com")
             #expect(outcome.token.status == .networkFailure)
             #expect(!outcome.signedIn)
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func aConnectionResetByTheIssuerIsANetworkFailure() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             try await harness.admin(.post, "faults", ["route": "token", "action": "reset", "count": 10])
             let outcome = try await harness.signIn("bob@contoso.com")
             #expect(outcome.token.status == .networkFailure)
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func aMAMServiceFailureIsAServiceFailure() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             try await harness.admin(.post, "faults", ["route": "mam.enroll", "status": 503, "count": 1])
             let outcome = try await harness.signIn("alice@contoso.com")
             #expect(outcome.token.status == .serviceFailure)
@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func aMalformedMAMAnswerIsAServiceFailureNamingTheParseError() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             try await harness.admin(.post, "faults", ["route": "mam.enroll", "action": "malformed", "count": 1])
             let outcome = try await harness.signIn("alice@contoso.com")
             #expect(outcome.token.status == .serviceFailure)
@@ -134,7 +134,7 @@ import Testing
     }
 
     @Test func silentRemediationNeedsInteractionThenInteractiveSucceeds() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             let silent = try await harness.engine.remediate("alice@contoso.com", silent: true, user: nil)
             #expect(silent.report.status == .interactionRequired)
             let interactive = try await harness.signIn("alice@contoso.com")
@@ -143,8 +143,8 @@ import Testing
     }
 
     @Test func aCancelledSignInIsUserCancelled() async throws {
-        try await DaemonHarness.run { harness in
-            let outcome = try await harness.engine.signIn("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: false, user: .cancel)
+        try await EngineHarness.run { harness in
+            let outcome = try await harness.engine.signIn("alice@contoso.com", scopes: EngineHarness.chatRead, silent: false, user: .cancel)
             #expect(outcome.token.status == .userCancelled)
             let remediation = try await harness.engine.remediate("alice@contoso.com", silent: false, user: .cancel)
             #expect(remediation.report.status == .userCancelled)
@@ -155,12 +155,12 @@ import Testing
         let directory = NSTemporaryDirectory() + "noprotapp-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let source = try Data(contentsOf: URL(fileURLWithPath: DaemonHarness.appsDirectory + "/chatr-Info.plist"))
+        let source = try Data(contentsOf: URL(fileURLWithPath: EngineHarness.appsDirectory + "/chatr-Info.plist"))
         var plist = try #require(try PropertyListSerialization.propertyList(from: source, format: nil) as? [String: Any])
         plist["MSALClientCapabilities"] = [String]()
         let profile = directory + "/Info.plist"
         try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: URL(fileURLWithPath: profile))
-        try await DaemonHarness.run(app: profile) { harness in
+        try await EngineHarness.run(app: profile) { harness in
             let outcome = try await harness.signIn("alice@contoso.com")
             #expect(outcome.token.status == .notCompliant)
             #expect(!outcome.token.remediated)

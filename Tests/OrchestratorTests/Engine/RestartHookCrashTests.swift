@@ -1,5 +1,4 @@
 import ComplianceCore
-import Daemon
 import Foundation
 import Orchestrator
 import Testing
@@ -12,7 +11,7 @@ import Testing
         // The hook hangs until the test ends it: it must not answer while the test looks
         // (a short sleep did, on a loaded machine).
         let hook = RestartHook(command: "sleep 300", timeout: .seconds(600))
-        try await DaemonHarness.run(restartHook: hook) { harness in
+        try await EngineHarness.run(restartHook: hook) { harness in
             let signIn = Task { try? await harness.signIn("alice@contoso.com") }
             var asked = false
             for _ in 0..<200 where !asked {
@@ -36,9 +35,9 @@ import Testing
             }
             #expect(!groups.isEmpty, "the running hook's group was recorded")
             defer { for pid in groups { kill(-pid, SIGKILL) } }  // the first process's hook ends with the test
-            let parts = try DaemonParts(harness.configuration, logger: quietLogger)
+            let parts = try harness.setup.makeParts()
             let running = try await parts.startRunning()
-            let after = DaemonHarness(mock: harness.mock, parts: parts, running: running, directory: harness.directory, configuration: harness.configuration)
+            let after = EngineHarness(mock: harness.mock, parts: parts, running: running, directory: harness.directory, setup: harness.setup)
             let kinds = try await after.events().filter { $0.account == "alice@contoso.com" }.map(\.kind)
             let required = try #require(kinds.firstIndex(of: "restartRequired"))
             #expect(kinds[required...].contains("appRestarted"), "\(kinds)")

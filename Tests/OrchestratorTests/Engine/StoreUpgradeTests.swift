@@ -19,9 +19,9 @@ import Testing
         try store.writeSync { transaction in
             let alice = try AccountID(upns[0])
             var machine = EnrollmentStateMachine(account: alice)
-            guard case .persist(let snapshot) = machine.remediationEnrolled(now: now) else { throw StoreUpgradeError() }
+            _ = machine.remediationEnrolled(now: now)
             _ = try transaction.upsertAccount(alice, signedIn: true, managed: true)
-            _ = try transaction.saveEnrollment(for: alice, state: snapshot.json, lastStatus: 100, nextDueAt: nil)
+            _ = try transaction.saveEnrollment(for: alice, state: machine.snapshot.json, lastStatus: 100, nextDueAt: nil)
             try transaction.saveRegistration(MAMRegistration(account: alice, enrollmentID: "enrollment-alice", policy: ["id": "policy-1", "version": "1", "appIds": [], "allowedAccounts": nil, "encryptData": true]))
             for upn in upns.dropFirst() {
                 _ = try transaction.upsertAccount(try AccountID(upn), signedIn: true, managed: false)
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func theFirstStartWritesEveryAccountsRecordAndALaterStartKeepsThemAll() async throws {
-        try await DaemonHarness.run(prepare: Self.writeEarlierLayout) { harness in
+        try await EngineHarness.run(prepare: Self.writeEarlierLayout) { harness in
             let records = try harness.parts.store.readSync { try $0.machineRecords() }
             #expect(records.count == 3, "every account has its record after the first start")
             #expect(try harness.parts.store.readSync { try $0.appState("machine") } != nil)
@@ -49,5 +49,3 @@ import Testing
         }
     }
 }
-
-struct StoreUpgradeError: Error {}

@@ -22,7 +22,7 @@ import Testing
     ]
 
     @Test func lookAlikesAreNeverAliceNorAllowedInHerPlace() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             let engine = harness.engine
             #expect(try await harness.signIn("alice@contoso.com").token.status == .compliant)  // the policy (allowed accounts) is known now
             #expect(try await harness.signIn("bob@contoso.com").signedIn)
@@ -32,12 +32,12 @@ import Testing
 
             for upn in Self.lookAlikes {
                 do {
-                    let outcome = try await engine.signIn(upn, scopes: DaemonHarness.chatRead, silent: false, user: DaemonHarness.password)
+                    let outcome = try await engine.signIn(upn, scopes: EngineHarness.chatRead, silent: false, user: EngineHarness.password)
                     Issue.record("\(String(reflecting: upn)) signed in: \(outcome.signedIn) \(outcome.token.status)")
                 } catch let error as EngineError {
                     #expect(error.code == .invalidAccount || error.code == .signInRefused, "\(String(reflecting: upn)): \(error)")
                 }
-                if let token = try? await engine.acquireToken(upn, scopes: DaemonHarness.chatRead, silent: false, remediate: true, user: DaemonHarness.password) {
+                if let token = try? await engine.acquireToken(upn, scopes: EngineHarness.chatRead, silent: false, remediate: true, user: EngineHarness.password) {
                     #expect(token.tokens == nil && token.account.key != "alice@contoso.com", "\(String(reflecting: upn)) got a token")
                 }
                 await #expect(throws: EngineError.self, "\(String(reflecting: upn)) reached alice's data") {

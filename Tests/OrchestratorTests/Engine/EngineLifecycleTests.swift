@@ -10,7 +10,7 @@ import Testing
     static let bobFile: [UInt8] = Array("bob's notes".utf8)
 
     /// alice remediated and managed, bob signed in (not managed: 227); both hold a file.
-    static func twoAccountsWithData(_ harness: DaemonHarness) async throws {
+    static func twoAccountsWithData(_ harness: EngineHarness) async throws {
         #expect(try await harness.signIn("alice@contoso.com").token.status == .compliant)
         #expect(try await harness.signIn("bob@contoso.com").signedIn)
         _ = try await harness.engine.putData("alice@contoso.com", name: "notes.txt", bytes: aliceFile)
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func filesAreEncryptedWhenThePolicyRequiresIt() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             try await Self.twoAccountsWithData(harness)
             let files = try await harness.engine.listData("alice@contoso.com")
             #expect(files.map(\.name) == ["notes.txt"] && files.allSatisfy(\.encrypted))
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func theAllowedListShrinksBobIsSignedOutAndWipedAliceUntouched() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             try await Self.twoAccountsWithData(harness)
             try await harness.admin(.put, "policy/allowed-accounts", ["allowedAccounts": ["alice@contoso.com"]])
             try await harness.advance(hours: 8)  // alice's check-in brings the new policy (100)
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func anAdminWipeArrivesAtTheEightHourCheckIn() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             try await Self.twoAccountsWithData(harness)
             try await harness.admin(.post, "users/alice@contoso.com/wipe", [:])
             try await harness.advance(hours: 7)
@@ -53,14 +53,14 @@ import Testing
             let alice = try await harness.engine.account("alice@contoso.com")
             #expect(alice.dataFiles == 0 && !alice.signedIn && alice.wipe == "done")
             #expect(try await harness.events().contains { $0.kind == "policy" && $0.payload["status"] == 102 })
-            let token = try await harness.engine.acquireToken("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: false, user: nil)
+            let token = try await harness.engine.acquireToken("alice@contoso.com", scopes: EngineHarness.chatRead, silent: true, remediate: false, user: nil)
             #expect(token.status == .interactionRequired)  // tokens are gone
             #expect(try await harness.engine.getData("bob@contoso.com", name: "notes.txt") == Self.bobFile)
         }
     }
 
     @Test func checkInsReportUnchangedThenNewPolicies() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             #expect(try await harness.signIn("alice@contoso.com").token.status == .compliant)
             try await harness.advance(hours: 8)
             try await harness.admin(.patch, "policy", ["pinRequired": true])
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func aFailedEnrollmentIsRetriedAfterTwentyFourHours() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             try await harness.admin(.post, "faults", ["route": "mam.enroll", "status": 503, "count": 1])
             #expect(try await harness.signIn("bob@contoso.com").signedIn)
             #expect(try await harness.engine.account("bob@contoso.com").enrollmentState == .awaitingRetry)
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func deregisterWithWipeRemovesOnlyThatAccount() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             try await Self.twoAccountsWithData(harness)
             let outcome = try await harness.engine.deregister("alice@contoso.com", wipe: true)
             #expect(outcome.enrollmentStatus == .unenrollmentSuccess && outcome.wiped)
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func deregisterWithoutWipeForgetsTheCompliance() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             #expect(try await harness.signIn("alice@contoso.com").token.status == .compliant)
             #expect(try await harness.engine.account("alice@contoso.com").compliance == .compliant)
             let outcome = try await harness.engine.deregister("alice@contoso.com", wipe: false)
@@ -117,12 +117,12 @@ import Testing
     }
 
     @Test func aFailedRemediationOfAnAccountHoldingManagedDataWipesIt() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             try await Self.twoAccountsWithData(harness)
             try await harness.admin(.post, "users/alice@contoso.com/mam-policy", ["assigned": false])
             try await harness.admin(.post, "users/alice@contoso.com/compliance/reset", [:])
             try await harness.advance(hours: 2)  // the cached access token expires: the refresh grant meets CA again
-            let outcome = try await harness.engine.acquireToken("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: nil)
+            let outcome = try await harness.engine.acquireToken("alice@contoso.com", scopes: EngineHarness.chatRead, silent: true, remediate: true, user: nil)
             #expect(outcome.remediated && outcome.status == .notCompliant)
             let alice = try await harness.engine.account("alice@contoso.com")
             #expect(alice.dataFiles == 0)
@@ -132,7 +132,7 @@ import Testing
     }
 
     @Test func aSecondManagedAccountIsRefusedWith227() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             #expect(try await harness.signIn("alice@contoso.com").token.status == .compliant)
             try await harness.admin(.post, "users/bob@contoso.com/ca", ["targeted": true])
             let bob = try await harness.signIn("bob@contoso.com")
@@ -144,7 +144,7 @@ import Testing
     }
 
     @Test func aRefusedSecondEnrollmentKeepsItsStatusAcrossARestart() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             #expect(try await harness.signIn("alice@contoso.com").token.status == .compliant)
             // bob is not targeted for CA: he signs in, and his enrollment is refused (227).
             #expect(try await harness.signIn("bob@contoso.com").signedIn)

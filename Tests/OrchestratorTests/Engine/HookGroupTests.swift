@@ -1,5 +1,4 @@
 import ComplianceCore
-import Daemon
 import Foundation
 import Orchestrator
 import Testing
@@ -15,7 +14,7 @@ import Testing
         let marker = NSTemporaryDirectory() + "hook-group-ran-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: marker) }
         let hook = WipeHook(command: "if [ -e '\(marker)' ]; then exit 0; fi; touch '\(marker)'; sleep 300 & sleep 300", timeout: .seconds(600))
-        try await DaemonHarness.run(wipeHook: hook) { harness in
+        try await EngineHarness.run(wipeHook: hook) { harness in
             #expect(try await harness.signIn("bob@contoso.com").signedIn)
             let wipe = Task { try? await harness.engine.deregister("bob@contoso.com", wipe: true) }
             let hooks = harness.directory + "/hooks"
@@ -30,7 +29,7 @@ import Testing
             #expect(kill(-pid, 0) == 0, "the hook's group runs")
 
             // The daemon that starts after a kill -9 of this one (same state directory).
-            let parts = try DaemonParts(harness.configuration, logger: quietLogger)
+            let parts = try harness.setup.makeParts()
             let running = try await parts.startRunning()
             var gone = false
             for _ in 0..<200 where !gone {

@@ -9,7 +9,7 @@ import Testing
 /// account was managed.
 @Suite struct StoppedWipeReadTests {
     @Test func aWipeTheDiskStoppedLeavesNothingReadable() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             #expect(try await harness.signIn("alice@contoso.com").token.status == .compliant)
             _ = try await harness.engine.putData("alice@contoso.com", name: "plan.txt", bytes: Array("alice's plan".utf8))
             let buffer = try await harness.engine.protect(Array("alice's buffer".utf8), identity: "alice@contoso.com")

@@ -1,7 +1,6 @@
-import AppProfile
 import ComplianceCore
 
-/// What the daemon reads from the app's Info.plist: `IntuneMAMSettings` `ADALClientId`,
+/// What the daemon (and an engine built without it) reads from the app's Info.plist: `IntuneMAMSettings` `ADALClientId`,
 /// `ADALAuthority` (absent: the common authority, ``DaemonConfiguration/commonAuthority``),
 /// `ADALRedirectUri` (or `ADALRedirectScheme`, meaning the redirect `scheme://bundle_id` with
 /// the app's `CFBundleIdentifier`), the top-level `MSALClientCapabilities` (absent: none, so a
@@ -74,5 +73,5 @@ public struct AppSettings: Sendable, Hashable {
 /// A profile the daemon cannot run with.
 public struct AppSettingsError: Error, CustomStringConvertible {
     public let description: String
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }

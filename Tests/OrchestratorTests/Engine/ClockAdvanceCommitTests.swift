@@ -9,7 +9,7 @@ import Testing
 /// `storage_unavailable` and the clock stays, as for a timer whose work the store refused.
 @Suite struct ClockAdvanceCommitTests {
     @Test func aClockAdvanceWhoseEventCannotBeCommittedFailsAndLeavesTheClock() async throws {
-        try await DaemonHarness.run { harness in
+        try await EngineHarness.run { harness in
             let first = try await harness.engine.advanceClock(seconds: 3600)
             await harness.engine.failStorage(.commit, count: 1)
             do {

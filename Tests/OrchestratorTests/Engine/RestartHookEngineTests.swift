@@ -17,7 +17,7 @@ import Testing
         let hook = RestartHook(
             command: "printf '%s\\n%s\\n%s' \"$COMPLIANCE_RESTART_ACCOUNT\" \"$COMPLIANCE_RESTART_DIRECTORY\" \"$COMPLIANCE_STATE_DIRECTORY\" > '\(marker)'",
             timeout: .seconds(10))
-        try await DaemonHarness.run(restartHook: hook) { harness in
+        try await EngineHarness.run(restartHook: hook) { harness in
             do {
                 _ = try await harness.signIn("alice@contoso.com")
                 Issue.record("the sign-in that brought the first policy was answered, though the app restarts itself")
@@ -37,11 +37,11 @@ import Testing
             let again = try await harness.restarted()
             #expect(await again.engine.appView().restartOwed?.key == "alice@contoso.com", "a daemon restart does not pay the app's restart")
             await #expect(throws: EngineError.self) {
-                try await again.engine.acquireToken("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: nil)
+                try await again.engine.acquireToken("alice@contoso.com", scopes: EngineHarness.chatRead, silent: true, remediate: true, user: nil)
             }
             let report = try #require(try await again.engine.appReportedRestart())
             #expect(report.status == .compliant && report.account.key == "alice@contoso.com")
-            let token = try await again.engine.acquireToken("alice@contoso.com", scopes: DaemonHarness.chatRead, silent: true, remediate: true, user: nil)
+            let token = try await again.engine.acquireToken("alice@contoso.com", scopes: EngineHarness.chatRead, silent: true, remediate: true, user: nil)
             #expect(token.status == .compliant && token.tokens != nil)
             let kinds = try await again.events().map(\.kind)
             #expect(kinds.filter { $0 == "restartApplication" }.count == 1 && kinds.filter { $0 == "appRestarted" }.count == 1)
@@ -51,7 +51,7 @@ import Testing
 
     /// NO: the daemon records the notice, restarts the session at once, and the sign-in goes on.
     @Test func aHookAnsweringNoLetsTheDaemonRestartAfterTheNotice() async throws {
-        try await DaemonHarness.run(restartHook: RestartHook(command: "exit 1", timeout: .seconds(10))) { harness in
+        try await EngineHarness.run(restartHook: RestartHook(command: "exit 1", timeout: .seconds(10))) { harness in
             #expect(try await harness.signIn("alice@contoso.com").token.status == .compliant)
             let events = try await harness.events()
             let answered = try #require(events.first { $0.kind == "restartApplication" })

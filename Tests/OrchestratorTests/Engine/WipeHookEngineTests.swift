@@ -6,11 +6,11 @@ import Testing
 /// The app's wipe hook plays `wipeDataForAccount`: it runs before the daemon touches the
 /// account's files, gets the account and its directory, and its exit status is the answer.
 @Suite struct WipeHookEngineTests {
-    static func files(_ harness: DaemonHarness, _ upn: String) async throws -> [String] {
+    static func files(_ harness: EngineHarness, _ upn: String) async throws -> [String] {
         try await harness.engine.listData(upn).map(\.name)
     }
 
-    static func prepare(_ harness: DaemonHarness) async throws {
+    static func prepare(_ harness: EngineHarness) async throws {
         #expect(try await harness.signIn("alice@contoso.com").token.status == .compliant)
         #expect(try await harness.signIn("bob@contoso.com").signedIn)
         _ = try await harness.engine.putData("alice@contoso.com", name: "plan.txt", bytes: Array("alice".utf8))
@@ -20,7 +20,7 @@ import Testing
     /// NO (exit 1): the daemon removes the account's files, after the hook.
     @Test func aHookAnsweringNoLeavesTheFilesToTheDaemon() async throws {
         let hook = WipeHook(command: "exit 1", timeout: .seconds(10))
-        try await DaemonHarness.run(wipeHook: hook) { harness in
+        try await EngineHarness.run(wipeHook: hook) { harness in
             try await Self.prepare(harness)
             #expect(try await harness.engine.deregister("alice@contoso.com", wipe: true).wiped)
             #expect(try await Self.files(harness, "alice@contoso.com").isEmpty)
@@ -40,7 +40,7 @@ import Testing
         let hook = WipeHook(
             command: "printf '%s\\n%s' \"$COMPLIANCE_WIPE_ACCOUNT\" \"$COMPLIANCE_WIPE_DIRECTORY\" > '\(marker)'; rm -rf \"$COMPLIANCE_WIPE_DIRECTORY\"",
             timeout: .seconds(10))
-        try await DaemonHarness.run(wipeHook: hook) { harness in
+        try await EngineHarness.run(wipeHook: hook) { harness in
             try await Self.prepare(harness)
             #expect(try await harness.engine.deregister("alice@contoso.com", wipe: true).wiped)
             let told = try String(contentsOfFile: marker, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -58,7 +58,7 @@ import Testing
     /// file written before it, and a new sign-in finds none of them (issue 36, point 1).
     @Test func aHookAnsweringYesStillDestroysTheKeyAndFiles() async throws {
         let hook = WipeHook(command: "exit 0", timeout: .seconds(10))
-        try await DaemonHarness.run(wipeHook: hook) { harness in
+        try await EngineHarness.run(wipeHook: hook) { harness in
             try await Self.prepare(harness)
             let buffer = try await harness.engine.protect(Array("secret".utf8), identity: "alice@contoso.com")
             #expect(buffer.mode == .encrypted)
@@ -77,7 +77,7 @@ import Testing
     /// The hook is given a directory that exists, also for an account that stored nothing.
     @Test func theHooksDirectoryExistsForAnAccountWithoutFiles() async throws {
         let hook = WipeHook(command: "test -d \"$COMPLIANCE_WIPE_DIRECTORY\"", timeout: .seconds(10))
-        try await DaemonHarness.run(wipeHook: hook) { harness in
+        try await EngineHarness.run(wipeHook: hook) { harness in
             #expect(try await harness.signIn("bob@contoso.com").signedIn)
             #expect(try await Self.files(harness, "bob@contoso.com").isEmpty)
             #expect(try await harness.engine.deregister("bob@contoso.com", wipe: true).wiped)
