@@ -75,6 +75,6 @@ enum RemediationBenchmark {
     }
 
     private static func restarts(_ bench: BenchEngine) throws -> Int {
-        try bench.store.readSync { try $0.events(since: 0, limit: 1_000_000) }.filter { $0.kind == "appRestarted" }.count
+        try bench.store.readSync { try $0.events(since: 0, limit: 1_000_000) }.filter { $0.kind == ComplianceEvent.Kind.appRestarted.rawValue }.count
     }
 }
