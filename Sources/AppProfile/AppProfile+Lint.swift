@@ -66,6 +66,11 @@ extension AppProfile {
                 fix: "keep at most \(AppBoundDomains.maximumCount) domains; local files, data URLs and HTML strings need no entry"))
         }
         let schemes = QuerySchemeRules(queriesSchemes)
+        for entry in schemes.invalid {
+            let what = entry.allSatisfy(\.isWhitespace) ? "a blank entry" : "\"\(entry)\", which is not a URL scheme (a letter, then letters, digits, +, - or .)"
+            problems.append(.init(.querySchemeInvalid, .error, .infoPlist, ProfileKeys.queriesSchemes,
+                "lists \(what): canOpenURL cannot query it", fix: "remove it"))
+        }
         for (scheme, twin) in schemes.missingTwins {
             problems.append(.init(.querySchemeTwinMissing, .error, .infoPlist, ProfileKeys.queriesSchemes,
                 "\"\(scheme)\" has no \"\(twin)\" twin", fix: "add \"\(twin)\""))

@@ -18,6 +18,9 @@ public enum ProfileCommands {
         if let output, let entitlements, samePath(output, entitlements) {
             throw AppProfileError(code: .unwritable, file: output, message: "is the entitlements file too: the fixed Info.plist would overwrite it")
         }
+        if let entitlements, samePath(infoPlist, entitlements) {
+            throw AppProfileError(code: .unwritable, file: entitlements, message: "is the Info.plist too: give the app's entitlements file")
+        }
         let profile = try AppProfile.load(infoPlist: infoPlist, entitlements: entitlements)
         let fixed = profile.fixed()
         var files: [(root: [String: PlistValue], path: String)] = []

@@ -15,13 +15,14 @@ public struct ProfileProblem: Sendable, Hashable, CustomStringConvertible {
         case bundleIdentifierMissing, keychainGroupMissing, keychainGroupNotFirst, keychainGroupWithoutPrefix
         case appGroupIdentifiersIncomplete, faceIDUsageDescriptionMissing, safariViewControllerBlockedOverride
         case protectionCapabilityMissing, capabilitiesNotStrings, urlSchemeTwinMissing, webViewHandledSchemeInvalid
+        case querySchemeInvalid
 
         /// Whether `fixed()` repairs this kind of problem.
         public var isFixable: Bool {
             switch self {
             case .autoEnrollOnLaunchOff, .querySchemeTwinMissing, .requiredQuerySchemesMissing, .outlookQuerySchemeMissing,
                 .keychainGroupMissing, .keychainGroupNotFirst, .keychainGroupWithoutPrefix, .appGroupIdentifiersIncomplete,
-                .faceIDUsageDescriptionMissing, .protectionCapabilityMissing, .urlSchemeTwinMissing, .webViewHandledSchemeInvalid:
+                .faceIDUsageDescriptionMissing, .protectionCapabilityMissing, .urlSchemeTwinMissing, .webViewHandledSchemeInvalid, .querySchemeInvalid:
                 true
             case .clientIdMissing, .redirectMissing, .mamPolicyRequiredBlocksAppStore, .invalidColor, .invalidFileProtectionLevel, .tooManyAppBoundDomains,
                 .bundleIdentifierMissing, .safariViewControllerBlockedOverride, .capabilitiesNotStrings:

@@ -9,14 +9,19 @@ struct QuerySchemeRules {
         self.present = Set(schemes.map { $0.lowercased() })
     }
 
-    /// The app's own schemes: neither twins nor the SDK's required schemes.
+    /// The app's own schemes: neither twins nor the SDK's required schemes, nor entries that
+    /// are no URL scheme.
     var appSchemes: [String] {
         let required = Set(ProfileKeys.requiredQuerySchemes)
         return schemes.filter {
             let scheme = $0.lowercased()
-            return !scheme.hasSuffix(ProfileKeys.twinSuffix) && !required.contains(scheme)
+            return AppProfile.isURLScheme($0) && !scheme.hasSuffix(ProfileKeys.twinSuffix) && !required.contains(scheme)
         }
     }
+
+    /// The entries that are no URL scheme (blank, or with characters a scheme cannot hold),
+    /// in list order: `canOpenURL` can query none of them.
+    var invalid: [String] { schemes.filter { !AppProfile.isURLScheme($0) } }
 
     /// `(scheme, twin)` for each app scheme whose twin is missing, in list order, once each.
     var missingTwins: [(scheme: String, twin: String)] {
@@ -39,7 +44,8 @@ struct QuerySchemeRules {
 
     /// The list with everything missing appended: twins, required schemes, Outlook's.
     var fixed: [String] {
-        var result = schemes + missingTwins.map(\.twin) + missingRequired
+        let invalid = Set(invalid)
+        var result = schemes.filter { !invalid.contains($0) } + missingTwins.map(\.twin) + missingRequired
         if outlookMissing { result.append(ProfileKeys.outlookQueryScheme) }
         return result
     }

@@ -116,6 +116,14 @@ import Testing
         #expect(try Fixtures.bytes(paths[1]) == before)
     }
 
+    /// `profile fix P --entitlements P` wrote the fixed entitlements over the fixed plist.
+    @Test func anEntitlementsFileThatIsTheInfoPlistIsRefused() throws {
+        let paths = try Fixtures.copies("broken-Info.plist")
+        let before = try Fixtures.bytes(paths[0])
+        #expect(throws: AppProfileError.self) { try ProfileCommands.fix(infoPlist: paths[0], entitlements: paths[0]) }
+        #expect(try Fixtures.bytes(paths[0]) == before)
+    }
+
     /// Another user's file keeps its owner when we may give it (root), else loses set-id bits:
     /// a replacement is never a set-id file of ours.
     @Test func anotherUsersFileKeepsItsOwnerOrLosesSetID() throws {

@@ -111,6 +111,12 @@ import ComplianceCore
             }
         }
         // WebViewHandledURLSchemes: the app's own schemes only; a web scheme or an empty entry is an error.
+        // LSApplicationQueriesSchemes: a blank or malformed entry gets no twin; it is named and fix removes it.
+        let queries = base.info["LSApplicationQueriesSchemes"]?.stringArrayValue ?? []
+        #expect(try kinds { info, _ in info["LSApplicationQueriesSchemes"] = .strings(queries + ["", " ", "x:y"]) }
+            == [.querySchemeInvalid, .querySchemeInvalid, .querySchemeInvalid])
+        let oddQueries = try AppProfile(info: base.info.merging(["LSApplicationQueriesSchemes": .strings(queries + ["", "x:y"])]) { $1 })
+        #expect(oddQueries.fixed().queriesSchemes == queries && oddQueries.fixed().lint().isEmpty == oddQueries.lint().filter { $0.kind != .querySchemeInvalid }.isEmpty)
         #expect(try kinds(setting("WebViewHandledURLSchemes", .strings(["chatr-doc"]))) == [])
         #expect(try kinds(setting("WebViewHandledURLSchemes", .strings(["chatr-doc", "HTTPS", "", "http"]))) == [.webViewHandledSchemeInvalid, .webViewHandledSchemeInvalid, .webViewHandledSchemeInvalid])
         let twin = try #require(try AppProfile(info: base.info.merging(["CFBundleURLTypes": urlTypes([["a", "b"]])]) { $1 }).lint().first)

@@ -36,6 +36,29 @@ import Glibc
         }
     }
 
+    /// A 10-year advance fires some 11,000 check-ins (minutes of work): SIGTERM ends it after
+    /// the timer in progress, the caller hears how far the clock got, and the daemon exits 0.
+    @Test func sigtermEndsALongClockAdvance() async throws {
+        try await InProcessMockAuth.run { mock in
+            try await CrashResumeTests.withStateDirectory { directory in
+                let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
+                let signIn = try await daemon.call(.post, "/v1/sign-in", [
+                    "account": "alice@contoso.com", "scopes": ["api://contoso-chat/Chat.Read"], "user": ["action": "signIn", "password": "Passw0rd!"],
+                ])
+                #expect(signIn.json["status"]?["name"] == "Compliant", "\(signIn.json)")
+                async let advance = daemon.call(.post, "/v1/clock/advance", ["seconds": 315_360_000])
+                try await Task.sleep(for: .milliseconds(1500))
+                daemon.child.child.send(SIGTERM)
+                let answer = try await advance
+                #expect(await daemon.child.waitForExit(timeout: .seconds(60)), "the stop waited for the whole advance")
+                #expect(daemon.child.exitStatus == .exited(0), "\(daemon.child.stderr)")
+                let from = answer.json["from"]?.intValue ?? 0, now = answer.json["now"]?.intValue ?? 0
+                #expect(answer.status == 200 && now < from + 315_360_000_000, "\(answer.json)")
+                await daemon.stop()
+            }
+        }
+    }
+
     @Test func sigtermEndsAnOpenEventLongPollAndARestartFindsTheDirectoryFree() async throws {
         try await InProcessMockAuth.run { mock in
             try await CrashResumeTests.withStateDirectory { directory in

@@ -268,9 +268,11 @@ import Testing
     /// flow is invalid (65), as the daemon's option is a usage error.
     @Test(arguments: ["wipeHook", "restartHook", "identityHook"])
     func aBlankHookIsAnInvalidFlow(_ field: String) {
-        let text = #"{"\#(field)": " \t ", "steps": [{"do": "signIn", "account": "alice@contoso.com", "password": "p"}]}"#
-        #expect(throws: FlowError(file: "/x/f.json", step: nil, reason: "the flow: field '\(field)' is blank (leave it out for \(Self.hookless[field]!))")) {
-            try FlowParser.parse(Array(text.utf8), file: "/x/f.json")
+        for value in [#" \t "#, #"exit 0\u0000"#] {
+            let text = #"{"\#(field)": "\#(value)", "steps": [{"do": "signIn", "account": "alice@contoso.com", "password": "p"}]}"#
+            #expect(throws: FlowError(file: "/x/f.json", step: nil, reason: "the flow: field '\(field)' is blank or holds a NUL (leave it out for \(Self.hookless[field]!))")) {
+                try FlowParser.parse(Array(text.utf8), file: "/x/f.json")
+            }
         }
     }
 

@@ -179,4 +179,10 @@ extension Engine {
     public nonisolated func endEventWaits() {
         store.endEventWaits()
     }
+
+    /// The daemon is stopping: a clock advance under way ends after the timer it is firing
+    /// (its answer's `now` says how far the clock got) and no later one starts.
+    public nonisolated func endClockAdvances() {
+        clockAdvancesEnded.withLock { $0 = true }
+    }
 }

@@ -28,7 +28,7 @@ extension Engine {
     /// refused stops the round (`storage_unavailable`), with the clock where it was.
     func fireDueTimers(upTo time: EpochMillis) async throws(EngineError) -> [FiredTimer] {
         var fired: [FiredTimer] = []
-        while let due = machine.nextDueTimer(), due.at.millisecondsSinceEpoch <= time {
+        while let due = machine.nextDueTimer(), due.at.millisecondsSinceEpoch <= time, !clockAdvancesEnded.withLock({ $0 }) {
             let before = clock.milliseconds
             clock.advance(to: due.at.millisecondsSinceEpoch)
             let timer = ComplianceEvent.timerName(due.timer)
@@ -48,8 +48,9 @@ extension Engine {
     }
 
     /// Moves the virtual clock `seconds` forward, firing every timer due on the way in order;
-    /// returns after their work settled. The clock moves only as far as the timers' work was
-    /// committed: a refused commit answers `storage_unavailable` with the clock before that timer
+    /// returns after their work settled. A daemon told to stop meanwhile ends the advance
+    /// after the timer in progress: the clock stays there and the answer's `now` says so. The
+    /// clock moves only as far as the timers' work was committed: a refused commit answers `storage_unavailable` with the clock before that timer
     /// (or, when the move's own `clockAdvanced` is refused, where the timers left it).
     public func advanceClock(seconds: Int64) async throws(EngineError) -> (from: EpochMillis, now: EpochMillis, fired: [FiredTimer]) {
         guard clock.mode == .virtual else {
@@ -62,17 +63,19 @@ extension Engine {
         let target = from + seconds * 1000
         let fired = try await fireDueTimers(upTo: target)
         let afterTimers = clock.milliseconds
-        clock.advance(to: target)
+        // A stop ended the advance early: the clock stays where the last timer left it.
+        let reached = clockAdvancesEnded.withLock({ $0 }) ? afterTimers : target
+        clock.advance(to: reached)
         // The move is committed with its clockAdvanced (the commit stores the clock): a refused
         // commit leaves the clock where the timers' work left it.
         let reply = await submit { machine, ticket in
-            machine.clockAdvanced(from: Instant(millisecondsSinceEpoch: from), to: Instant(millisecondsSinceEpoch: target), ticket: ticket)
+            machine.clockAdvanced(from: Instant(millisecondsSinceEpoch: from), to: Instant(millisecondsSinceEpoch: reached), ticket: ticket)
         }
         if case .refused(let refusal) = reply {
             clock.restore(to: afterTimers)
             throw Self.error(refusal)
         }
         saveVirtualClock()
-        return (from, target, fired)
+        return (from, reached, fired)
     }
 }

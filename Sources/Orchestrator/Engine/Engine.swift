@@ -63,6 +63,9 @@ public actor Engine: Service {
     /// Set when the service stops: a wake-up waiting for a far timer ends then instead of
     /// holding the stop until the timer is due (a check-in is hours away).
     nonisolated let stopping = Mutex(false)
+    /// Set first thing on a stop (``endClockAdvances()``): a clock advance fires no further
+    /// timer, so a years-long advance does not hold the stop for minutes.
+    nonisolated let clockAdvancesEnded = Mutex(false)
 
     public init(
         configuration: EngineConfiguration, store: OrchestratorStore, vault: Vault, issuer: IssuerClient, mam: MAMClient?,
