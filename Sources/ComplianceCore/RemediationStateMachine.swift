@@ -22,9 +22,9 @@ import JSON
 /// stored; the composed machine commits every sub-machine a step changed together and need not.
 /// A status is delivered at most once: the state stored before delivery is already the
 /// idle one.
-public struct RemediationStateMachine: Sendable, Hashable {
+public struct RemediationStateMachine: Sendable, Hashable, Codable {
     /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
-    public enum Action: Sendable, Hashable {
+    public enum Action: Sendable, Hashable, Codable {
         /// Store the snapshot, then call ``persisted()``.
         case persist(Snapshot)
         /// Acquire a token for scope `https://msmamservice.api.application/.default`
@@ -56,12 +56,12 @@ public struct RemediationStateMachine: Sendable, Hashable {
     /// The MAM service's token scope.
     public static let mamScope = "https://msmamservice.api.application/.default"
 
-    struct Run: Sendable, Hashable {
+    struct Run: Sendable, Hashable, Codable {
         var account: AccountID
         var silent: Bool
     }
 
-    fileprivate enum State: Sendable, Hashable {
+    fileprivate enum State: Sendable, Hashable, Codable {
         /// Nothing running. Valid transitions:
         ///  - `.acquiringMAMToken` on `remediate`
         case idle
@@ -168,7 +168,7 @@ public struct RemediationStateMachine: Sendable, Hashable {
     }
 
     /// The steps of a running remediation, named as in README.md.
-    public enum Step: String, Sendable, Hashable, CaseIterable {
+    public enum Step: String, Sendable, Hashable, CaseIterable, Codable {
         case acquiringMAMToken, enrolling, awaitingPolicy, applyingPolicy, awaitingRestart, reportingCompliance, retryingTokenRequest
         case wipingManagedData
     }
@@ -520,7 +520,7 @@ public struct RemediationStateMachine: Sendable, Hashable {
 extension RemediationStateMachine {
     /// What the machine stores: converts to and from JSON. A delivering machine is stored
     /// as idle (a status is delivered at most once).
-    public struct Snapshot: Sendable, Hashable {
+    public struct Snapshot: Sendable, Hashable, Codable {
         fileprivate let state: State
         fileprivate let managedData: [AccountID]
         fileprivate let queue: [Run]

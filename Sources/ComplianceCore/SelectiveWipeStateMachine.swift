@@ -21,9 +21,9 @@ import JSON
 /// Protocol: an event returns ``Action/persist(_:)``; the composed machine stores the
 /// snapshot and calls ``persisted()``, which returns the step to run; when the step
 /// completes it calls the matching event (`tokensRemoved()`, …).
-public struct SelectiveWipeStateMachine: Sendable, Hashable {
+public struct SelectiveWipeStateMachine: Sendable, Hashable, Codable {
     /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
-    public enum Action: Sendable, Hashable {
+    public enum Action: Sendable, Hashable, Codable {
         /// Store the snapshot (replacing the previous one), then call ``persisted()``.
         case persist(Snapshot)
         /// Delete the account's access, refresh and id tokens; then call ``tokensRemoved()``.
@@ -41,7 +41,7 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
     }
 
     /// What a wipe was asked for.
-    public struct Wipe: Sendable, Hashable {
+    public struct Wipe: Sendable, Hashable, Codable {
         public var account: AccountID
         public var reason: WipeReason
         public var runAppHook: Bool
@@ -56,7 +56,7 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
         }
     }
 
-    fileprivate enum State: Sendable, Hashable {
+    fileprivate enum State: Sendable, Hashable, Codable {
         /// No wipe recorded. Valid transitions:
         ///  - `.intentRecorded` on `wipeRequested`
         case idle(AccountID)
@@ -269,7 +269,7 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
 
 extension SelectiveWipeStateMachine {
     /// The journal entry to store: converts to and from JSON.
-    public struct Snapshot: Sendable, Hashable {
+    public struct Snapshot: Sendable, Hashable, Codable {
         fileprivate let state: State
 
         /// `{"machine":"selectiveWipe","version":2,"step":…,"account":…,"reason":…,"runAppHook":…,

@@ -26,7 +26,7 @@
 /// Invariant 23 holds the answers to these consequences.
 extension ComplianceMachine {
     /// A question the app has not answered yet, and what waits for its answer.
-    public struct PendingAppQuestion: Sendable, Hashable {
+    public struct PendingAppQuestion: Sendable, Hashable, Codable {
         public var question: AppIdentityQuestion
         /// The caller whose operation required it; answered once the app answered.
         var ticket: Ticket?
