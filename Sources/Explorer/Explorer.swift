@@ -8,7 +8,10 @@ import Dispatch
 /// Visited states are remembered by a 64-bit fingerprint (the state's hash), as TLC does:
 /// 8 bytes a state in an open-addressing table, plus 6 for the way back (the index of the
 /// state it was first reached from and which of that state's events led to it), from which a
-/// violation's trace is replayed. Full states are kept only on the frontier. Two states with
+/// violation's trace is replayed. The frontier holds each state encoded (``FrontierCoding``:
+/// some hundred bytes instead of some kilobytes of Swift collections), decoded when it is
+/// expanded; a replay takes its states through the same coding, so each lists its events in
+/// the order the exploration saw. Two states with
 /// one fingerprint would hide the second (never invent a violation); ``Report/collisionProbability``
 /// says how likely that was. ``Visited/exact`` keeps every full state instead, for comparison.
 ///
@@ -66,6 +69,11 @@ public struct Explorer: Sendable {
         public var collisionProbability: Double?
         /// The most states held on the frontier at once.
         public var peakFrontier: Int
+        /// The bytes of encoded states the frontier held at its peak (``peakFrontier``).
+        public var peakFrontierBytes: Int
+        /// The distinct strings and JSON values the frontier's coding interned (``FrontierCoding``).
+        public var internedStrings: Int
+        public var internedRecords: Int
     }
 
     /// TLC's "calculated" fingerprint collision probability for `distinct` states among `generated`.
@@ -73,15 +81,21 @@ public struct Explorer: Sendable {
         Double(distinct) * Double(max(0, generated - distinct)) / 18_446_744_073_709_551_616.0
     }
 
-    /// A frontier state and its index in the way back.
-    typealias Entry = (state: ExploreState, index: UInt32)
+    /// A frontier state, encoded (``FrontierCoding``: some hundred bytes instead of some
+    /// kilobytes of collections), and its index in the way back.
+    typealias Entry = (state: [UInt8], index: UInt32)
 
     /// A successor a worker found new (as far as the visited set knew when the chunk began).
     struct Successor {
         var fingerprint: UInt64
         var parent: UInt32
         var ordinal: UInt16
-        var state: ExploreState
+        /// The script the state's path follows.
+        var script: Int?
+        /// The state, encoded for the frontier.
+        var encoded: [UInt8]
+        /// The state itself, for an exact visited set only.
+        var state: ExploreState?
     }
 
     /// What a worker found expanding one chunk of the frontier, in frontier order.
@@ -105,34 +119,40 @@ public struct Explorer: Sendable {
         var way = WayBack()
         way.append(parent: 0, ordinal: 0)
         // The frontier in batches: a batch is freed once expanded, while the next depth grows.
-        var frontier: [[Entry]] = [[(start, 0)]]
+        var frontier: [[Entry]] = [[(FrontierCoding.encode(start), 0)]]
         var transitions = 0
         var depth = 0
         var perScript: [String: Int] = [:]
         var peakFrontier = 1
+        var peakFrontierBytes = frontier[0][0].state.count
         func report(exhausted: Bool, violation: (violations: [ComplianceInvariants.Violation], trace: [ExploreEvent])?) -> Report {
             Report(
                 states: store.count, transitions: transitions, depth: depth, exhausted: exhausted, violation: violation, statesPerScript: perScript,
                 visitedBytes: store.bytes + way.bytes,
                 collisionProbability: visited == .exact ? nil : Self.collisionProbability(distinct: store.count, generated: transitions + 1),
-                peakFrontier: peakFrontier)
+                peakFrontier: peakFrontier, peakFrontierBytes: peakFrontierBytes, internedStrings: FrontierCoding.internedStrings,
+                internedRecords: FrontierCoding.internedRecords)
         }
         let batchSize = Self.chunkSize * Self.chunksPerThread * threads
         while !frontier.isEmpty, depth < maxDepth {
             var next: [[Entry]] = []
             var current: [Entry] = []
             var held = frontier.reduce(0) { $0 + $1.count }
+            var heldBytes = frontier.reduce(0) { $0 + Self.bytes($1) }
+            var nextBytes = 0
             for batchIndex in frontier.indices {
                 let batch = frontier[batchIndex]
                 frontier[batchIndex] = []
                 held -= batch.count
+                heldBytes -= Self.bytes(batch)
                 for chunk in expand(batch, visited: store) {
                     for successor in chunk.successors {
                         guard store.insert(successor.fingerprint, successor.state) else { continue }
                         let index = UInt32(way.count)
                         way.append(parent: successor.parent, ordinal: successor.ordinal)
-                        if let script = successor.state.script { perScript[universe.scripts[script].name, default: 0] += 1 }
-                        current.append((successor.state, index))
+                        if let script = successor.script { perScript[universe.scripts[script].name, default: 0] += 1 }
+                        current.append((successor.encoded, index))
+                        nextBytes += successor.encoded.count
                         if current.count == batchSize {
                             next.append(current)
                             current = []
@@ -144,7 +164,8 @@ public struct Explorer: Sendable {
                         return report(exhausted: false, violation: (found.violations, replay(to: found.parent, in: way) + [found.event]))
                     }
                 }
-                peakFrontier = max(peakFrontier, held + next.count * batchSize + current.count)
+                let holding = held + next.count * batchSize + current.count
+                if holding > peakFrontier { (peakFrontier, peakFrontierBytes) = (holding, heldBytes + nextBytes) }
             }
             if !current.isEmpty { next.append(current) }
             depth += 1
@@ -153,6 +174,9 @@ public struct Explorer: Sendable {
         }
         return report(exhausted: frontier.isEmpty, violation: nil)
     }
+
+    /// The encoded states' bytes in a batch.
+    static func bytes(_ batch: [Entry]) -> Int { batch.reduce(0) { $0 + $1.state.count } }
 
     /// Expands `batch` in chunks over ``threads`` workers; the chunks come back in order.
     func expand(_ batch: [Entry], visited: VisitedStore) -> [Chunk] {
@@ -170,7 +194,8 @@ public struct Explorer: Sendable {
     /// does not hold are kept (a violation ends the chunk).
     func expand(_ entries: ArraySlice<Entry>, visited: VisitedStore) -> Chunk {
         var chunk = Chunk()
-        for (state, index) in entries {
+        for (encoded, index) in entries {
+            let state = FrontierCoding.decode(ExploreState.self, from: encoded)
             for (ordinal, event) in state.events(in: universe).enumerated() {
                 var successor = state
                 let (transition, facts) = successor.apply(event, in: universe)
@@ -182,7 +207,10 @@ public struct Explorer: Sendable {
                 }
                 let fingerprint = Self.fingerprint(successor)
                 guard !visited.contains(fingerprint, successor) else { continue }
-                chunk.successors.append(Successor(fingerprint: fingerprint, parent: index, ordinal: UInt16(ordinal), state: successor))
+                chunk.successors.append(
+                    Successor(
+                        fingerprint: fingerprint, parent: index, ordinal: UInt16(ordinal), script: successor.script,
+                        encoded: FrontierCoding.encode(successor), state: visited.states == nil ? nil : successor))
             }
         }
         return chunk
@@ -206,6 +234,8 @@ public struct Explorer: Sendable {
         var state = ExploreState(universe: universe)
         var events: [ExploreEvent] = []
         for ordinal in ordinals.reversed() {
+            // As the frontier held it (a decoded state lists its events in the same order).
+            state = FrontierCoding.decode(ExploreState.self, from: FrontierCoding.encode(state))
             let event = state.events(in: universe)[Int(ordinal)]
             _ = state.apply(event, in: universe)
             events.append(event)
@@ -245,8 +275,8 @@ struct VisitedStore: Sendable {
     }
 
     /// Adds the state; false when it was there.
-    mutating func insert(_ fingerprint: UInt64, _ state: ExploreState) -> Bool {
-        if states != nil { return states!.insert(state).inserted }
+    mutating func insert(_ fingerprint: UInt64, _ state: ExploreState?) -> Bool {
+        if states != nil { return states!.insert(state!).inserted }
         return fingerprints.insert(fingerprint)
     }
 }

@@ -2,7 +2,9 @@ import JSON
 
 extension ComplianceMachine {
     /// One account: what is stored of it, and its live machines.
-    struct AccountState: Sendable, Hashable, Codable {
+    /// Public by name only (its members are the module's), so the explorer's frontier can
+    /// hold each distinct one once.
+    public struct AccountState: Sendable, Hashable, Codable {
         var account: AccountID
         /// Signed in (a sign-in got its token) and not signed out or wiped since.
         var signedIn = false
