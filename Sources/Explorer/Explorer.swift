@@ -28,6 +28,9 @@ public struct Explorer: Sendable {
     public var visited: Visited = .fingerprints
     /// Worker threads expanding each depth's frontier (1: this thread alone).
     public var threads = 1
+    /// States the frontier holds as they are before it encodes the next ones (decoding costs
+    /// CPU; a small frontier need not save memory). 0: every state is encoded.
+    public var fullStatesHeld = 20_000
 
     /// How visited states are remembered.
     public enum Visited: Sendable {
@@ -38,13 +41,14 @@ public struct Explorer: Sendable {
     }
 
     public init(
-        universe: Universe = .standard, maxDepth: Int, visited: Visited = .fingerprints, threads: Int = 1,
+        universe: Universe = .standard, maxDepth: Int, visited: Visited = .fingerprints, threads: Int = 1, fullStatesHeld: Int = 20_000,
         check: @escaping @Sendable (ComplianceInvariants.Transition, ComplianceInvariants.Facts) -> [ComplianceInvariants.Violation] = ComplianceInvariants.check
     ) {
         self.universe = universe
         self.maxDepth = maxDepth
         self.visited = visited
         self.threads = max(1, threads)
+        self.fullStatesHeld = fullStatesHeld
         self.check = check
     }
 
@@ -81,9 +85,26 @@ public struct Explorer: Sendable {
         Double(distinct) * Double(max(0, generated - distinct)) / 18_446_744_073_709_551_616.0
     }
 
-    /// A frontier state, encoded (``FrontierCoding``: some hundred bytes instead of some
-    /// kilobytes of collections), and its index in the way back.
-    typealias Entry = (state: [UInt8], index: UInt32)
+    /// A frontier state and its index in the way back.
+    typealias Entry = (state: Held, index: UInt32)
+
+    /// A frontier state as it is, or encoded (``FrontierCoding``: some hundred bytes instead
+    /// of some kilobytes of collections) once the frontier holds ``fullStatesHeld``.
+    enum Held {
+        case full(ExploreState)
+        case encoded([UInt8])
+
+        var state: ExploreState {
+            switch self {
+            case .full(let state): state
+            case .encoded(let bytes): FrontierCoding.decode(ExploreState.self, from: bytes)
+            }
+        }
+
+        var bytes: Int {
+            if case .encoded(let bytes) = self { bytes.count } else { 0 }
+        }
+    }
 
     /// A successor a worker found new (as far as the visited set knew when the chunk began).
     struct Successor {
@@ -92,8 +113,8 @@ public struct Explorer: Sendable {
         var ordinal: UInt16
         /// The script the state's path follows.
         var script: Int?
-        /// The state, encoded for the frontier.
-        var encoded: [UInt8]
+        /// The state, as the frontier will hold it.
+        var held: Held
         /// The state itself, for an exact visited set only.
         var state: ExploreState?
     }
@@ -117,14 +138,14 @@ public struct Explorer: Sendable {
         var store = VisitedStore(exact: visited == .exact)
         _ = store.insert(Self.fingerprint(start), start)
         var way = WayBack()
-        way.append(parent: 0, ordinal: 0)
+        way.append(parent: 0, ordinal: 0, encoded: fullStatesHeld == 0)
         // The frontier in batches: a batch is freed once expanded, while the next depth grows.
-        var frontier: [[Entry]] = [[(FrontierCoding.encode(start), 0)]]
+        var frontier: [[Entry]] = [[(fullStatesHeld > 0 ? .full(start) : .encoded(FrontierCoding.encode(start)), 0)]]
         var transitions = 0
         var depth = 0
         var perScript: [String: Int] = [:]
         var peakFrontier = 1
-        var peakFrontierBytes = frontier[0][0].state.count
+        var peakFrontierBytes = frontier[0][0].state.bytes
         func report(exhausted: Bool, violation: (violations: [ComplianceInvariants.Violation], trace: [ExploreEvent])?) -> Report {
             Report(
                 states: store.count, transitions: transitions, depth: depth, exhausted: exhausted, violation: violation, statesPerScript: perScript,
@@ -145,14 +166,15 @@ public struct Explorer: Sendable {
                 frontier[batchIndex] = []
                 held -= batch.count
                 heldBytes -= Self.bytes(batch)
-                for chunk in expand(batch, visited: store) {
+                let holding = held + next.count * batchSize + current.count
+                for chunk in expand(batch, visited: store, encoding: holding >= fullStatesHeld) {
                     for successor in chunk.successors {
                         guard store.insert(successor.fingerprint, successor.state) else { continue }
                         let index = UInt32(way.count)
-                        way.append(parent: successor.parent, ordinal: successor.ordinal)
+                        way.append(parent: successor.parent, ordinal: successor.ordinal, encoded: successor.held.bytes > 0)
                         if let script = successor.script { perScript[universe.scripts[script].name, default: 0] += 1 }
-                        current.append((successor.encoded, index))
-                        nextBytes += successor.encoded.count
+                        current.append((successor.held, index))
+                        nextBytes += successor.held.bytes
                         if current.count == batchSize {
                             next.append(current)
                             current = []
@@ -164,8 +186,8 @@ public struct Explorer: Sendable {
                         return report(exhausted: false, violation: (found.violations, replay(to: found.parent, in: way) + [found.event]))
                     }
                 }
-                let holding = held + next.count * batchSize + current.count
-                if holding > peakFrontier { (peakFrontier, peakFrontierBytes) = (holding, heldBytes + nextBytes) }
+                let holdingAfter = held + next.count * batchSize + current.count
+                if holdingAfter > peakFrontier { (peakFrontier, peakFrontierBytes) = (holdingAfter, heldBytes + nextBytes) }
             }
             if !current.isEmpty { next.append(current) }
             depth += 1
@@ -176,26 +198,27 @@ public struct Explorer: Sendable {
     }
 
     /// The encoded states' bytes in a batch.
-    static func bytes(_ batch: [Entry]) -> Int { batch.reduce(0) { $0 + $1.state.count } }
+    static func bytes(_ batch: [Entry]) -> Int { batch.reduce(0) { $0 + $1.state.bytes } }
 
-    /// Expands `batch` in chunks over ``threads`` workers; the chunks come back in order.
-    func expand(_ batch: [Entry], visited: VisitedStore) -> [Chunk] {
+    /// Expands `batch` in chunks over ``threads`` workers; the chunks come back in order, their
+    /// successors encoded when `encoding`.
+    func expand(_ batch: [Entry], visited: VisitedStore, encoding: Bool) -> [Chunk] {
         let chunkCount = (batch.count + Self.chunkSize - 1) / Self.chunkSize
         let ranges = (0..<chunkCount).map { $0 * Self.chunkSize..<min(batch.count, ($0 + 1) * Self.chunkSize) }
-        guard threads > 1, chunkCount > 1 else { return ranges.map { expand(batch[$0], visited: visited) } }
+        guard threads > 1, chunkCount > 1 else { return ranges.map { expand(batch[$0], visited: visited, encoding: encoding) } }
         let results = Results(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            results.set(chunk, expand(batch[ranges[chunk]], visited: visited))
+            results.set(chunk, expand(batch[ranges[chunk]], visited: visited, encoding: encoding))
         }
         return results.taken()
     }
 
     /// One worker's chunk: every event of every state, checked; successors the visited set
     /// does not hold are kept (a violation ends the chunk).
-    func expand(_ entries: ArraySlice<Entry>, visited: VisitedStore) -> Chunk {
+    func expand(_ entries: ArraySlice<Entry>, visited: VisitedStore, encoding: Bool) -> Chunk {
         var chunk = Chunk()
-        for (encoded, index) in entries {
-            let state = FrontierCoding.decode(ExploreState.self, from: encoded)
+        for (held, index) in entries {
+            let state = held.state
             for (ordinal, event) in state.events(in: universe).enumerated() {
                 var successor = state
                 let (transition, facts) = successor.apply(event, in: universe)
@@ -210,7 +233,8 @@ public struct Explorer: Sendable {
                 chunk.successors.append(
                     Successor(
                         fingerprint: fingerprint, parent: index, ordinal: UInt16(ordinal), script: successor.script,
-                        encoded: FrontierCoding.encode(successor), state: visited.states == nil ? nil : successor))
+                        held: encoding ? .encoded(FrontierCoding.encode(successor)) : .full(successor),
+                        state: visited.states == nil ? nil : successor))
             }
         }
         return chunk
@@ -223,19 +247,20 @@ public struct Explorer: Sendable {
     }
 
     /// The events from the start to the state with index `index`: the way back read off,
-    /// then replayed from the start (each step is the event with that ordinal).
+    /// then replayed from the start (each step is the event with that ordinal, in the state
+    /// as the frontier held it: a decoded state lists its events in the order it did).
     func replay(to index: UInt32, in way: WayBack) -> [ExploreEvent] {
-        var ordinals: [UInt16] = []
+        var steps: [(ordinal: UInt16, parentEncoded: Bool)] = []
         var current = index
         while current != 0 {
-            ordinals.append(way.ordinals[Int(current)])
-            current = way.parents[Int(current)]
+            let parent = way.parents[Int(current)]
+            steps.append((way.ordinal(Int(current)), way.encoded(Int(parent))))
+            current = parent
         }
         var state = ExploreState(universe: universe)
         var events: [ExploreEvent] = []
-        for ordinal in ordinals.reversed() {
-            // As the frontier held it (a decoded state lists its events in the same order).
-            state = FrontierCoding.decode(ExploreState.self, from: FrontierCoding.encode(state))
+        for (ordinal, parentEncoded) in steps.reversed() {
+            if parentEncoded { state = FrontierCoding.decode(ExploreState.self, from: FrontierCoding.encode(state)) }
             let event = state.events(in: universe)[Int(ordinal)]
             _ = state.apply(event, in: universe)
             events.append(event)
@@ -244,17 +269,21 @@ public struct Explorer: Sendable {
     }
 }
 
-/// Per visited state, the state it was first reached from and which of that state's events
-/// led to it (6 bytes a state).
+/// Per visited state, the state it was first reached from, which of that state's events led
+/// to it, and whether the frontier held it encoded (the ordinal's top bit): 6 bytes a state.
 struct WayBack {
     var parents: [UInt32] = []
     var ordinals: [UInt16] = []
     var count: Int { parents.count }
+
+    func ordinal(_ index: Int) -> UInt16 { ordinals[index] & 0x7FFF }
+    func encoded(_ index: Int) -> Bool { ordinals[index] & 0x8000 != 0 }
     var bytes: Int { parents.capacity * 4 + ordinals.capacity * 2 }
 
-    mutating func append(parent: UInt32, ordinal: UInt16) {
+    mutating func append(parent: UInt32, ordinal: UInt16, encoded: Bool) {
+        precondition(ordinal < 0x8000, "a state with more than 32,767 events")
         parents.append(parent)
-        ordinals.append(ordinal)
+        ordinals.append(ordinal | (encoded ? 0x8000 : 0))
     }
 }
 

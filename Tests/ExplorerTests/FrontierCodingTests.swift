@@ -7,10 +7,15 @@ import Testing
 /// The frontier holds states as bytes (``FrontierCoding``): every state decodes to itself,
 /// field for field, including what `==` leaves out (the committed records, the machine's caches).
 @Suite struct FrontierCodingTests {
-    /// Every state of the universe without a MAM service (exhausted) and of the wide one to depth 5.
+    /// Every state of the universe without a MAM service (exhausted) and of the wide one to depth 5
+    /// (as many as the explorer explores).
     @Test func everyStateOfASmallUniverseDecodesToItself() async {
         for (universe, depth) in [(Universe.withoutMAMService, 100), (.wide, 5)] {
             let (states, failures) = await offThePool { Self.roundTrips(universe, depth: depth) }
+            // The explorer, whose frontier holds states as bytes, reaches the states this
+            // search over full states reaches.
+            let explored = await offThePool { Explorer(universe: universe, maxDepth: depth, fullStatesHeld: 0).run() }
+            #expect(explored.states == states, "\(explored.states) explored ≠ \(states) reached")
             #expect(states > 200, "\(states) states")
             #expect(failures.isEmpty, "\(failures.count) of \(states) states differ after decoding, e.g. \(failures.first ?? "")")
         }
