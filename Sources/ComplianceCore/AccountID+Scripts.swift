@@ -7,7 +7,7 @@
 /// combining marks are Common or Inherited and mix with any script; other digits and marks
 /// belong to their script (`a١ice` mixes Latin and Arabic).
 extension AccountID {
-    enum Script: Sendable, Hashable {
+    enum Script: Sendable, Hashable, Codable {
         case latin, greek, cyrillic, armenian, hebrew, arabic, devanagari, thai, georgian, cherokee, hangul, hiragana, katakana, bopomofo, han, other(UInt32)
     }
 

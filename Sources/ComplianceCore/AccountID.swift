@@ -17,7 +17,7 @@
 /// with text on both sides, more than ``maxBytes`` bytes, a domain with an empty label (`contoso.com.`, `a..b`),
 /// characters that only imitate others (see ``AccountIDError/Code/lookAlikeCharacter``), and a
 /// part that mixes scripts (``AccountIDError/Code/mixedScripts``) are refused with an ``AccountIDError``.
-public struct AccountID: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct AccountID: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     /// The UPN as given, in NFC (original case preserved, for display).
     public let upn: String
     /// The comparison key: `upn.lowercased()` in NFC.
@@ -55,7 +55,7 @@ public struct AccountID: Sendable, Hashable, Comparable, CustomStringConvertible
 }
 
 /// The home account id MSAL builds from `client_info`: `uid.utid` (object id, tenant id).
-public struct HomeAccountID: Sendable, Hashable, CustomStringConvertible {
+public struct HomeAccountID: Sendable, Hashable, CustomStringConvertible, Codable {
     /// The user's object id (`oid`, `uid` in client_info).
     public let objectID: String
     /// The home tenant id (`tid`, `utid` in client_info).
@@ -84,14 +84,14 @@ public struct HomeAccountID: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why a string is not an acceptable account id.
-public struct AccountIDError: Error, Sendable, Hashable, CustomStringConvertible {
-    fileprivate enum Base: String, Sendable, Hashable {
+public struct AccountIDError: Error, Sendable, Hashable, CustomStringConvertible, Codable {
+    fileprivate enum Base: String, Sendable, Hashable, Codable {
         case empty, surroundingWhitespace, controlCharacter, innerWhitespace, missingAt, multipleAt, emptyPart
         case lookAlikeCharacter, emptyDomainLabel, tooLong, mixedScripts
     }
 
     /// The kind of problem, comparable with the static constants.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    public struct Code: Sendable, Hashable, CustomStringConvertible, Codable {
         fileprivate let base: Base
         /// The input is the empty string.
         public static let empty = Code(base: .empty)

@@ -1,7 +1,7 @@
 import JSON
 
 /// The policy's `allowedAccounts`: a list, or `null` meaning every account is allowed.
-public struct AllowedAccounts: Sendable, Hashable, CustomStringConvertible {
+public struct AllowedAccounts: Sendable, Hashable, CustomStringConvertible, Codable {
     /// The allowed accounts, sorted by comparison key and without duplicates; `nil` = anyone.
     public let accounts: [AccountID]?
 
@@ -60,7 +60,7 @@ public struct AllowedAccounts: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// App protection policy as received from the MAM service.
-public struct MAMPolicy: Sendable, Hashable, CustomStringConvertible {
+public struct MAMPolicy: Sendable, Hashable, CustomStringConvertible, Codable {
     /// The service's policy version or etag.
     public var version: String
     public var allowedAccounts: AllowedAccounts

@@ -6,9 +6,9 @@ import JSON
 /// signed-in account it no longer allows is signed out and wiped, and an
 /// ``ComplianceEvent/allowedAccountsChanged(old:new:removed:)`` event is emitted. A
 /// `null` list (``AllowedAccounts/anyone``) allows everyone.
-public struct AllowedAccountsStateMachine: Sendable, Hashable {
+public struct AllowedAccountsStateMachine: Sendable, Hashable, Codable {
     /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
-    public enum Action: Sendable, Hashable {
+    public enum Action: Sendable, Hashable, Codable {
         /// The account may sign in; call ``signedIn(_:)`` when it has.
         case allowSignIn(AccountID)
         /// The account may not sign in; show the refusal's message.
@@ -19,7 +19,7 @@ public struct AllowedAccountsStateMachine: Sendable, Hashable {
         case none
     }
 
-    fileprivate enum State: Sendable, Hashable {
+    fileprivate enum State: Sendable, Hashable, Codable {
         /// Every signed-in account is allowed. Valid transitions:
         ///  - `.removing` on `allowedAccountsReceived` (a signed-in account left the list)
         ///    or `signedIn` (an account that is not allowed completed sign-in anyway)
@@ -165,13 +165,13 @@ public struct AllowedAccountsStateMachine: Sendable, Hashable {
 }
 
 /// A sign-in the allowed-accounts policy forbids.
-public struct SignInRefusal: Error, Sendable, Hashable, CustomStringConvertible {
-    fileprivate enum Base: String, Sendable, Hashable {
+public struct SignInRefusal: Error, Sendable, Hashable, CustomStringConvertible, Codable {
+    fileprivate enum Base: String, Sendable, Hashable, Codable {
         case notAllowed, removalInProgress
     }
 
     /// Why the sign-in was refused, comparable with the static constants.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    public struct Code: Sendable, Hashable, CustomStringConvertible, Codable {
         fileprivate let base: Base
         /// The policy's list does not contain the account.
         public static let notAllowed = Code(base: .notAllowed)
@@ -209,7 +209,7 @@ public struct SignInRefusal: Error, Sendable, Hashable, CustomStringConvertible 
 
 extension AllowedAccountsStateMachine {
     /// The list and the signed-in accounts: converts to and from JSON.
-    public struct Snapshot: Sendable, Hashable {
+    public struct Snapshot: Sendable, Hashable, Codable {
         fileprivate let state: State
 
         fileprivate init(state: State) { self.state = state }

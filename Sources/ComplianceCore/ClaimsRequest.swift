@@ -70,13 +70,13 @@ public enum ClaimsRequest: Sendable {
 }
 
 /// A claims challenge that cannot be sent back to the server.
-public struct ClaimsError: Error, Sendable, Hashable, CustomStringConvertible {
-    fileprivate enum Base: String, Sendable, Hashable {
+public struct ClaimsError: Error, Sendable, Hashable, CustomStringConvertible, Codable {
+    fileprivate enum Base: String, Sendable, Hashable, Codable {
         case invalidJSON, notAnObject
     }
 
     /// The kind of problem, comparable with the static constants.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    public struct Code: Sendable, Hashable, CustomStringConvertible, Codable {
         fileprivate let base: Base
         /// The challenge text is not JSON.
         public static let invalidJSON = Code(base: .invalidJSON)

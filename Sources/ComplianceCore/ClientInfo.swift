@@ -1,7 +1,7 @@
 import JSON
 
 /// The decoded `client_info` of a token response: base64url JSON `{"uid":…,"utid":…}`.
-public struct ClientInfo: Sendable, Hashable, CustomStringConvertible {
+public struct ClientInfo: Sendable, Hashable, CustomStringConvertible, Codable {
     /// The user's object id.
     public let uid: String
     /// The user's home tenant id.
@@ -40,13 +40,13 @@ public struct ClientInfo: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why `client_info` could not be decoded.
-public struct ClientInfoError: Error, Sendable, Hashable, CustomStringConvertible {
-    fileprivate enum Base: String, Sendable, Hashable {
+public struct ClientInfoError: Error, Sendable, Hashable, CustomStringConvertible, Codable {
+    fileprivate enum Base: String, Sendable, Hashable, Codable {
         case notBase64URL, notJSON, missingField
     }
 
     /// The kind of problem, comparable with the static constants.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    public struct Code: Sendable, Hashable, CustomStringConvertible, Codable {
         fileprivate let base: Base
         /// Characters outside the base64url alphabet, or an impossible length.
         public static let notBase64URL = Code(base: .notBase64URL)

@@ -5,7 +5,7 @@ import JSON
 /// Machines collect these while handling events; the composed machine drains the
 /// sub-machines' with `takeEvents()` after each call and hands them, in order, to the
 /// Orchestrator's Engine, which records them for observers.
-public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
+public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible, Codable {
     /// An enrollment attempt finished (IntuneMAMEnrollmentDelegate enrollmentRequestWithStatus).
     case enrollment(EnrollmentReport)
     /// A policy check-in finished (policyRequestWithStatus): 100, 101, 102 or a failure code.
@@ -111,7 +111,7 @@ public enum ComplianceEvent: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// An enrollment, policy or unenrollment result with its code and message.
-public struct EnrollmentReport: Sendable, Hashable, CustomStringConvertible {
+public struct EnrollmentReport: Sendable, Hashable, CustomStringConvertible, Codable {
     public var account: AccountID
     public var status: EnrollmentStatus
     public var message: String
@@ -127,7 +127,7 @@ public struct EnrollmentReport: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why an account's data is being wiped.
-public enum WipeReason: String, Sendable, Hashable, CaseIterable {
+public enum WipeReason: String, Sendable, Hashable, CaseIterable, Codable {
     /// `deregister(account, wipe: true)`.
     case deregistered
     /// The administrator sent a wipe command (check-in 102).
@@ -139,7 +139,7 @@ public enum WipeReason: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A state-to-state edge a machine documents (and the README's Mermaid diagram draws).
-public struct DocumentedTransition: Sendable, Hashable, CustomStringConvertible {
+public struct DocumentedTransition: Sendable, Hashable, CustomStringConvertible, Codable {
     public let from: String
     public let to: String
     /// The event method that takes the edge.
@@ -161,7 +161,7 @@ extension ComplianceEvent {
     /// The kind of an event as the event log and every tool spell it (`"wipeHook"` for
     /// ``wipeHookRan(_:outcome:appRemovedData:)``, ...): the one spelling the log, the flow
     /// parser's known names and the docs derive from.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         case enrollment
         case policy
         case unenroll

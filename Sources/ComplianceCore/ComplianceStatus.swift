@@ -1,7 +1,7 @@
 /// The result of a remediation (IntuneMAMComplianceStatus; raw values are the SDK's).
 ///
 /// Every status but ``compliant`` means the app has no token for the account.
-public enum ComplianceStatus: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum ComplianceStatus: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible, Codable {
     case compliant = 0
     case notCompliant = 1
     case serviceFailure = 2
@@ -52,7 +52,7 @@ public enum ComplianceStatus: Int, Sendable, Hashable, CaseIterable, CustomStrin
 }
 
 /// The one status a remediation delivers, with its alert text.
-public struct ComplianceStatusReport: Sendable, Hashable, CustomStringConvertible {
+public struct ComplianceStatusReport: Sendable, Hashable, CustomStringConvertible, Codable {
     public var account: AccountID
     public var status: ComplianceStatus
     /// The enrollment status behind a failure, when one caused it (e.g. 227).

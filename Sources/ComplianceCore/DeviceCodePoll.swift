@@ -2,7 +2,7 @@ import JSON
 
 /// What one poll of the token endpoint during a device-code sign-in (RFC 8628 §3.5) means:
 /// the rule the Orchestrator's polling loop follows (it only waits and sends).
-public enum DeviceCodePoll: Sendable, Hashable {
+public enum DeviceCodePoll: Sendable, Hashable, Codable {
     /// `authorization_pending`: nobody has finished yet; poll again after the interval.
     case pending
     /// `slow_down`: poll again, with the interval ``slowDownIncrementSeconds`` longer from now on.

@@ -13,19 +13,19 @@ import JSON
 ///
 /// Timers are never cancelled explicitly: a timer that fires in a state not waiting for
 /// it is ignored (`.none`), so whoever runs the machine may leave stale timers running.
-public struct EnrollmentStateMachine: Sendable, Hashable {
+public struct EnrollmentStateMachine: Sendable, Hashable, Codable {
     /// How long after a failed enrollment the next attempt runs.
     public static let enrollmentRetryInterval = TimeSpan.hours(24)
     /// How long after a check-in (or enrollment) the next policy check-in runs.
     public static let policyCheckInInterval = TimeSpan.hours(8)
 
     /// The timers this machine asks for.
-    public enum Timer: String, Sendable, Hashable {
+    public enum Timer: String, Sendable, Hashable, Codable {
         case enrollmentRetry, policyCheckIn
     }
 
     /// What a policy check-in returned.
-    public enum CheckInOutcome: Sendable, Hashable {
+    public enum CheckInOutcome: Sendable, Hashable, Codable {
         /// 100 NewPoliciesReceived.
         case newPoliciesReceived(MAMPolicy)
         /// 101 PoliciesHaveNotChanged.
@@ -46,7 +46,7 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
     }
 
     /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
-    public enum Action: Sendable, Hashable {
+    public enum Action: Sendable, Hashable, Codable {
         /// Send the enrollment request; answer with `enrollmentSucceeded` or `enrollmentFailed`.
         case enroll(AccountID)
         /// Check in for policy; answer with `checkInCompleted` or `checkInFailed`.
@@ -63,7 +63,7 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
         case none
     }
 
-    fileprivate enum State: Sendable, Hashable {
+    fileprivate enum State: Sendable, Hashable, Codable {
         /// Not known to the MAM service. Valid transitions:
         ///  - `.enrolling` or `.waitingForSlot` on `register`
         ///  - `.enrolled` on `remediationEnrolled`
@@ -190,7 +190,7 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
     }
 
     /// The states' names, as drawn in README.md.
-    public enum Phase: String, Sendable, Hashable, CaseIterable {
+    public enum Phase: String, Sendable, Hashable, CaseIterable, Codable {
         case unregistered, enrolling, awaitingRetry, waitingForSlot, enrolled, checkingIn, applyingPolicy
         case acquiringUnenrollToken, unenrolling, wiping, removed
     }
@@ -557,7 +557,7 @@ public struct EnrollmentStateMachine: Sendable, Hashable {
 extension EnrollmentStateMachine {
     /// The lifecycle state to store: converts to and from JSON. A check-in or policy
     /// application in flight is stored as "enrolled, check-in due", so it is redone.
-    public struct Snapshot: Sendable, Hashable {
+    public struct Snapshot: Sendable, Hashable, Codable {
         fileprivate let account: AccountID
         fileprivate let state: State
 

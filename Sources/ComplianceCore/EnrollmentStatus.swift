@@ -1,5 +1,5 @@
 /// Enrollment, policy and unenrollment result codes (IntuneMAMEnrollmentStatus; raw values are the SDK's).
-public enum EnrollmentStatus: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum EnrollmentStatus: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible, Codable {
     case newPoliciesReceived = 100
     case policiesHaveNotChanged = 101
     case wipeReceived = 102

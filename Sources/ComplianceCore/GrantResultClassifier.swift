@@ -4,7 +4,7 @@
 /// token endpoint's answers); the Orchestrator only reports what happened.
 public enum GrantResultClassifier {
     /// What went wrong talking to the issuer, as the issuer client saw it.
-    public enum Problem: Sendable, Hashable {
+    public enum Problem: Sendable, Hashable, Codable {
         /// No answer (connection refused or reset, a timeout).
         case network(String)
         /// The issuer's sign-in cannot work as configured (its authorize endpoint refused).

@@ -2,7 +2,7 @@
 ///
 /// ComplianceCore never reads a clock: every event that depends on time takes an
 /// `Instant` from the caller, so tests and replays are deterministic.
-public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     /// Milliseconds since 1970-01-01T00:00:00Z.
     public var millisecondsSinceEpoch: Int64
 
@@ -31,7 +31,7 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
 }
 
 /// A length of time in milliseconds.
-public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     public var milliseconds: Int64
 
     public init(milliseconds: Int64) { self.milliseconds = milliseconds }

@@ -16,7 +16,7 @@ import JSON
 ///   refused token (401, 403) 203; an answer that is not JSON 206; any other status 201.
 public enum MAMResponseClassifier {
     /// How a call ended without an answer the service meant.
-    public enum CallFailure: Sendable, Hashable {
+    public enum CallFailure: Sendable, Hashable, Codable {
         /// No answer (connection refused or reset, a timeout).
         case network
         /// HTTP 401 or 403: the service refused the token.

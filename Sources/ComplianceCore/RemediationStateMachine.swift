@@ -22,9 +22,9 @@ import JSON
 /// may not have been stored; the composed machine commits them together and need not.
 /// A status is delivered at most once: the state stored before delivery is already the
 /// idle one.
-public struct RemediationStateMachine: Sendable, Hashable {
+public struct RemediationStateMachine: Sendable, Hashable, Codable {
     /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
-    public enum Action: Sendable, Hashable {
+    public enum Action: Sendable, Hashable, Codable {
         /// Acquire a token for scope `https://msmamservice.api.application/.default`
         /// (interactively only when `silent` is false); keep it for the MAM calls and answer
         /// with `mamTokenAcquired()` or `mamTokenFailed(_:)`.
@@ -54,12 +54,12 @@ public struct RemediationStateMachine: Sendable, Hashable {
     /// The MAM service's token scope.
     public static let mamScope = "https://msmamservice.api.application/.default"
 
-    struct Run: Sendable, Hashable {
+    struct Run: Sendable, Hashable, Codable {
         var account: AccountID
         var silent: Bool
     }
 
-    fileprivate enum State: Sendable, Hashable {
+    fileprivate enum State: Sendable, Hashable, Codable {
         /// Nothing running. Valid transitions:
         ///  - `.acquiringMAMToken` on `remediate`
         case idle
@@ -165,7 +165,7 @@ public struct RemediationStateMachine: Sendable, Hashable {
     }
 
     /// The steps of a running remediation, named as in README.md.
-    public enum Step: String, Sendable, Hashable, CaseIterable {
+    public enum Step: String, Sendable, Hashable, CaseIterable, Codable {
         case acquiringMAMToken, enrolling, awaitingPolicy, applyingPolicy, awaitingRestart, reportingCompliance, retryingTokenRequest
         case wipingManagedData
     }
@@ -474,7 +474,7 @@ public struct RemediationStateMachine: Sendable, Hashable {
 extension RemediationStateMachine {
     /// What the machine stores: converts to and from JSON. A delivering machine is stored
     /// as idle (a status is delivered at most once).
-    public struct Snapshot: Sendable, Hashable {
+    public struct Snapshot: Sendable, Hashable, Codable {
         fileprivate let state: State
         fileprivate let managedData: [AccountID]
         fileprivate let queue: [Run]

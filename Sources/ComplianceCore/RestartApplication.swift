@@ -8,7 +8,7 @@
 /// status 0 answers YES; any other status, a hook killed by a signal or its time limit, or
 /// one that cannot start answers NO (the app did not take the restart on, so the SDK does it,
 /// as it does for an app without the delegate method).
-public struct RestartAnswer: Sendable, Hashable, CustomStringConvertible {
+public struct RestartAnswer: Sendable, Hashable, CustomStringConvertible, Codable {
     /// YES: the app handles the restart and reports it (``ComplianceMachine/appReportedRestart(ticket:now:)``).
     public var appHandlesRestart: Bool
     /// How the hook ended, for the event (`exited with status 0`, `timed out and was killed`, …).

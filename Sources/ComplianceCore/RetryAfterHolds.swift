@@ -6,15 +6,15 @@
 ///
 /// The composed machine keeps one (``ComplianceMachine``): it records holds from the results it
 /// is fed and answers a held request itself instead of asking for it.
-public struct RetryAfterHolds: Sendable, Hashable {
+public struct RetryAfterHolds: Sendable, Hashable, Codable {
     /// A service the machine talks to, in the environment whose tokens it is sent with.
-    public enum Service: Sendable, Hashable {
+    public enum Service: Sendable, Hashable, Codable {
         case issuer(TokenEnvironment)
         case mam(TokenEnvironment)
     }
 
     /// A service's request to wait: the failing status and how long (`Retry-After`).
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Hashable, Codable {
         public var status: Int
         public var wait: TimeSpan
 
@@ -37,7 +37,7 @@ public struct RetryAfterHolds: Sendable, Hashable {
 
     private var holds: [Service: Hold] = [:]
 
-    private struct Hold: Sendable, Hashable {
+    private struct Hold: Sendable, Hashable, Codable {
         var until: Instant
         var status: Int
     }

@@ -3,7 +3,7 @@
 /// `description`, `debugDescription` and the reflection mirror all print a redacted
 /// placeholder with the length only; read ``reveal()`` where the raw value is required
 /// (an `Authorization` header, the token store).
-public struct SecretToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct SecretToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable, Codable {
     private let value: String
 
     /// Wraps a raw credential.
@@ -18,4 +18,26 @@ public struct SecretToken: Sendable, Hashable, CustomStringConvertible, CustomDe
     public var description: String { "<redacted \(value.utf8.count) bytes>" }
     public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: ["redacted": value.utf8.count]) }
+
+    /// Encodes the raw credential only for an encoder that says it keeps it in the process
+    /// (``CodingUserInfoKey/revealsSecrets``: the explorer's frontier); any other
+    /// encoder (a JSON one for a log or a wire) gets an error, not the token.
+    public func encode(to encoder: any Encoder) throws {
+        guard encoder.userInfo[.revealsSecrets] as? Bool == true else {
+            throw EncodingError.invalidValue(
+                description, .init(codingPath: encoder.codingPath, debugDescription: "a SecretToken is encoded only where it stays in the process"))
+        }
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        value = try decoder.singleValueContainer().decode(String.self)
+    }
+}
+
+extension CodingUserInfoKey {
+    /// Set to `true` by an encoder whose output stays in the process: only then does a
+    /// ``SecretToken`` encode its raw value.
+    public static let revealsSecrets = CodingUserInfoKey(rawValue: "ComplianceCore.revealsSecrets")!
 }

@@ -21,9 +21,9 @@ import JSON
 /// Protocol: an event returns the step to run; the composed machine stores the changed
 /// snapshot with its step before the step runs, and when the step completes it calls the
 /// matching event (`tokensRemoved()`, …).
-public struct SelectiveWipeStateMachine: Sendable, Hashable {
+public struct SelectiveWipeStateMachine: Sendable, Hashable, Codable {
     /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
-    public enum Action: Sendable, Hashable {
+    public enum Action: Sendable, Hashable, Codable {
         /// Delete the account's access, refresh and id tokens; then call ``tokensRemoved()``.
         case removeTokens(AccountID)
         /// Run the app's wipe hook for the account; then call ``appHookFinished(removedData:outcome:)``.
@@ -39,7 +39,7 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
     }
 
     /// What a wipe was asked for.
-    public struct Wipe: Sendable, Hashable {
+    public struct Wipe: Sendable, Hashable, Codable {
         public var account: AccountID
         public var reason: WipeReason
         public var runAppHook: Bool
@@ -54,7 +54,7 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
         }
     }
 
-    fileprivate enum State: Sendable, Hashable {
+    fileprivate enum State: Sendable, Hashable, Codable {
         /// No wipe recorded. Valid transitions:
         ///  - `.intentRecorded` on `wipeRequested`
         case idle(AccountID)
@@ -242,7 +242,7 @@ public struct SelectiveWipeStateMachine: Sendable, Hashable {
 
 extension SelectiveWipeStateMachine {
     /// The journal entry to store: converts to and from JSON.
-    public struct Snapshot: Sendable, Hashable {
+    public struct Snapshot: Sendable, Hashable, Codable {
         fileprivate let state: State
 
         /// `{"machine":"selectiveWipe","version":2,"step":…,"account":…,"reason":…,"runAppHook":…,

@@ -1,13 +1,13 @@
 import JSON
 
 /// Stored JSON (a machine's persisted state, a policy document) that cannot be read back.
-public struct StoredValueError: Error, Sendable, Hashable, CustomStringConvertible {
-    fileprivate enum Base: String, Sendable, Hashable {
+public struct StoredValueError: Error, Sendable, Hashable, CustomStringConvertible, Codable {
+    fileprivate enum Base: String, Sendable, Hashable, Codable {
         case missingField, wrongType, invalidValue, unsupportedVersion
     }
 
     /// The kind of problem, comparable with the static constants.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
+    public struct Code: Sendable, Hashable, CustomStringConvertible, Codable {
         fileprivate let base: Base
         public static let missingField = Code(base: .missingField)
         public static let wrongType = Code(base: .wrongType)

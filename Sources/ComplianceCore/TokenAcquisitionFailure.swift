@@ -1,5 +1,5 @@
 /// Why a token could not be acquired.
-public enum TokenAcquisitionFailure: Error, Sendable, Hashable, CustomStringConvertible {
+public enum TokenAcquisitionFailure: Error, Sendable, Hashable, CustomStringConvertible, Codable {
     /// AADSTS53005: remediate with the MAM service (`RemediationStateMachine.remediate`).
     case protectionPolicyRequired(ProtectionPolicyRequired)
     /// The user must sign in; `nil` when no server said so (no refresh token and

@@ -13,12 +13,12 @@
 /// the sign-in page when interaction is allowed (InteractionRequired otherwise). Tokens that
 /// grant fewer scopes than asked fail the request (``DeclinedScopes``): they are kept only
 /// under the scopes granted, never under the request's.
-public struct TokenAcquisitionStateMachine: Sendable, Hashable {
+public struct TokenAcquisitionStateMachine: Sendable, Hashable, Codable {
     /// Cached access tokens expiring within this window are not used.
     public static let expirySkew = TimeSpan.minutes(5)
 
     /// What the caller wants.
-    public struct Request: Sendable, Hashable {
+    public struct Request: Sendable, Hashable, Codable {
         public var account: AccountID
         public var scopes: [String]
         /// The app's client capabilities (`["protapp"]`).
@@ -47,7 +47,7 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
     }
 
     /// What the token store holds for the account and scopes.
-    public struct CacheEntry: Sendable, Hashable {
+    public struct CacheEntry: Sendable, Hashable, Codable {
         /// The stored access token for these scopes (with its expiry), if any.
         public var accessToken: TokenSet?
         /// The account's stored refresh token, if any: a refresh grant carries the one this
@@ -67,7 +67,7 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
     }
 
     /// The grant to send.
-    public enum Grant: Sendable, Hashable {
+    public enum Grant: Sendable, Hashable, Codable {
         /// `grant_type=refresh_token` with the refresh token the cache read found.
         case refreshToken(SecretToken)
         /// Authorization code + PKCE through the authorize endpoint (user interaction).
@@ -89,7 +89,7 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
     }
 
     /// Commands for the composed machine (``ComplianceMachine``), which runs this one.
-    public enum Action: Sendable, Hashable {
+    public enum Action: Sendable, Hashable, Codable {
         /// Look up the store; answer with ``cacheRead(_:now:)``, or ``storeFailed(_:)`` when
         /// the store cannot be read.
         case readCache(AccountID, scopes: [String])
@@ -109,7 +109,7 @@ public struct TokenAcquisitionStateMachine: Sendable, Hashable {
         case none
     }
 
-    fileprivate enum State: Sendable, Hashable {
+    fileprivate enum State: Sendable, Hashable, Codable {
         /// Created. Valid transitions:
         ///  - `.readingCache` on `start`
         ///  - `.interactive` on `start` (the caller carries credentials: ``Request/prompt``)

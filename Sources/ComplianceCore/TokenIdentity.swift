@@ -5,7 +5,7 @@
 /// other OpenID Connect issuer the issuer and subject (`subject` is `sub` + " at " + `iss`).
 /// The UPN is a handle: the username the id_token claims (`preferred_username`, else `upn`,
 /// else `email`) must be the account's.
-public struct TokenIdentity: Sendable, Hashable, CustomStringConvertible {
+public struct TokenIdentity: Sendable, Hashable, CustomStringConvertible, Codable {
     /// The object identity; stable for one person at one issuer.
     public var subject: String
     /// The username the id_token claims, if it claims one.
@@ -34,8 +34,8 @@ public struct TokenIdentity: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A token response for another person than the account asked for (MSAL's mismatched user).
-public struct AccountMismatch: Sendable, Hashable, CustomStringConvertible {
-    public enum Reason: Sendable, Hashable {
+public struct AccountMismatch: Sendable, Hashable, CustomStringConvertible, Codable {
+    public enum Reason: Sendable, Hashable, Codable {
         /// The id_token's username is another account's.
         case username
         /// The username is the account's, but the person (object identity) is not the one

@@ -3,7 +3,7 @@ import JSON
 /// What a token endpoint answer means, as decided by ``TokenResponseClassifier``.
 ///
 /// `description` and `debugDescription` never contain a token.
-public enum TokenResponse: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+public enum TokenResponse: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, Codable {
     /// Tokens were issued.
     case success(TokenSet)
     /// AADSTS53005 / suberror `protection_policy_required`: remediate with the MAM service.
@@ -42,7 +42,7 @@ public enum TokenResponse: Sendable, Hashable, CustomStringConvertible, CustomDe
 }
 
 /// Tokens from a successful grant. Printing it shows scopes and expiry, never a token.
-public struct TokenSet: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct TokenSet: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, Codable {
     public var accessToken: SecretToken
     public var refreshToken: SecretToken?
     public var idToken: SecretToken?
@@ -82,7 +82,7 @@ public struct TokenSet: Sendable, Hashable, CustomStringConvertible, CustomDebug
 }
 
 /// The OAuth error fields of an error response.
-public struct ServerError: Sendable, Hashable, CustomStringConvertible {
+public struct ServerError: Sendable, Hashable, CustomStringConvertible, Codable {
     /// HTTP status of the response.
     public var status: Int
     /// `error`, as sent.
@@ -126,7 +126,7 @@ public struct ServerError: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The details MSAL surfaces with MSALErrorServerProtectionPoliciesRequired.
-public struct ProtectionPolicyRequired: Sendable, Hashable, CustomStringConvertible {
+public struct ProtectionPolicyRequired: Sendable, Hashable, CustomStringConvertible, Codable {
     /// `adi`: the displayable id (UPN) of the account to remediate.
     public var displayableID: String?
     /// `uid.utid` from the error's `client_info`, when sent.
@@ -156,7 +156,7 @@ public struct ProtectionPolicyRequired: Sendable, Hashable, CustomStringConverti
 }
 
 /// Why the user has to interact, from the error's suberror.
-public enum InteractionReason: Sendable, Hashable {
+public enum InteractionReason: Sendable, Hashable, Codable {
     case basicAction, additionalAction, messageOnly, consentRequired, userPasswordExpired
     /// `error` was `interaction_required` (or `login_required` / `consent_required`) without a known suberror.
     case interactionRequired
@@ -167,7 +167,7 @@ public enum InteractionReason: Sendable, Hashable {
 }
 
 /// An error that only the user can resolve.
-public struct InteractionRequired: Sendable, Hashable, CustomStringConvertible {
+public struct InteractionRequired: Sendable, Hashable, CustomStringConvertible, Codable {
     public var reason: InteractionReason
     /// The server's claims challenge JSON text; must be merged into the next request.
     public var claimsChallenge: String?
@@ -183,7 +183,7 @@ public struct InteractionRequired: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why the refresh token is dead.
-public enum BadRefreshTokenReason: String, Sendable, Hashable, CaseIterable {
+public enum BadRefreshTokenReason: String, Sendable, Hashable, CaseIterable, Codable {
     case badToken = "bad_token"
     case tokenExpired = "token_expired"
     case clientMismatch = "client_mismatch"
@@ -191,7 +191,7 @@ public enum BadRefreshTokenReason: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The refresh token must be dropped; then interaction is required.
-public struct BadRefreshToken: Sendable, Hashable, CustomStringConvertible {
+public struct BadRefreshToken: Sendable, Hashable, CustomStringConvertible, Codable {
     public var reason: BadRefreshTokenReason
     public var claimsChallenge: String?
     public var serverError: ServerError
@@ -199,7 +199,7 @@ public struct BadRefreshToken: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The service is failing or throttling.
-public struct ServiceFailure: Sendable, Hashable, CustomStringConvertible {
+public struct ServiceFailure: Sendable, Hashable, CustomStringConvertible, Codable {
     public var status: Int
     /// From `Retry-After` (delay-seconds form).
     public var retryAfter: TimeSpan?
@@ -218,7 +218,7 @@ public struct ServiceFailure: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A response that is not a usable token response.
-public struct MalformedResponse: Sendable, Hashable, CustomStringConvertible {
+public struct MalformedResponse: Sendable, Hashable, CustomStringConvertible, Codable {
     public var status: Int
     /// What was wrong, naming the HTTP status.
     public var message: String
@@ -236,7 +236,7 @@ public struct MalformedResponse: Sendable, Hashable, CustomStringConvertible {
 
 /// The issuer granted fewer scopes than asked (MSAL's declined-scopes error): the scopes it
 /// granted (as it listed them) and the requested ones it left out.
-public struct DeclinedScopes: Sendable, Hashable, CustomStringConvertible {
+public struct DeclinedScopes: Sendable, Hashable, CustomStringConvertible, Codable {
     public var granted: [String]
     public var declined: [String]
 

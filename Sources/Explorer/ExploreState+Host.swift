@@ -7,7 +7,7 @@ import ComplianceCore
 /// (the restart hook in ``restartAsked``) for the event that answers it.
 extension ExploreState: ComplianceHost {
     /// What one drain took, for the transition the invariants check; empty between transitions.
-    public struct DrainLog: Sendable, Hashable {
+    public struct DrainLog: Sendable, Hashable, Codable {
         public var actions: [ComplianceMachine.Action] = []
         /// Which of ``actions`` is the persist that failed.
         public var failedPersistIndex: Int?

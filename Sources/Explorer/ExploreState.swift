@@ -5,7 +5,7 @@ import ComplianceCore
 /// takes the machine's actions in order, commits persists to the world, answers I/O with the
 /// answer class the event chose, and on a failed persist or a crash reloads the machine from
 /// the committed records, as the Engine does.
-public struct ExploreState: Sendable, Hashable {
+public struct ExploreState: Sendable, Hashable, Codable {
     public var machine: ComplianceMachine
     public var world: World
     /// I/O actions taken and not yet answered, in the order they were taken.
@@ -48,7 +48,7 @@ public struct ExploreState: Sendable, Hashable {
 }
 
 /// What a caller asks (by spelling name).
-public enum Command: Sendable, Hashable, CustomStringConvertible {
+public enum Command: Sendable, Hashable, CustomStringConvertible, Codable {
     /// Sign in with the password (interaction allowed).
     case signIn(String)
     /// A silent token for the app's API, remediating on 53005.
@@ -105,7 +105,7 @@ public enum Command: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A change an administrator makes at the services.
-public enum AdminChange: Sendable, Hashable, CustomStringConvertible {
+public enum AdminChange: Sendable, Hashable, CustomStringConvertible, Codable {
     /// The allowed list shrinks to alice: josé is excluded.
     case excludeJose
     /// A selective wipe waits for the account's next check-in.
@@ -129,7 +129,7 @@ public enum AdminChange: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// How an I/O step is answered.
-public enum Answer: Sendable, Hashable, CustomStringConvertible {
+public enum Answer: Sendable, Hashable, CustomStringConvertible, Codable {
     /// What the service (or the store) normally answers in this world.
     case normal
     /// The app's wipe hook answers (`true`: the app removed the data).
@@ -139,7 +139,7 @@ public enum Answer: Sendable, Hashable, CustomStringConvertible {
     /// A failure class.
     case failure(Failure)
 
-    public enum Failure: Sendable, Hashable, CustomStringConvertible {
+    public enum Failure: Sendable, Hashable, CustomStringConvertible, Codable {
         /// AADSTS53009 (the app lacks protapp).
         case capabilityMissing
         /// invalid_grant: sign in again.
@@ -201,7 +201,7 @@ public enum Answer: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// How an app hook (wipe or restart) fails to answer: the Engine takes it as NO and tells how it ended.
-public enum HookFailure: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum HookFailure: Sendable, Hashable, CaseIterable, CustomStringConvertible, Codable {
     /// It outlived its time limit and was killed.
     case timedOut
     /// A signal ended it (it crashed).
@@ -224,7 +224,7 @@ public enum HookFailure: Sendable, Hashable, CaseIterable, CustomStringConvertib
 }
 
 /// One transition of the exploration.
-public enum ExploreEvent: Sendable, Hashable, CustomStringConvertible {
+public enum ExploreEvent: Sendable, Hashable, CustomStringConvertible, Codable {
     /// The path follows this script of the universe.
     case choose(Int, String)
     case command(Command)

@@ -8,7 +8,10 @@ import Dispatch
 /// Visited states are remembered by a 64-bit fingerprint (the state's hash), as TLC does:
 /// 8 bytes a state in an open-addressing table, plus 6 for the way back (the index of the
 /// state it was first reached from and which of that state's events led to it), from which a
-/// violation's trace is replayed. Full states are kept only on the frontier. Two states with
+/// violation's trace is replayed. The frontier holds each state encoded (``FrontierCoding``:
+/// some hundred bytes instead of some kilobytes of Swift collections), decoded when it is
+/// expanded; a replay takes its states through the same coding, so each lists its events in
+/// the order the exploration saw. Two states with
 /// one fingerprint would hide the second (never invent a violation); ``Report/collisionProbability``
 /// says how likely that was. ``Visited/exact`` keeps every full state instead, for comparison.
 ///
@@ -25,6 +28,9 @@ public struct Explorer: Sendable {
     public var visited: Visited = .fingerprints
     /// Worker threads expanding each depth's frontier (1: this thread alone).
     public var threads = 1
+    /// States the frontier holds as they are before it encodes the next ones (decoding costs
+    /// CPU; a small frontier need not save memory). 0: every state is encoded.
+    public var fullStatesHeld = 20_000
 
     /// How visited states are remembered.
     public enum Visited: Sendable {
@@ -35,13 +41,14 @@ public struct Explorer: Sendable {
     }
 
     public init(
-        universe: Universe = .standard, maxDepth: Int, visited: Visited = .fingerprints, threads: Int = 1,
+        universe: Universe = .standard, maxDepth: Int, visited: Visited = .fingerprints, threads: Int = 1, fullStatesHeld: Int = 20_000,
         check: @escaping @Sendable (ComplianceInvariants.Transition, ComplianceInvariants.Facts) -> [ComplianceInvariants.Violation] = ComplianceInvariants.check
     ) {
         self.universe = universe
         self.maxDepth = maxDepth
         self.visited = visited
         self.threads = max(1, threads)
+        self.fullStatesHeld = fullStatesHeld
         self.check = check
     }
 
@@ -66,6 +73,11 @@ public struct Explorer: Sendable {
         public var collisionProbability: Double?
         /// The most states held on the frontier at once.
         public var peakFrontier: Int
+        /// The bytes of encoded states the frontier held at its peak (``peakFrontier``).
+        public var peakFrontierBytes: Int
+        /// The distinct strings and JSON values the frontier's coding interned (``FrontierCoding``).
+        public var internedStrings: Int
+        public var internedRecords: Int
     }
 
     /// TLC's "calculated" fingerprint collision probability for `distinct` states among `generated`.
@@ -74,14 +86,37 @@ public struct Explorer: Sendable {
     }
 
     /// A frontier state and its index in the way back.
-    typealias Entry = (state: ExploreState, index: UInt32)
+    typealias Entry = (state: Held, index: UInt32)
+
+    /// A frontier state as it is, or encoded (``FrontierCoding``: some hundred bytes instead
+    /// of some kilobytes of collections) once the frontier holds ``fullStatesHeld``.
+    enum Held {
+        case full(ExploreState)
+        case encoded([UInt8])
+
+        var state: ExploreState {
+            switch self {
+            case .full(let state): state
+            case .encoded(let bytes): FrontierCoding.decode(ExploreState.self, from: bytes)
+            }
+        }
+
+        var bytes: Int {
+            if case .encoded(let bytes) = self { bytes.count } else { 0 }
+        }
+    }
 
     /// A successor a worker found new (as far as the visited set knew when the chunk began).
     struct Successor {
         var fingerprint: UInt64
         var parent: UInt32
         var ordinal: UInt16
-        var state: ExploreState
+        /// The script the state's path follows.
+        var script: Int?
+        /// The state, as the frontier will hold it.
+        var held: Held
+        /// The state itself, for an exact visited set only.
+        var state: ExploreState?
     }
 
     /// What a worker found expanding one chunk of the frontier, in frontier order.
@@ -103,36 +138,43 @@ public struct Explorer: Sendable {
         var store = VisitedStore(exact: visited == .exact)
         _ = store.insert(Self.fingerprint(start), start)
         var way = WayBack()
-        way.append(parent: 0, ordinal: 0)
+        way.append(parent: 0, ordinal: 0, encoded: fullStatesHeld == 0)
         // The frontier in batches: a batch is freed once expanded, while the next depth grows.
-        var frontier: [[Entry]] = [[(start, 0)]]
+        var frontier: [[Entry]] = [[(fullStatesHeld > 0 ? .full(start) : .encoded(FrontierCoding.encode(start)), 0)]]
         var transitions = 0
         var depth = 0
         var perScript: [String: Int] = [:]
         var peakFrontier = 1
+        var peakFrontierBytes = frontier[0][0].state.bytes
         func report(exhausted: Bool, violation: (violations: [ComplianceInvariants.Violation], trace: [ExploreEvent])?) -> Report {
             Report(
                 states: store.count, transitions: transitions, depth: depth, exhausted: exhausted, violation: violation, statesPerScript: perScript,
                 visitedBytes: store.bytes + way.bytes,
                 collisionProbability: visited == .exact ? nil : Self.collisionProbability(distinct: store.count, generated: transitions + 1),
-                peakFrontier: peakFrontier)
+                peakFrontier: peakFrontier, peakFrontierBytes: peakFrontierBytes, internedStrings: FrontierCoding.internedStrings,
+                internedRecords: FrontierCoding.internedRecords)
         }
         let batchSize = Self.chunkSize * Self.chunksPerThread * threads
         while !frontier.isEmpty, depth < maxDepth {
             var next: [[Entry]] = []
             var current: [Entry] = []
             var held = frontier.reduce(0) { $0 + $1.count }
+            var heldBytes = frontier.reduce(0) { $0 + Self.bytes($1) }
+            var nextBytes = 0
             for batchIndex in frontier.indices {
                 let batch = frontier[batchIndex]
                 frontier[batchIndex] = []
                 held -= batch.count
-                for chunk in expand(batch, visited: store) {
+                heldBytes -= Self.bytes(batch)
+                let holding = held + next.count * batchSize + current.count
+                for chunk in expand(batch, visited: store, encoding: holding >= fullStatesHeld) {
                     for successor in chunk.successors {
                         guard store.insert(successor.fingerprint, successor.state) else { continue }
                         let index = UInt32(way.count)
-                        way.append(parent: successor.parent, ordinal: successor.ordinal)
-                        if let script = successor.state.script { perScript[universe.scripts[script].name, default: 0] += 1 }
-                        current.append((successor.state, index))
+                        way.append(parent: successor.parent, ordinal: successor.ordinal, encoded: successor.held.bytes > 0)
+                        if let script = successor.script { perScript[universe.scripts[script].name, default: 0] += 1 }
+                        current.append((successor.held, index))
+                        nextBytes += successor.held.bytes
                         if current.count == batchSize {
                             next.append(current)
                             current = []
@@ -144,7 +186,8 @@ public struct Explorer: Sendable {
                         return report(exhausted: false, violation: (found.violations, replay(to: found.parent, in: way) + [found.event]))
                     }
                 }
-                peakFrontier = max(peakFrontier, held + next.count * batchSize + current.count)
+                let holdingAfter = held + next.count * batchSize + current.count
+                if holdingAfter > peakFrontier { (peakFrontier, peakFrontierBytes) = (holdingAfter, heldBytes + nextBytes) }
             }
             if !current.isEmpty { next.append(current) }
             depth += 1
@@ -154,23 +197,28 @@ public struct Explorer: Sendable {
         return report(exhausted: frontier.isEmpty, violation: nil)
     }
 
-    /// Expands `batch` in chunks over ``threads`` workers; the chunks come back in order.
-    func expand(_ batch: [Entry], visited: VisitedStore) -> [Chunk] {
+    /// The encoded states' bytes in a batch.
+    static func bytes(_ batch: [Entry]) -> Int { batch.reduce(0) { $0 + $1.state.bytes } }
+
+    /// Expands `batch` in chunks over ``threads`` workers; the chunks come back in order, their
+    /// successors encoded when `encoding`.
+    func expand(_ batch: [Entry], visited: VisitedStore, encoding: Bool) -> [Chunk] {
         let chunkCount = (batch.count + Self.chunkSize - 1) / Self.chunkSize
         let ranges = (0..<chunkCount).map { $0 * Self.chunkSize..<min(batch.count, ($0 + 1) * Self.chunkSize) }
-        guard threads > 1, chunkCount > 1 else { return ranges.map { expand(batch[$0], visited: visited) } }
+        guard threads > 1, chunkCount > 1 else { return ranges.map { expand(batch[$0], visited: visited, encoding: encoding) } }
         let results = Results(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            results.set(chunk, expand(batch[ranges[chunk]], visited: visited))
+            results.set(chunk, expand(batch[ranges[chunk]], visited: visited, encoding: encoding))
         }
         return results.taken()
     }
 
     /// One worker's chunk: every event of every state, checked; successors the visited set
     /// does not hold are kept (a violation ends the chunk).
-    func expand(_ entries: ArraySlice<Entry>, visited: VisitedStore) -> Chunk {
+    func expand(_ entries: ArraySlice<Entry>, visited: VisitedStore, encoding: Bool) -> Chunk {
         var chunk = Chunk()
-        for (state, index) in entries {
+        for (held, index) in entries {
+            let state = held.state
             for (ordinal, event) in state.events(in: universe).enumerated() {
                 var successor = state
                 let (transition, facts) = successor.apply(event, in: universe)
@@ -182,7 +230,11 @@ public struct Explorer: Sendable {
                 }
                 let fingerprint = Self.fingerprint(successor)
                 guard !visited.contains(fingerprint, successor) else { continue }
-                chunk.successors.append(Successor(fingerprint: fingerprint, parent: index, ordinal: UInt16(ordinal), state: successor))
+                chunk.successors.append(
+                    Successor(
+                        fingerprint: fingerprint, parent: index, ordinal: UInt16(ordinal), script: successor.script,
+                        held: encoding ? .encoded(FrontierCoding.encode(successor)) : .full(successor),
+                        state: visited.states == nil ? nil : successor))
             }
         }
         return chunk
@@ -195,17 +247,20 @@ public struct Explorer: Sendable {
     }
 
     /// The events from the start to the state with index `index`: the way back read off,
-    /// then replayed from the start (each step is the event with that ordinal).
+    /// then replayed from the start (each step is the event with that ordinal, in the state
+    /// as the frontier held it: a decoded state lists its events in the order it did).
     func replay(to index: UInt32, in way: WayBack) -> [ExploreEvent] {
-        var ordinals: [UInt16] = []
+        var steps: [(ordinal: UInt16, parentEncoded: Bool)] = []
         var current = index
         while current != 0 {
-            ordinals.append(way.ordinals[Int(current)])
-            current = way.parents[Int(current)]
+            let parent = way.parents[Int(current)]
+            steps.append((way.ordinal(Int(current)), way.encoded(Int(parent))))
+            current = parent
         }
         var state = ExploreState(universe: universe)
         var events: [ExploreEvent] = []
-        for ordinal in ordinals.reversed() {
+        for (ordinal, parentEncoded) in steps.reversed() {
+            if parentEncoded { state = FrontierCoding.decode(ExploreState.self, from: FrontierCoding.encode(state)) }
             let event = state.events(in: universe)[Int(ordinal)]
             _ = state.apply(event, in: universe)
             events.append(event)
@@ -214,17 +269,21 @@ public struct Explorer: Sendable {
     }
 }
 
-/// Per visited state, the state it was first reached from and which of that state's events
-/// led to it (6 bytes a state).
+/// Per visited state, the state it was first reached from, which of that state's events led
+/// to it, and whether the frontier held it encoded (the ordinal's top bit): 6 bytes a state.
 struct WayBack {
     var parents: [UInt32] = []
     var ordinals: [UInt16] = []
     var count: Int { parents.count }
+
+    func ordinal(_ index: Int) -> UInt16 { ordinals[index] & 0x7FFF }
+    func encoded(_ index: Int) -> Bool { ordinals[index] & 0x8000 != 0 }
     var bytes: Int { parents.capacity * 4 + ordinals.capacity * 2 }
 
-    mutating func append(parent: UInt32, ordinal: UInt16) {
+    mutating func append(parent: UInt32, ordinal: UInt16, encoded: Bool) {
+        precondition(ordinal < 0x8000, "a state with more than 32,767 events")
         parents.append(parent)
-        ordinals.append(ordinal)
+        ordinals.append(ordinal | (encoded ? 0x8000 : 0))
     }
 }
 
@@ -245,8 +304,8 @@ struct VisitedStore: Sendable {
     }
 
     /// Adds the state; false when it was there.
-    mutating func insert(_ fingerprint: UInt64, _ state: ExploreState) -> Bool {
-        if states != nil { return states!.insert(state).inserted }
+    mutating func insert(_ fingerprint: UInt64, _ state: ExploreState?) -> Bool {
+        if states != nil { return states!.insert(state!).inserted }
         return fingerprints.insert(fingerprint)
     }
 }

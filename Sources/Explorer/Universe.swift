@@ -3,9 +3,9 @@ import ComplianceCore
 /// The small world the explorer runs the machine in: the accounts (one of them under two
 /// canonically equivalent spellings, one outside the allowed list), the scopes, the policy,
 /// and how much of each kind of event one path may use.
-public struct Universe: Sendable, Hashable {
+public struct Universe: Sendable, Hashable, Codable {
     /// One way to write an account, as a person would type it.
-    public struct Spelling: Sendable, Hashable, CustomStringConvertible {
+    public struct Spelling: Sendable, Hashable, CustomStringConvertible, Codable {
         /// A short name for traces (`alice`, `josé-nfc`, …).
         public var name: String
         /// The UPN as typed.
@@ -56,7 +56,7 @@ public struct Universe: Sendable, Hashable {
     public var hookFailures = false
 
     /// How many events of each kind one path may use.
-    public struct Budget: Sendable, Hashable {
+    public struct Budget: Sendable, Hashable, Codable {
         /// Commands in flight at once.
         public var concurrentCommands = 2
         /// Answers other than the normal one (errors, network failures, malformed answers).
@@ -69,7 +69,7 @@ public struct Universe: Sendable, Hashable {
     }
 
     /// A named sequence of what people do.
-    public struct Script: Sendable, Hashable, CustomStringConvertible {
+    public struct Script: Sendable, Hashable, CustomStringConvertible, Codable {
         public var name: String
         public var steps: [ScriptStep]
 
@@ -82,7 +82,7 @@ public struct Universe: Sendable, Hashable {
     }
 
     /// A command of a caller, or a change an administrator makes.
-    public enum ScriptStep: Sendable, Hashable, CustomStringConvertible {
+    public enum ScriptStep: Sendable, Hashable, CustomStringConvertible, Codable {
         case command(Command)
         case admin(AdminChange)
 

@@ -5,7 +5,7 @@ import JSON
 /// (what they answer), and the app's durable stores (committed records, token store, vault),
 /// keyed by the bytes the Orchestrator would use, so two spellings are two keys unless the
 /// machine normalised them. Plus the history the invariants look at (``facts``).
-public struct World: Sendable, Hashable {
+public struct World: Sendable, Hashable, Codable {
     // Equality and hashing leave out the committed records: at the end of every transition
     // they are what the machine's stored snapshots say, so they tell no two states apart
     // (and hashing them would cost most of the exploration's time).
@@ -77,13 +77,13 @@ public struct World: Sendable, Hashable {
     public var facts = ComplianceInvariants.Facts()
 
     /// Where the token store files tokens: the account's key bytes and the issuer.
-    public struct TokenKey: Sendable, Hashable {
+    public struct TokenKey: Sendable, Hashable, Codable {
         public var key: [UInt8]
         public var environment: TokenEnvironment
     }
 
     /// A key's tokens: the refresh token names the issuer that issued it.
-    public struct TokenRecord: Sendable, Hashable {
+    public struct TokenRecord: Sendable, Hashable, Codable {
         public var refresh: TokenEnvironment?
         public var access: [String: Instant] = [:]
     }

@@ -2,13 +2,13 @@
 ///
 /// Equality is structural and order-sensitive (two objects with the same members in a
 /// different order are not `==`); use ``JSONObject/sameMembers(as:)`` for set semantics.
-public struct JSONObject: Sendable, Hashable, RandomAccessCollection {
+public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Codable {
     public typealias Element = (key: String, value: JSONValue)
 
     private var entries: [Entry]
 
     /// One member; internal so the parser can build the storage directly.
-    struct Entry: Sendable, Hashable {
+    struct Entry: Sendable, Hashable, Codable {
         var key: String
         var value: JSONValue
     }

@@ -2,10 +2,10 @@
 ///
 /// `line` and `column` are 1-based (column counts Unicode scalars, as jansson does);
 /// `offset` is the byte offset. Limits refused before parsing report line 0.
-public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible, Codable {
     /// The kind of problem, comparable with the static constants (`error.code == .duplicateKey`).
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Base: String, Sendable, Hashable {
+    public struct Code: Sendable, Hashable, CustomStringConvertible, Codable {
+        private enum Base: String, Sendable, Hashable, Codable {
             case syntax, invalidUTF8, duplicateKey, nulInKey, numberOutOfRange
             case prematureEnd, tooLarge, tooDeep, empty
         }
@@ -58,7 +58,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 /// Bounds on what ``JSONValue/parse(_:limits:)`` accepts.
-public struct JSONLimits: Sendable, Hashable {
+public struct JSONLimits: Sendable, Hashable, Codable {
     /// Largest accepted input in bytes.
     public var maxBytes: Int
     /// Deepest accepted nesting of arrays and objects (the top-level value is depth 1).

@@ -4,7 +4,7 @@
 /// order of their keys, and strings may contain NUL. Parse wire bytes with
 /// ``JSONValue/parse(_:limits:)`` and produce them with ``JSONValue/encoded(sortedKeys:)``;
 /// both go through jansson.
-public enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     /// A number written without fraction or exponent, in the range of `Int64`.

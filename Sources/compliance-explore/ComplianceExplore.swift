@@ -121,7 +121,7 @@ struct ComplianceExplore: ParsableCommand {
             ? "symmetry: no two of the \(universe.people.count) people are treated alike (the scripts give each a part of their own): canonicalising would merge no state"
             : "symmetry: treated alike and not canonicalised: \(alike.map { "\($0.0) and \($0.1)" }.joined(separator: ", "))")
         let peak = Self.peakMemoryKB()
-        print("peak frontier \(report.peakFrontier) states; peak memory \(peak.map { "\($0) kB, \($0 * 1024 / states) bytes per state" } ?? "unknown"); \(threads) threads")
+        print("peak frontier \(report.peakFrontier) states, \(report.peakFrontierBytes) bytes encoded (\(report.peakFrontierBytes / max(1, report.peakFrontier)) a state, \(report.internedStrings) strings and \(report.internedRecords) records interned); peak memory \(peak.map { "\($0) kB, \($0 * 1024 / states) bytes per state" } ?? "unknown"); \(threads) threads")
         print("\(String(format: "%.1f", seconds)) s, \(Int(Double(report.states) / max(seconds, 0.001))) states/s")
         if let violation = report.violation {
             print("VIOLATION after \(report.trace(violation.trace).count) events:")

@@ -17,6 +17,8 @@ import Testing
                     Explorer(universe: universe, maxDepth: depth, visited: .exact, threads: 1).run(),
                     Explorer(universe: universe, maxDepth: depth, visited: .fingerprints, threads: 1).run(),
                     Explorer(universe: universe, maxDepth: depth, visited: .fingerprints, threads: 3).run(),
+                    // Every frontier state encoded.
+                    Explorer(universe: universe, maxDepth: depth, visited: .fingerprints, threads: 3, fullStatesHeld: 0).run(),
                 ]
             }
             let exact = runs[0]
@@ -44,8 +46,9 @@ import Testing
             return told227 ? [ComplianceInvariants.Violation(.atMostOneManagedAccount, "told 227")] : ComplianceInvariants.check(transition, facts: facts)
         }
         let runs = await offThePool {
-            [(Explorer.Visited.exact, 1), (.fingerprints, 1), (.fingerprints, 4)].map { visited, threads in
-                Explorer(maxDepth: 12, visited: visited, threads: threads, check: check).run()
+            [(Explorer.Visited.exact, 1, 20_000), (.fingerprints, 1, 20_000), (.fingerprints, 4, 20_000), (.fingerprints, 2, 0)].map {
+                visited, threads, fullStatesHeld in
+                Explorer(maxDepth: 12, visited: visited, threads: threads, fullStatesHeld: fullStatesHeld, check: check).run()
             }
         }
         let exact = try #require(runs[0].violation)

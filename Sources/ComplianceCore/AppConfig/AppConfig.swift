@@ -9,7 +9,7 @@ import JSON
 /// targeted configuration sets the key and their values are not all identical. Where the
 /// header is silent (which value "any" returns, how strings compare), the decisions are in
 /// AppConfig/README.md.
-public struct AppConfig: Sendable, Hashable {
+public struct AppConfig: Sendable, Hashable, Codable {
     /// `fullData`: the configurations, in the order the service sent them.
     public let fullData: [JSONObject]
 
@@ -29,7 +29,7 @@ public struct AppConfig: Sendable, Hashable {
     public static let empty = AppConfig(fullData: [])
 
     /// `IntuneMAMStringQueryType` / `IntuneMAMNumberQueryType`: which of several values.
-    public enum Query: String, Sendable, Hashable, CaseIterable {
+    public enum Query: String, Sendable, Hashable, CaseIterable, Codable {
         /// The first, in `fullData` order.
         case any
         /// The smallest (numbers numerically, strings by Unicode scalar order).
@@ -39,7 +39,7 @@ public struct AppConfig: Sendable, Hashable {
     }
 
     /// `IntuneMAMBoolQueryType`.
-    public enum BoolQuery: String, Sendable, Hashable, CaseIterable {
+    public enum BoolQuery: String, Sendable, Hashable, CaseIterable, Codable {
         /// The first, in `fullData` order.
         case any
         /// True when any value is true.
@@ -122,7 +122,7 @@ public struct AppConfig: Sendable, Hashable {
 
 extension AppConfig {
     /// One key's value under one query, each way the SDK reads it.
-    public struct KeyAnswer: Sendable, Hashable {
+    public struct KeyAnswer: Sendable, Hashable, Codable {
         public var key: String
         /// The query's name as asked (`any` when none was).
         public var query: String

@@ -4,7 +4,7 @@
 /// `MultiIdentity`, an unset process identity is the enrolled user ("The SDK sets the process
 /// identity to the enrolled user"). Like the SDK's, they live in the process: a restart of the
 /// app (its first policy, or the daemon's) begins again with both unset.
-public struct AppIdentities: Sendable, Hashable {
+public struct AppIdentities: Sendable, Hashable, Codable {
     /// `setProcessIdentity`.
     public var process: IdentitySetting = .unset
     /// The last successful `setUIPolicyIdentity`.
@@ -22,7 +22,7 @@ public struct AppIdentities: Sendable, Hashable {
 /// - `unset`: never set since the app started (the next level decides);
 /// - `noUser`: set to the empty string, "no user" or an unknown unmanaged account;
 /// - `account`: set to this account, managed or not.
-public enum IdentitySetting: Sendable, Hashable, CustomStringConvertible {
+public enum IdentitySetting: Sendable, Hashable, CustomStringConvertible, Codable {
     case unset
     case noUser
     case account(AccountID)
@@ -48,7 +48,7 @@ public enum IdentitySetting: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// `IntuneMAMSwitchIdentityResult`: how a `setUIPolicyIdentity` ended.
-public enum SwitchIdentityResult: String, Sendable, Hashable, CaseIterable {
+public enum SwitchIdentityResult: String, Sendable, Hashable, CaseIterable, Codable {
     /// The UI identity is now the one asked for.
     case success = "Success"
     /// The user cancelled the conditional launch (the PIN prompt) of a managed identity.
@@ -62,7 +62,7 @@ public enum SwitchIdentityResult: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Why the SDK asks the app to switch identity (`identitySwitchRequired…:reason:`).
-public enum IdentitySwitchReason: String, Sendable, Hashable, CaseIterable {
+public enum IdentitySwitchReason: String, Sendable, Hashable, CaseIterable, Codable {
     /// The user cancelled the conditional launch of a managed identity: the app must switch to
     /// no user (the SDK's `IntuneMAMIdentitySwitchCancelConditionalLaunch`).
     case cancelConditionalLaunch
@@ -73,7 +73,7 @@ public enum IdentitySwitchReason: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What the conditional launch of a switch to a managed identity asked of the user.
-public enum ConditionalLaunch: String, Sendable, Hashable {
+public enum ConditionalLaunch: String, Sendable, Hashable, Codable {
     /// Nothing: an unmanaged identity, no user, the identity already in force, or a policy
     /// without `pinRequired`.
     case none
@@ -82,7 +82,7 @@ public enum ConditionalLaunch: String, Sendable, Hashable {
 }
 
 /// The answer to a `setUIPolicyIdentity`.
-public struct IdentitySwitch: Sendable, Hashable {
+public struct IdentitySwitch: Sendable, Hashable, Codable {
     /// The identity asked for (nil: no user).
     public var identity: AccountID?
     public var result: SwitchIdentityResult

@@ -15,7 +15,7 @@
 /// `restartApplication` and `wipeDataForAccount`: exit status 0 is Success; anything else, a
 /// hook killed by a signal or its time limit, or one that cannot start, is Failed (the app did
 /// not take the request on). Without a hook the daemon, playing the app, answers Success.
-public enum AppIdentityQuestion: Sendable, Hashable, CustomStringConvertible {
+public enum AppIdentityQuestion: Sendable, Hashable, CustomStringConvertible, Codable {
     /// `identitySwitchRequired` to `identity` (nil: no user, the empty string of the guide).
     case switchRequired(AccountID?, IdentitySwitchReason)
     /// `addIdentity:completionHandler:` for an account the SDK enrolled on its own.
@@ -46,7 +46,7 @@ public enum AppIdentityQuestion: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// `IntuneMAMAddIdentityResult`: the app's answer to an ``AppIdentityQuestion``.
-public struct AppIdentityAnswer: Sendable, Hashable, CustomStringConvertible {
+public struct AppIdentityAnswer: Sendable, Hashable, CustomStringConvertible, Codable {
     /// Success: the app handles the request (switches, or adds the account).
     public var success: Bool
     /// How the hook ended, for the event (`exited with status 0`, `no hook: the daemon plays the app`, …).

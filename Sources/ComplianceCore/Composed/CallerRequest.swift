@@ -1,6 +1,6 @@
 /// What a caller's token, sign-in or remediation request brings, as the machine needs to know
 /// it to decide how the request is asked (``ComplianceMachine/interaction(silent:credentials:)``).
-public enum CallerCredentials: Sendable, Hashable {
+public enum CallerCredentials: Sendable, Hashable, Codable {
     /// No person comes with the request.
     case none
     /// The test person who presses cancel on the sign-in page: no secret, nothing to ignore.

@@ -5,7 +5,7 @@
 /// tests break each on purpose.
 public enum ComplianceInvariants {
     /// An invariant, numbered as in the composed-machine issue and README.md.
-    public enum Invariant: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    public enum Invariant: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible, Codable {
         case noTokenForExcludedOrWiped = 1
         case nothingLeftAfterWipe = 2
         case atMostOneManagedAccount = 3
@@ -63,7 +63,7 @@ public enum ComplianceInvariants {
     }
 
     /// A broken invariant, with what broke it.
-    public struct Violation: Sendable, Hashable, CustomStringConvertible {
+    public struct Violation: Sendable, Hashable, CustomStringConvertible, Codable {
         public var invariant: Invariant
         public var detail: String
 
@@ -78,7 +78,7 @@ public enum ComplianceInvariants {
     /// What the world holds after a transition. Store keys are the UTF-8 bytes the app's
     /// stores use (SQL keys, vault directory names), so two spellings of one account are two
     /// keys if the machine did not normalise them.
-    public struct Facts: Sendable, Hashable {
+    public struct Facts: Sendable, Hashable, Codable {
         /// Keys with tokens in the token store.
         public var tokenKeys: Set<[UInt8]> = []
         /// Keys with files in the vault.
@@ -117,7 +117,7 @@ public enum ComplianceInvariants {
     /// A read of managed data (a file or a buffer): whose, and under which effective file
     /// identity (the process identity; nil: no user). The UI identity is not part of it: the
     /// guide's "The UI identity doesn't affect file tasks like encryption and backup".
-    public struct DataRead: Sendable, Hashable {
+    public struct DataRead: Sendable, Hashable, Codable {
         public var owner: AccountID
         public var fileIdentity: AccountID?
         /// The app had set no process identity since it started.
@@ -134,7 +134,7 @@ public enum ComplianceInvariants {
     }
 
     /// One wipe of one account.
-    public struct WipeRef: Sendable, Hashable {
+    public struct WipeRef: Sendable, Hashable, Codable {
         public var key: [UInt8]
         public var generation: Int
         public init(key: [UInt8], generation: Int) {
@@ -193,7 +193,7 @@ public enum ComplianceInvariants {
     }
 
     /// The notification an enroll, check-in or unenroll answer ends in.
-    public enum NotificationKind: Sendable, Hashable {
+    public enum NotificationKind: Sendable, Hashable, Codable {
         case enrollment, policy, unenroll
     }
 

@@ -30,7 +30,7 @@
 /// Invariant 23 holds the answers to these consequences.
 extension ComplianceMachine {
     /// A question the app has not answered yet, and what waits for its answer.
-    public struct PendingAppQuestion: Sendable, Hashable {
+    public struct PendingAppQuestion: Sendable, Hashable, Codable {
         public var question: AppIdentityQuestion
         /// The callers whose operations required it (a second `addIdentity` request for the same
         /// account joins the first); answered once the app answered.

@@ -14,7 +14,7 @@ extension ComplianceMachine {
     /// and that is not leaving) or `idle` (no such account); `running` → `idle` (its files are
     /// encrypted) or `retryOwed` (the disk refused); `retryOwed` → `due` when the next event
     /// begins (a full disk is not retried in a loop).
-    enum Reprotection: Sendable, Hashable {
+    enum Reprotection: Sendable, Hashable, Codable {
         case idle
         case due
         case running(StepID, AccountID)

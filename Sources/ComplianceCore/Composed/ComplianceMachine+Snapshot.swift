@@ -4,7 +4,7 @@ import JSON
 /// whole when the step changed it; and how a machine is rebuilt from them.
 extension ComplianceMachine {
     /// The records as stored.
-    public struct Stored: Sendable, Hashable {
+    public struct Stored: Sendable, Hashable, Codable {
         /// The app record (`{"machine":"app",…}`), nil before the first commit.
         public var app: JSONValue?
         /// One record per account (`{"machine":"account",…}`).
@@ -108,7 +108,7 @@ extension ComplianceMachine {
     }
 
     /// What an account record says, for the columns the store keeps beside it.
-    public struct RecordSummary: Sendable, Hashable {
+    public struct RecordSummary: Sendable, Hashable, Codable {
         public var account: AccountID
         public var signedIn: Bool
         /// Enrolled (or checking in) with the MAM service.

@@ -2,7 +2,9 @@ import JSON
 
 extension ComplianceMachine {
     /// One account: what is stored of it, and its live machines.
-    struct AccountState: Sendable, Hashable {
+    /// Public by name only (its members are the module's), so the explorer's frontier can
+    /// hold each distinct one once.
+    public struct AccountState: Sendable, Hashable, Codable {
         var account: AccountID
         /// Signed in (a sign-in got its token) and not signed out or wiped since.
         var signedIn = false
@@ -42,7 +44,7 @@ extension ComplianceMachine {
     }
 
     /// What a step of I/O is for, so its result reaches the right machine.
-    enum Intent: Sendable, Hashable {
+    enum Intent: Sendable, Hashable, Codable {
         case remediationEnroll(AccountID)
         case remediationPolicy(AccountID)
         case remediationReport(AccountID)
@@ -60,12 +62,12 @@ extension ComplianceMachine {
     }
 
     /// The wipe step an I/O action runs.
-    enum WipeStep: Sendable, Hashable {
+    enum WipeStep: Sendable, Hashable, Codable {
         case removeTokens, runAppHook, removeVaultFiles
     }
 
     /// What an outstanding I/O step answers.
-    enum Outstanding: Sendable, Hashable {
+    enum Outstanding: Sendable, Hashable, Codable {
         /// A step of the token request with this id.
         case token(StepID)
         /// A MAM call, sent with a token of this environment (its service is held on its own).
@@ -79,7 +81,7 @@ extension ComplianceMachine {
     }
 
     /// Who a token request's result goes to.
-    enum TokenPurpose: Sendable, Hashable {
+    enum TokenPurpose: Sendable, Hashable, Codable {
         /// A caller's token request (a sign-in's, or an app's token call).
         case caller(Ticket, CallerMode, remediate: Bool)
         /// The remediation's MAM-service token (its first step).
@@ -93,12 +95,12 @@ extension ComplianceMachine {
     }
 
     /// Which command a caller's token request serves.
-    enum CallerMode: Sendable, Hashable {
+    enum CallerMode: Sendable, Hashable, Codable {
         case token, signIn
     }
 
     /// A token request in flight.
-    struct TokenRequest: Sendable, Hashable {
+    struct TokenRequest: Sendable, Hashable, Codable {
         var machine: TokenAcquisitionStateMachine
         var purpose: TokenPurpose
         /// The caller whose user answers a sign-in page, if interaction is allowed.
@@ -108,7 +110,7 @@ extension ComplianceMachine {
     }
 
     /// A caller waiting for an account to settle.
-    enum Waiter: Sendable, Hashable {
+    enum Waiter: Sendable, Hashable, Codable {
         /// A sign-in whose token came back: answered once its registration settled.
         case signIn(Ticket, TokenAnswer)
         /// A sign-in whose remediation failed: answered (not signed in) once what the failure
@@ -134,7 +136,7 @@ extension ComplianceMachine {
     }
 
     /// A caller waiting for a remediation's report.
-    enum RemediationWaiter: Sendable, Hashable {
+    enum RemediationWaiter: Sendable, Hashable, Codable {
         /// `remediate`: the report itself.
         case command(Ticket)
         /// A token request (or sign-in) that met 53005: its answer, with the report.
@@ -148,7 +150,7 @@ extension ComplianceMachine {
     }
 
     /// What lives only in memory (lost, like the process's requests, on a restart).
-    struct Volatile: Sendable, Hashable {
+    struct Volatile: Sendable, Hashable, Codable {
         var nextStep: UInt64 = 1
         /// Token requests in flight, by request id.
         var tokenRequests: [StepID: TokenRequest] = [:]

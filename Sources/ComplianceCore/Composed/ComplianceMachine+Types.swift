@@ -3,7 +3,7 @@ import JSON
 extension ComplianceMachine {
     /// What the app asks of the machine and what answers it: the Orchestrator hands out one
     /// per call, and gets exactly one ``Reply`` for it.
-    public struct Ticket: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public struct Ticket: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
         public let value: UInt64
         public init(_ value: UInt64) { self.value = value }
         public static func < (lhs: Ticket, rhs: Ticket) -> Bool { lhs.value < rhs.value }
@@ -12,7 +12,7 @@ extension ComplianceMachine {
 
     /// The step an I/O action answers: its result comes back with this id, and a result for a
     /// step the machine no longer waits for is ignored.
-    public struct StepID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public struct StepID: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
         public let value: UInt64
         public init(_ value: UInt64) { self.value = value }
         public static func < (lhs: StepID, rhs: StepID) -> Bool { lhs.value < rhs.value }
@@ -20,7 +20,7 @@ extension ComplianceMachine {
     }
 
     /// The machine's fixed settings (from the app profile and the daemon's options).
-    public struct Configuration: Sendable, Hashable {
+    public struct Configuration: Sendable, Hashable, Codable {
         /// The client capabilities every grant declares (`["protapp"]`).
         public var capabilities: [String]
         /// The scopes of a sign-in that names none, and of a remediation's retry without a request.
@@ -63,7 +63,7 @@ extension ComplianceMachine {
     }
 
     /// A call to the MAM service, with the MAM-resource token it is sent with.
-    public enum MAMRequest: Sendable, Hashable, CustomStringConvertible {
+    public enum MAMRequest: Sendable, Hashable, CustomStringConvertible, Codable {
         case enroll(AccountID, token: SecretToken)
         case checkIn(AccountID, enrollmentID: String, policyVersion: String?, token: SecretToken)
         case unenroll(AccountID, enrollmentID: String, token: SecretToken)
@@ -87,7 +87,7 @@ extension ComplianceMachine {
 
     /// Commands for the Orchestrator. Take them with ``nextAction()`` until it returns
     /// `.none`; a `.persist` always comes before the commands of the step that asked for it.
-    public enum Action: Sendable, Hashable, CustomStringConvertible {
+    public enum Action: Sendable, Hashable, CustomStringConvertible, Codable {
         /// Commit these changes in one transaction, then call ``persisted()`` (or, when the
         /// store fails, reload the machine from the store: ``init(restoring:configuration:)``).
         case persist(Changes)
@@ -147,7 +147,7 @@ extension ComplianceMachine {
 
     /// Tokens a grant answered, to store for `account` under `scopes` in `environment`'s cache
     /// (its issuer and client only).
-    public struct TokenWrite: Sendable, Hashable {
+    public struct TokenWrite: Sendable, Hashable, Codable {
         public var account: AccountID
         /// The scopes the tokens are kept under: those the issuer granted of the request's.
         public var scopes: [String]
@@ -167,7 +167,7 @@ extension ComplianceMachine {
     }
 
     /// What one step changed, for one transaction.
-    public struct Changes: Sendable, Hashable, CustomStringConvertible {
+    public struct Changes: Sendable, Hashable, CustomStringConvertible, Codable {
         /// The app record (remediation and allowed-accounts machines), when it changed.
         public var app: JSONValue?
         /// The records of the accounts that changed, by account.
@@ -209,7 +209,7 @@ extension ComplianceMachine {
     }
 
     /// What an I/O action's step came back with.
-    public enum StepResult: Sendable, Hashable {
+    public enum StepResult: Sendable, Hashable, Codable {
         /// The token cache's answer to `.readTokenCache`.
         case cache(TokenAcquisitionStateMachine.CacheEntry)
         /// A grant's end.
@@ -233,7 +233,7 @@ extension ComplianceMachine {
     }
 
     /// How a grant ended.
-    public enum GrantResult: Sendable, Hashable {
+    public enum GrantResult: Sendable, Hashable, Codable {
         /// The token endpoint answered (classified).
         case response(TokenResponse)
         /// No answer (connection refused, reset, timeout).
@@ -245,7 +245,7 @@ extension ComplianceMachine {
     }
 
     /// How a MAM call ended.
-    public enum MAMResult: Sendable, Hashable {
+    public enum MAMResult: Sendable, Hashable, Codable {
         /// Enrolled (100, 103 or 208): the enrollment id and the policy the answer carries.
         case enrolled(EnrollmentStatus, enrollmentID: String, policy: MAMPolicy?)
         /// A check-in's answer (100 with the new policy, 101, 102, 103).
@@ -259,7 +259,7 @@ extension ComplianceMachine {
     }
 
     /// The end of a token request, as the app sees it.
-    public struct TokenAnswer: Sendable, Hashable {
+    public struct TokenAnswer: Sendable, Hashable, Codable {
         public var account: AccountID
         public var scopes: [String]
         /// Compliant when tokens came back; otherwise the status the failure maps to.
@@ -289,7 +289,7 @@ extension ComplianceMachine {
     }
 
     /// The one answer to a ticket.
-    public enum Reply: Sendable, Hashable, CustomStringConvertible {
+    public enum Reply: Sendable, Hashable, CustomStringConvertible, Codable {
         /// A token request's end.
         case token(TokenAnswer)
         /// A sign-in's end: whether the account is signed in, and its token request.
@@ -328,8 +328,8 @@ extension ComplianceMachine {
     }
 
     /// Why a call was refused.
-    public struct Refusal: Sendable, Hashable {
-        public enum Code: String, Sendable, Hashable {
+    public struct Refusal: Sendable, Hashable, Codable {
+        public enum Code: String, Sendable, Hashable, Codable {
             /// The allowed accounts do not include the account (or it is being removed).
             case signInRefused = "sign_in_refused"
             /// The account is being wiped or deregistered.

@@ -7,7 +7,7 @@
 /// their answers in the step that makes it.
 
 /// What the app's profile says about its web views (Info.plist).
-public struct WebViewAppSettings: Sendable, Hashable {
+public struct WebViewAppSettings: Sendable, Hashable, Codable {
     /// `TreatAllWebViewsAsUnmanaged` (in `IntuneMAMSettings`, or at the top level).
     public var treatAllWebViewsAsUnmanaged: Bool
     /// `IntuneMAMSettings.WebViewHandledURLSchemes`, lower-cased.
@@ -20,7 +20,7 @@ public struct WebViewAppSettings: Sendable, Hashable {
 }
 
 /// One web view and one navigation, as the app describes them to the daemon.
-public struct WebViewRequest: Sendable, Hashable {
+public struct WebViewRequest: Sendable, Hashable, Codable {
     /// The view's `setWebViewPolicy:forWebViewer:` value (its own or a container's).
     public var policy: WebViewPolicy
     /// The view's `isExternalURL:` delegate, if it has one.
@@ -38,7 +38,7 @@ public struct WebViewRequest: Sendable, Hashable {
 }
 
 /// The running app's answer for one web view.
-public struct WebViewAnswer: Sendable, Hashable {
+public struct WebViewAnswer: Sendable, Hashable, Codable {
     /// The UI policy identity in force (``ComplianceMachine/uiPolicyIdentity``).
     public var uiIdentity: UIPolicyIdentity
     /// Whom cut, copy and paste in the view act as.
@@ -52,7 +52,7 @@ public struct WebViewAnswer: Sendable, Hashable {
 }
 
 /// One side of a cut/copy/paste as the app names it.
-public enum ClipboardSide: Sendable, Hashable {
+public enum ClipboardSide: Sendable, Hashable, Codable {
     /// The app's own UI (acts as the UI identity).
     case app
     /// A web view of the app with this policy (acts as its ``DataIdentity``).

@@ -21,7 +21,7 @@ import JSON
 /// wipe committed done is never run again; a reply only after its effects are committed.
 /// ``ComplianceInvariants`` states them as checks; `compliance-explore` runs them on every
 /// reachable state of a small universe.
-public struct ComplianceMachine: Sendable, Hashable {
+public struct ComplianceMachine: Sendable, Hashable, Codable {
     /// Fixed for the machine's life (settable only inside the module and its tests).
     public internal(set) var configuration: Configuration
 
@@ -409,7 +409,7 @@ public struct ComplianceMachine: Sendable, Hashable {
 }
 
 /// What the control API shows of one account.
-public struct AccountView: Sendable, Hashable {
+public struct AccountView: Sendable, Hashable, Codable {
     public var account: AccountID
     public var signedIn: Bool
     public var managed: Bool

@@ -21,7 +21,7 @@
 /// A launch without policy notes `policyAbsent` (``ComplianceEvent/policyAbsent(required:)``)
 /// once the start-up work is done (``ComplianceMachine/launchFinished(resumed:clock:now:)``), when either
 /// `MAMPolicyRequired` or `MAMPolicyWarnAbsent` is set.
-public struct LaunchSettings: Sendable, Hashable {
+public struct LaunchSettings: Sendable, Hashable, Codable {
     public var autoEnrollOnLaunch: Bool
     public var policyRequired: Bool
     public var warnAbsent: Bool

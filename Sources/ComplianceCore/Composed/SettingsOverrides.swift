@@ -7,7 +7,7 @@ import JSON
 /// check-ins until the user is unenrolled or the values are cleared or changed." The machine
 /// stores them in its app record and clears them in the step that commits an unenrollment
 /// (``ComplianceMachine/setSettingsOverrides(_:ticket:now:)``).
-public struct SettingsOverrides: Sendable, Hashable {
+public struct SettingsOverrides: Sendable, Hashable, Codable {
     /// `aadAuthorityUriOverride`: the authority's URL.
     public var authority: String?
     /// `aadClientIdOverride`.

@@ -6,7 +6,7 @@
 /// request started; nil is the app's own setting (its Info.plist and the daemon's options).
 /// The Orchestrator turns an environment into the concrete client id and authority it keys
 /// the store by and sends the request to.
-public struct TokenEnvironment: Sendable, Hashable, CustomStringConvertible {
+public struct TokenEnvironment: Sendable, Hashable, CustomStringConvertible, Codable {
     /// The overridden authority URL; nil: the app's own.
     public var authority: String?
     /// The overridden client id; nil: the app's own.

@@ -14,7 +14,7 @@
 /// Unmanaged content to unmanaged content is never restricted ("no additional restrictions will
 /// be imposed"); managed content to managed content of the same app always goes (one account
 /// is managed, so both sides are its). An unknown value restricts like `blocked` (fail closed).
-public enum ClipboardRestriction: String, Sendable, Hashable, CaseIterable {
+public enum ClipboardRestriction: String, Sendable, Hashable, CaseIterable, Codable {
     case allApps
     case managedAppsWithPasteIn
     case managedApps
@@ -29,7 +29,7 @@ public enum ClipboardRestriction: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One side of a cut/copy/paste.
-public enum ClipboardEndpoint: Sendable, Hashable, CustomStringConvertible {
+public enum ClipboardEndpoint: Sendable, Hashable, CustomStringConvertible, Codable {
     /// Content of this app acting as this identity (its UI, or one of its web views).
     case app(DataIdentity)
     /// Another app on the device, managed by the organization's policy or not.
@@ -50,7 +50,7 @@ public enum ClipboardEndpoint: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The answer to one cut/copy/paste: allowed or not, under which restriction, and why.
-public struct ClipboardDecision: Sendable, Hashable {
+public struct ClipboardDecision: Sendable, Hashable, Codable {
     public let allowed: Bool
     /// The managed account's restriction that applied; nil when none applies (neither side is
     /// managed content, or both are).

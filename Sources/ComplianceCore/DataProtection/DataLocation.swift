@@ -1,7 +1,7 @@
 /// Where data is saved to (`IntuneMAMSaveLocation`) or opened from (`IntuneMAMOpenLocation`),
 /// with the SDK guide's names. Raw values are the names without the `IntuneMAMSaveLocation` /
 /// `IntuneMAMOpenLocation` prefix, in lower camel case, as flows and the control API write them.
-public enum SaveLocation: String, Sendable, Hashable, CaseIterable {
+public enum SaveLocation: String, Sendable, Hashable, CaseIterable, Codable {
     /// Anything else: the Files app, a file picker, a share extension (no listed location).
     case other
     case oneDriveForBusiness
@@ -31,7 +31,7 @@ public enum SaveLocation: String, Sendable, Hashable, CaseIterable {
 }
 
 /// See ``SaveLocation``.
-public enum OpenLocation: String, Sendable, Hashable, CaseIterable {
+public enum OpenLocation: String, Sendable, Hashable, CaseIterable, Codable {
     case other
     case oneDriveForBusiness
     case sharePoint
@@ -57,7 +57,7 @@ public enum OpenLocation: String, Sendable, Hashable, CaseIterable {
 }
 
 /// `IntuneMAMNotificationPolicy`: what the app may show in a notification for the account.
-public enum NotificationPolicy: String, Sendable, Hashable, CaseIterable {
+public enum NotificationPolicy: String, Sendable, Hashable, CaseIterable, Codable {
     /// Notifications as the app writes them.
     case allow
     /// Only static notifications without organisational details ("You've got mail").

@@ -14,7 +14,7 @@ import JSON
 ///   `sharePoint`, `box`, `localStorage`, `photoLibrary`, `camera`). A location tied to an
 ///   account (OneDrive, SharePoint, LocalDrive, AccountDocument) is allowed only when that
 ///   account is the managed one: managed data never goes to another account's storage.
-public struct DataProtectionPolicy: Sendable, Hashable {
+public struct DataProtectionPolicy: Sendable, Hashable, Codable {
     /// The account whose policy this is, when it is the managed one (nil: unmanaged).
     public let managedAccount: AccountID?
     /// The managed account's policy settings (empty for an unmanaged account).

@@ -1,7 +1,7 @@
 /// How data of one owner is protected at rest: what `IntuneMAMDataProtectionManager`'s
 /// `protect:identity:` does with a buffer, and how the vault stores a file (DataProtection/README.md).
 /// Both forms carry a header naming the owner; only ``encrypted`` hides the content.
-public enum ProtectionMode: String, Sendable, Hashable, CaseIterable {
+public enum ProtectionMode: String, Sendable, Hashable, CaseIterable, Codable {
     /// The owner header, then the content encrypted under the owner's key.
     case encrypted
     /// The owner header, then the content in the clear (the guide: "a header will be added to

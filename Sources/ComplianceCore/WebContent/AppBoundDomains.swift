@@ -2,7 +2,7 @@
 ///
 /// The key's presence opts the app in, even with an empty list. Content the app supplies
 /// itself (local files, data URLs, HTML strings) is always app-bound and need not be listed.
-public struct AppBoundDomains: Sendable, Hashable {
+public struct AppBoundDomains: Sendable, Hashable, Codable {
     /// WebKit honours at most this many domains.
     public static let maximumCount = 10
 
@@ -35,7 +35,7 @@ public struct AppBoundDomains: Sendable, Hashable {
 }
 
 /// What a web view is asked to load.
-public enum WebContent: Sendable, Hashable {
+public enum WebContent: Sendable, Hashable, Codable {
     /// `loadRequest:` or `loadFileURL:` with this URL.
     case url(WebURL)
     /// `loadHTMLString:baseURL:`: always app-bound.
@@ -49,7 +49,7 @@ public enum WebContent: Sendable, Hashable {
 }
 
 /// The APIs App-Bound Domains restricts.
-public enum RestrictedWebAPI: String, Sendable, Hashable, CaseIterable {
+public enum RestrictedWebAPI: String, Sendable, Hashable, CaseIterable, Codable {
     /// `evaluateJavaScript:completionHandler:`.
     case evaluateJavaScript
     /// `WKUserContentController addUserScript:`.
@@ -65,7 +65,7 @@ public enum RestrictedWebAPI: String, Sendable, Hashable, CaseIterable {
 }
 
 /// How the app is set up for App-Bound Domains.
-public struct AppBoundSettings: Sendable, Hashable {
+public struct AppBoundSettings: Sendable, Hashable, Codable {
     /// `WKAppBoundDomains`, or `nil` when the Info.plist does not have the key.
     public var appBoundDomains: AppBoundDomains?
     /// The `com.apple.developer.web-browser` entitlement: every restriction is lifted.

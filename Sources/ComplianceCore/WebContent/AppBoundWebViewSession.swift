@@ -17,7 +17,7 @@
 ///   here"); the view still shows what it showed, and later calls are judged on it again.
 public struct AppBoundWebViewSession: Sendable {
     /// What the web view does with a navigation.
-    public enum NavigationAction: Sendable, Hashable {
+    public enum NavigationAction: Sendable, Hashable, Codable {
         /// The content loads.
         case load
         /// The navigation fails with ``AppBoundWebViewSession/appBoundDomainFailure``;
@@ -26,7 +26,7 @@ public struct AppBoundWebViewSession: Sendable {
     }
 
     /// What happens to a restricted API call.
-    public enum APIAction: Sendable, Hashable {
+    public enum APIAction: Sendable, Hashable, Codable {
         /// The call runs.
         case allow
         /// The call fails: the top frame is not on app-bound content.

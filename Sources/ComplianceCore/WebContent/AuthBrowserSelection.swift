@@ -50,14 +50,14 @@ public enum AuthBrowserSelection {
 }
 
 /// The outcome of ``AuthBrowserSelection/decide(_:on:intune:)``.
-public struct AuthBrowserDecision: Sendable, Hashable {
+public struct AuthBrowserDecision: Sendable, Hashable, Codable {
     public let webView: AuthWebView
     public let traits: AuthBrowserTraits
     public let findings: [IntuneAuthFinding]
 }
 
 /// What the Intune SDK needs to judge an interactive MSAL request.
-public struct IntuneAuthContext: Sendable, Hashable {
+public struct IntuneAuthContext: Sendable, Hashable, Codable {
     /// The app started the sign-in itself (rather than the SDK's own enrollment UI).
     public var appInitiated: Bool
     /// `IntuneMAMSettings.SafariViewControllerBlockedOverride`.
@@ -84,7 +84,7 @@ public struct IntuneAuthContext: Sendable, Hashable {
 }
 
 /// A problem the Intune SDK's rules find with an auth web view choice.
-public enum IntuneAuthFinding: Sendable, Hashable, CustomStringConvertible {
+public enum IntuneAuthFinding: Sendable, Hashable, CustomStringConvertible, Codable {
     /// Error: app-initiated auth in this web view is blocked by Intune's SafariViewController
     /// hooks. Set `webviewType` to WKWebView, or set `SafariViewControllerBlockedOverride`.
     case requiresSafariViewControllerBlockedOverride(AuthWebView)

@@ -1,6 +1,6 @@
 /// An Apple OS and version, as MSAL checks it when choosing the auth web view.
-public struct AuthPlatform: Sendable, Hashable, CustomStringConvertible {
-    public enum OS: String, Sendable, Hashable { case iOS, macOS }
+public struct AuthPlatform: Sendable, Hashable, CustomStringConvertible, Codable {
+    public enum OS: String, Sendable, Hashable, Codable { case iOS, macOS }
 
     public let os: OS
     public let major: Int
@@ -24,7 +24,7 @@ public struct AuthPlatform: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The technologies that can show the sign-in page.
-public enum AuthWebView: String, Sendable, Hashable, CaseIterable {
+public enum AuthWebView: String, Sendable, Hashable, CaseIterable, Codable {
     case asWebAuthenticationSession = "ASWebAuthenticationSession"
     case sfAuthenticationSession = "SFAuthenticationSession"
     case sfSafariViewController = "SFSafariViewController"
@@ -57,12 +57,12 @@ public enum AuthWebView: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What one auth web view shares with the rest of the system.
-public struct AuthBrowserTraits: Sendable, Hashable {
+public struct AuthBrowserTraits: Sendable, Hashable, Codable {
     /// System browsers run outside the app; an in-app browser inside it.
-    public enum Kind: String, Sendable, Hashable { case system, inApp }
+    public enum Kind: String, Sendable, Hashable, Codable { case system, inApp }
 
     /// How single sign-on can work.
-    public enum SSO: String, Sendable, Hashable {
+    public enum SSO: String, Sendable, Hashable, Codable {
         /// Through the cookies shared with Safari instances.
         case withSafariInstances
         /// No cookie SSO: tokens must be shared between apps (a shared token cache, or a broker
@@ -83,7 +83,7 @@ public struct AuthBrowserTraits: Sendable, Hashable {
 }
 
 /// `MSALWebviewType`: the browser an interactive request asks for.
-public enum MSALWebviewType: String, Sendable, Hashable, CaseIterable {
+public enum MSALWebviewType: String, Sendable, Hashable, CaseIterable, Codable {
     /// `MSALWebviewTypeDefault`: the recommended browser for the OS version.
     case `default`
     /// `MSALWebviewTypeAuthenticationSession`: ASWebAuthenticationSession, or SFAuthenticationSession

@@ -4,9 +4,9 @@
 /// Internal means "an organizational location where user or organizational data can be
 /// pasted in"; external means "could leak organizational data" (Intune's
 /// `IntuneMAMWebViewPolicyDelegate`).
-public struct ExternalURLRule: Sendable, Hashable {
+public struct ExternalURLRule: Sendable, Hashable, Codable {
     /// One way a URL can be internal.
-    public enum Match: Sendable, Hashable {
+    public enum Match: Sendable, Hashable, Codable {
         /// Exactly this URL (scheme and host compared case-insensitively, the rest exactly;
         /// the fragment is ignored). The web-view guide's web view E: "the same as the URL for
         /// the document".

@@ -1,6 +1,6 @@
 /// Where links that leave the organization's web content may open (the app protection
 /// policy's "restrict web content transfer" setting, reduced to what a web view needs).
-public enum WebLinkPolicy: String, Sendable, Hashable, CaseIterable {
+public enum WebLinkPolicy: String, Sendable, Hashable, CaseIterable, Codable {
     /// No restriction: external pages load in the view.
     case anyApp
     /// External pages open in the managed browser (Microsoft Edge) instead of the view.
@@ -8,7 +8,7 @@ public enum WebLinkPolicy: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Which frame a navigation is for.
-public enum WebFrame: Sendable, Hashable {
+public enum WebFrame: Sendable, Hashable, Codable {
     /// The top-level frame: a new page.
     case top
     /// An iframe inside the current page.
@@ -16,7 +16,7 @@ public enum WebFrame: Sendable, Hashable {
 }
 
 /// What happens to one navigation in a web view.
-public enum NavigationDecision: Sendable, Hashable {
+public enum NavigationDecision: Sendable, Hashable, Codable {
     /// The page loads in the web view.
     case loadInView
     /// The page opens in the managed browser instead, at this URL

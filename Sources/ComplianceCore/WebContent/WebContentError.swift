@@ -3,9 +3,9 @@
 ///
 /// Compare `code` with the static constants (`error.code == .tooManyAppBoundDomains`);
 /// `context` names the view or the count.
-public struct WebContentError: Error, Sendable, Hashable, CustomStringConvertible {
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Base: Sendable, Hashable {
+public struct WebContentError: Error, Sendable, Hashable, CustomStringConvertible, Codable {
+    public struct Code: Sendable, Hashable, CustomStringConvertible, Codable {
+        private enum Base: Sendable, Hashable, Codable {
             case tooManyAppBoundDomains, unknownView, duplicateView, unknownParent
             case delegateRequiresWebView, parentIsNotAContainer, webviewTypeUnavailable
         }

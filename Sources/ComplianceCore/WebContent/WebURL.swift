@@ -3,7 +3,7 @@
 /// Only what the decisions need is kept. The scheme and host are lower-cased (both are
 /// case-insensitive); the path keeps its case. A URL without an authority (`data:`, `mailto:`)
 /// has no host, and everything after the colon is its path.
-public struct WebURL: Sendable, Hashable, CustomStringConvertible {
+public struct WebURL: Sendable, Hashable, CustomStringConvertible, Codable {
     /// The text the URL was parsed from, unchanged.
     public let string: String
     /// The scheme, lower-cased, without the colon (`https`, `file`, `data`).

@@ -1,5 +1,5 @@
 /// Names one view of the app: a container (UIView, UIViewController) or a web viewer.
-public struct WebViewID: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct WebViewID: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible, Codable {
     public let name: String
     public init(_ name: String) { self.name = name }
     public init(stringLiteral name: String) { self.name = name }
@@ -7,7 +7,7 @@ public struct WebViewID: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
 }
 
 /// What kind of view an id names.
-public enum WebViewerKind: Sendable, Hashable {
+public enum WebViewerKind: Sendable, Hashable, Codable {
     /// A UIView or UIViewController that may contain web views, now or later.
     case container
     /// A WKWebView.

@@ -1,5 +1,5 @@
 /// The data identity set on a web view or its container (`IntuneMAMWebViewPolicy`).
-public enum WebViewPolicy: String, Sendable, Hashable, CaseIterable {
+public enum WebViewPolicy: String, Sendable, Hashable, CaseIterable, Codable {
     /// `IntuneMAMWebViewPolicyUnset`: the default; the view follows `TreatAllWebViewsAsUnmanaged`.
     case unset
     /// `IntuneMAMWebViewPolicyUnmanaged`: cut/copy/paste act as an unmanaged identity,
@@ -11,7 +11,7 @@ public enum WebViewPolicy: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The current UI policy identity of the app.
-public enum UIPolicyIdentity: Sendable, Hashable {
+public enum UIPolicyIdentity: Sendable, Hashable, Codable {
     /// No account, or the empty identity.
     case none
     /// A signed-in account that is not managed (no policy applies to it).
@@ -21,7 +21,7 @@ public enum UIPolicyIdentity: Sendable, Hashable {
 }
 
 /// The identity that cut, copy and paste in a web view act as.
-public enum DataIdentity: Sendable, Hashable {
+public enum DataIdentity: Sendable, Hashable, Codable {
     /// No policy applies: content copied out can go anywhere, pasting in is unrestricted.
     case unmanaged
     /// The managed account's policy applies: copied content is managed, pasting follows its policy.
