@@ -28,9 +28,10 @@ public struct Explorer: Sendable {
     public var visited: Visited = .fingerprints
     /// Worker threads expanding each depth's frontier (1: this thread alone).
     public var threads = 1
-    /// States the frontier holds as they are before it encodes the next ones (decoding costs
-    /// CPU; a small frontier need not save memory). 0: every state is encoded.
-    public var fullStatesHeld = 20_000
+    /// States the frontier holds as they are before it encodes the next ones (encoding and
+    /// decoding cost about four times the CPU; a frontier that fits in memory need not save
+    /// it). 0: every state is encoded; `Int.max` (the default): none is.
+    public var fullStatesHeld = Int.max
 
     /// How visited states are remembered.
     public enum Visited: Sendable {
@@ -41,7 +42,7 @@ public struct Explorer: Sendable {
     }
 
     public init(
-        universe: Universe = .standard, maxDepth: Int, visited: Visited = .fingerprints, threads: Int = 1, fullStatesHeld: Int = 20_000,
+        universe: Universe = .standard, maxDepth: Int, visited: Visited = .fingerprints, threads: Int = 1, fullStatesHeld: Int = .max,
         check: @escaping @Sendable (ComplianceInvariants.Transition, ComplianceInvariants.Facts) -> [ComplianceInvariants.Violation] = ComplianceInvariants.check
     ) {
         self.universe = universe

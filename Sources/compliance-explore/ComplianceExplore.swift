@@ -36,6 +36,11 @@ struct ComplianceExplore: ParsableCommand {
     @Flag(help: "Remember every full visited state instead of its 64-bit fingerprint (exact, and far more memory).")
     var exact = false
 
+    @Option(name: .customLong("frontier-full-states"), help: ArgumentHelp(
+        "States the frontier holds as they are before it encodes the next ones (a few hundred bytes each instead of some kilobytes, at about four times the CPU); 0 encodes every state. Default: 20000 with --universe wide, no limit otherwise.",
+        valueName: "n"))
+    var frontierFullStates: Int?
+
     @Option(help: ArgumentHelp("Worker threads expanding each depth (default: the machine's cores; the result is the same).", valueName: "n"))
     var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -68,6 +73,7 @@ struct ComplianceExplore: ParsableCommand {
 
     func validate() throws {
         guard (1...1000).contains(depth) else { throw ValidationError("--depth must be 1 to 1000, got \(depth).") }
+        if let frontierFullStates, frontierFullStates < 0 { throw ValidationError("--frontier-full-states must be 0 or more, got \(frontierFullStates).") }
         guard (1...256).contains(threads) else { throw ValidationError("--threads must be 1 to 256, got \(threads).") }
         guard ["standard", "wide"].contains(universe) else { throw ValidationError("--universe must be standard or wide, got \"\(universe)\".") }
         if let emitFlow, let reason = FileOutput.cannotWrite(emitFlow) {
@@ -102,7 +108,8 @@ struct ComplianceExplore: ParsableCommand {
             if !log.violations.isEmpty { throw ExitCode(1) }
             return
         }
-        let explorer = Explorer(universe: universe, maxDepth: depth, visited: exact ? .exact : .fingerprints, threads: threads)
+        let held = frontierFullStates ?? (self.universe == "wide" ? 20_000 : Int.max)
+        let explorer = Explorer(universe: universe, maxDepth: depth, visited: exact ? .exact : .fingerprints, threads: threads, fullStatesHeld: held)
         let started = ContinuousClock.now
         let report = explorer.run { depth, states in
             if verbose { FileHandle.standardError.write(Data("depth \(depth): \(states) states\n".utf8)) }

@@ -66,8 +66,10 @@ import Testing
             let once = profile.fixed()
             #expect(once.fixed() == once, "\(info) \(String(describing: entitlements))")
             #expect(once.fixableProblems() == [], "\(info) \(String(describing: entitlements))")
-            // Fixing only adds: every scheme and keychain group of the input is still there, in some form.
-            #expect(Set(profile.queriesSchemes).isSubset(of: Set(once.queriesSchemes)))
+            // Fixing only adds, but for entries that are no URL scheme (blank, malformed), which it
+            // removes: every valid scheme and keychain group of the input is still there, in some form.
+            #expect(Set(profile.queriesSchemes.filter(AppProfile.isURLScheme)).isSubset(of: Set(once.queriesSchemes)))
+            #expect(once.queriesSchemes.allSatisfy(AppProfile.isURLScheme))
             let names = { (groups: [String]) in Set(groups.map { KeychainRules.split($0).name }) }
             #expect(names(profile.keychainAccessGroups).isSubset(of: names(once.keychainAccessGroups)))
         }
