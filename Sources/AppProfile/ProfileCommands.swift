@@ -4,7 +4,15 @@ import Foundation
 public enum ProfileCommands {
     /// `profile lint PLIST [--entitlements E]`.
     public static func lint(infoPlist: String, entitlements: String? = nil) throws(AppProfileError) -> ProfileReport {
-        ProfileReport(problems: try AppProfile.load(infoPlist: infoPlist, entitlements: entitlements).lint())
+        try refuseOneFileForBoth(infoPlist, entitlements)
+        return ProfileReport(problems: try AppProfile.load(infoPlist: infoPlist, entitlements: entitlements).lint())
+    }
+
+    /// The Info.plist given as the entitlements too would be read (and fixed) as both.
+    private static func refuseOneFileForBoth(_ infoPlist: String, _ entitlements: String?) throws(AppProfileError) {
+        if let entitlements, samePath(infoPlist, entitlements) {
+            throw AppProfileError(code: .unwritable, file: entitlements, message: "is the Info.plist too: give the app's entitlements file")
+        }
     }
 
     /// `profile fix PLIST [--entitlements E] [-o OUT]`.
@@ -18,9 +26,7 @@ public enum ProfileCommands {
         if let output, let entitlements, samePath(output, entitlements) {
             throw AppProfileError(code: .unwritable, file: output, message: "is the entitlements file too: the fixed Info.plist would overwrite it")
         }
-        if let entitlements, samePath(infoPlist, entitlements) {
-            throw AppProfileError(code: .unwritable, file: entitlements, message: "is the Info.plist too: give the app's entitlements file")
-        }
+        try refuseOneFileForBoth(infoPlist, entitlements)
         let profile = try AppProfile.load(infoPlist: infoPlist, entitlements: entitlements)
         let fixed = profile.fixed()
         var files: [(root: [String: PlistValue], path: String)] = []

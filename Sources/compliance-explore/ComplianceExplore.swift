@@ -37,7 +37,7 @@ struct ComplianceExplore: ParsableCommand {
     var exact = false
 
     @Option(name: .customLong("frontier-full-states"), help: ArgumentHelp(
-        "States the frontier holds as they are before it encodes the next ones (a few hundred bytes each instead of some kilobytes, at about four times the CPU); 0 encodes every state. Default: 20000 with --universe wide, no limit otherwise.",
+        "States the frontier holds as they are before it encodes the next ones (a few hundred bytes each instead of some kilobytes, at about four times the CPU), checked per batch of 1024 states per thread, so the frontier may exceed it by a batch's successors; 0 encodes every state. Default: 20000 with --universe wide, no limit otherwise.",
         valueName: "n"))
     var frontierFullStates: Int?
 

@@ -121,6 +121,7 @@ import Testing
         let paths = try Fixtures.copies("broken-Info.plist")
         let before = try Fixtures.bytes(paths[0])
         #expect(throws: AppProfileError.self) { try ProfileCommands.fix(infoPlist: paths[0], entitlements: paths[0]) }
+        #expect(throws: AppProfileError.self) { try ProfileCommands.lint(infoPlist: paths[0], entitlements: paths[0]) }
         #expect(try Fixtures.bytes(paths[0]) == before)
     }
 

@@ -48,6 +48,10 @@ import Glibc
                 #expect(signIn.json["status"]?["name"] == "Compliant", "\(signIn.json)")
                 async let advance = daemon.call(.post, "/v1/clock/advance", ["seconds": 315_360_000])
                 try await Task.sleep(for: .milliseconds(1500))
+                // One advance at a time: a second one would start where the first one is and
+                // skip the timers of the first one's interval.
+                let second = try await daemon.call(.post, "/v1/clock/advance", ["seconds": 172_800])
+                #expect(second.status == 409 && second.json["error"]?["code"] == "conflict", "\(second.json)")
                 daemon.child.child.send(SIGTERM)
                 let answer = try await advance
                 #expect(await daemon.child.waitForExit(timeout: .seconds(60)), "the stop waited for the whole advance")

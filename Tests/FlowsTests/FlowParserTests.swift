@@ -268,9 +268,12 @@ import Testing
     /// flow is invalid (65), as the daemon's option is a usage error.
     @Test(arguments: ["wipeHook", "restartHook", "identityHook"])
     func aBlankHookIsAnInvalidFlow(_ field: String) {
-        for value in [#" \t "#, #"exit 0\u0000"#] {
+        for (value, reason) in [
+            (#" \t "#, "the flow: field '\(field)' is blank (leave it out for \(Self.hookless[field]!))"),
+            (#"exit 0\u0000"#, "the flow: field '\(field)' holds a NUL (a path or command would be cut there)"),
+        ] {
             let text = #"{"\#(field)": "\#(value)", "steps": [{"do": "signIn", "account": "alice@contoso.com", "password": "p"}]}"#
-            #expect(throws: FlowError(file: "/x/f.json", step: nil, reason: "the flow: field '\(field)' is blank or holds a NUL (leave it out for \(Self.hookless[field]!))")) {
+            #expect(throws: FlowError(file: "/x/f.json", step: nil, reason: reason)) {
                 try FlowParser.parse(Array(text.utf8), file: "/x/f.json")
             }
         }
@@ -280,6 +283,16 @@ import Testing
         "wipeHook": "an app without a hook", "restartHook": "an app the daemon restarts itself",
         "identityHook": "an app whose answers the daemon gives",
     ]
+
+    /// A NUL in a path field would cut the path there: the run used another file than the one
+    /// the flow names.
+    @Test(arguments: ["fixture", "app", "entitlements"])
+    func aNULInAPathFieldIsAnInvalidFlow(_ field: String) {
+        let text = #"{"\#(field)": "/tmp/a.json\u0000/elsewhere", "steps": [{"do": "signIn", "account": "alice@contoso.com", "password": "p"}]}"#
+        #expect(throws: FlowError(file: "/x/f.json", step: nil, reason: "the flow: field '\(field)' holds a NUL (a path or command would be cut there)")) {
+            try FlowParser.parse(Array(text.utf8), file: "/x/f.json")
+        }
+    }
 
     /// A flow file whose name is one character (`f`): swift-corelibs-foundation's NSString path
     /// trimming traps on it (`compliancectl run f` crashed with SIGILL).

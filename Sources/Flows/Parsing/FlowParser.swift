@@ -47,15 +47,18 @@ public enum FlowParser {
                 if values[name] == nil { values[name] = text }
             }
         }
-        /// A top-level string field with its `${NAME}`s filled.
+        /// A top-level string field with its `${NAME}`s filled; a NUL in it (a path or command
+        /// would be cut there) makes the flow invalid.
         func filled(_ key: String) throws(FlowError) -> String? {
             guard let text = try top.optionalString(key) else { return nil }
-            return try FlowParameters.fill(text) { name throws(FlowError) in
+            let value = try FlowParameters.fill(text) { name throws(FlowError) in
                 guard let value = values[name] else {
                     throw topFail("the flow: field '\(key)': unknown parameter '${\(name)}': give it with --param \(name)=VALUE or a default in the flow's 'parameters'")
                 }
                 return value
             }
+            if value.contains("\u{0}") { throw topFail("the flow: field '\(key)' holds a NUL (a path or command would be cut there)") }
+            return value
         }
         let fixtureValue = try filled("fixture")
         let appValue = try filled("app")
@@ -66,11 +69,11 @@ public enum FlowParser {
         let issuer = try top.optionalString("issuer") ?? "mock"
         guard ["mock", "unreachable"].contains(issuer) else { throw topFail("the flow: field 'issuer' must be \"mock\" or \"unreachable\", found \"\(issuer)\"") }
         let wipeHook = try filled("wipeHook")
-        if let wipeHook, wipeHook.allSatisfy(\.isWhitespace) || wipeHook.contains("\u{0}") { throw topFail("the flow: field 'wipeHook' is blank or holds a NUL (leave it out for an app without a hook)") }
+        if let wipeHook, wipeHook.allSatisfy(\.isWhitespace) { throw topFail("the flow: field 'wipeHook' is blank (leave it out for an app without a hook)") }
         let restartHook = try filled("restartHook")
-        if let restartHook, restartHook.allSatisfy(\.isWhitespace) || restartHook.contains("\u{0}") { throw topFail("the flow: field 'restartHook' is blank or holds a NUL (leave it out for an app the daemon restarts itself)") }
+        if let restartHook, restartHook.allSatisfy(\.isWhitespace) { throw topFail("the flow: field 'restartHook' is blank (leave it out for an app the daemon restarts itself)") }
         let identityHook = try filled("identityHook")
-        if let identityHook, identityHook.allSatisfy(\.isWhitespace) || identityHook.contains("\u{0}") { throw topFail("the flow: field 'identityHook' is blank or holds a NUL (leave it out for an app whose answers the daemon gives)") }
+        if let identityHook, identityHook.allSatisfy(\.isWhitespace) { throw topFail("the flow: field 'identityHook' is blank (leave it out for an app whose answers the daemon gives)") }
         guard let stepValues = try top.array("steps") else { throw top.missing("steps", otherwise: topFail("the flow: field 'steps' is required")) }
         guard !stepValues.isEmpty else { throw topFail("the flow: 'steps' is empty") }
         try top.finish()

@@ -20,10 +20,12 @@ extension Engine {
         }
     }
 
-    /// The real clock's next wake-up; its generation lets an earlier one replace it.
+    /// What moves the clock: the real clock's next wake-up (its generation lets an earlier one
+    /// replace it), and whether a virtual advance is under way (one at a time).
     struct WakeSchedule {
         var next: (at: EpochMillis, generation: Int)?
         var generation = 0
+        var advancing = false
     }
 
     /// Test hooks: an armed crash point, commits per `machine:state` point, storage faults.

@@ -49,7 +49,8 @@ extension Engine {
 
     /// Moves the virtual clock `seconds` forward, firing every timer due on the way in order;
     /// returns after their work settled. A daemon told to stop meanwhile ends the advance
-    /// after the timer in progress: the clock stays there and the answer's `now` says so. The
+    /// after the timer in progress: the clock stays there and the answer's `now` says so. One
+    /// advance at a time: another one meanwhile is refused (`conflict`). The
     /// clock moves only as far as the timers' work was committed: a refused commit answers `storage_unavailable` with the clock before that timer
     /// (or, when the move's own `clockAdvanced` is refused, where the timers left it).
     public func advanceClock(seconds: Int64) async throws(EngineError) -> (from: EpochMillis, now: EpochMillis, fired: [FiredTimer]) {
@@ -59,6 +60,13 @@ extension Engine {
         guard seconds >= 0, seconds <= 10 * 365 * 86_400 else {
             throw EngineError(.badRequest, "seconds must be between 0 and 315360000, got \(seconds)")
         }
+        // One at a time: a second advance starting where the first one happens to be would
+        // skip the timers due in the first one's interval.
+        guard !wake.advancing else {
+            throw EngineError(.conflict, "another clock advance is under way; advance again once it has answered")
+        }
+        wake.advancing = true
+        defer { wake.advancing = false }
         let from = clock.milliseconds
         let target = from + seconds * 1000
         let fired = try await fireDueTimers(upTo: target)

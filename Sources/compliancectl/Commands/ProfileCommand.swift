@@ -54,9 +54,9 @@ struct ProfileCommand: ParsableCommand {
                 schemes the Intune SDK queries, a default NSFaceIDUsageDescription and, with \
                 --entitlements, the app groups in IntuneMAMSettings.AppGroupIdentifiers and the keychain \
                 access groups (prefixed, ordered, completed), protapp in MSALClientCapabilities, the missing \
-                half of a CFBundleURLTypes scheme pair (x and x-intunemam). The only thing removed is what \
-                WebViewHandledURLSchemes may not list (web schemes, blank or malformed entries); nothing a \
-                person must decide (client id, redirect URI, colours, protection level, app-bound domains) \
+                half of a CFBundleURLTypes scheme pair (x and x-intunemam). The only things removed are \
+                entries that are no URL scheme (blank, malformed) from LSApplicationQueriesSchemes and \
+                what WebViewHandledURLSchemes may not list (those and web schemes); nothing a person must decide (client id, redirect URI, colours, protection level, app-bound domains) \
                 is touched.
 
                 Without -o the Info.plist is rewritten in place, only when something changed; the \
