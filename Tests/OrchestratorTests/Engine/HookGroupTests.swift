@@ -24,6 +24,10 @@ import Testing
                 recorded = ((try? FileManager.default.contentsOfDirectory(atPath: hooks)) ?? []).filter { !$0.hasPrefix(".") }
                 if recorded.isEmpty { try await Task.sleep(for: .milliseconds(25)) }
             }
+            // The record is written when the hook is spawned, before its shell has run `touch`:
+            // wait for the marker too, or the next start's kill can come first, and the resumed
+            // wipe's hook then finds no marker and sleeps its 300 s (a CI run took 352 s).
+            for _ in 0..<400 where !FileManager.default.fileExists(atPath: marker) { try await Task.sleep(for: .milliseconds(25)) }
             let name = try #require(recorded.first, "the running hook's group is recorded")
             let pid = try #require(Int32(name.split(separator: "-").last ?? ""))
             #expect(kill(-pid, 0) == 0, "the hook's group runs")
