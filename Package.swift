@@ -198,7 +198,7 @@ let package = Package(
         .executableTarget(
             name: "compliance-load",
             dependencies: [
-                "AppProfile", "Daemon", "Orchestrator", "ComplianceCore", "HTTPClient", "JSON", "MockAuth", "LocalServers", "FileOutput",
+                "AppProfile", "Daemon", "Orchestrator", "ComplianceCore", "HTTPClient", "JSON", "MockAuth", "LocalServers", "FileOutput", "ProgramSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -240,7 +240,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "AppProfile", "Daemon", "Orchestrator", "ComplianceCore", "Explorer", "JSON", "HTTPClient", "MockAuth", "LocalServers", "ChildProcess",
+                "AppProfile", "Daemon", "Orchestrator", "ComplianceCore", "Explorer", "JSON", "HTTPClient", "MockAuth", "LocalServers", "ChildProcess", "ProgramSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -317,7 +317,7 @@ let package = Package(
         .target(name: "FileOutput", swiftSettings: swiftSettings),
         .testTarget(
             name: "ComplianceLoadTests",
-            dependencies: ["compliance-load", "JSON", "LocalServers", "ChildProcess", "HTTPClient"],
+            dependencies: ["compliance-load", "JSON", "LocalServers", "ChildProcess", "HTTPClient", "MockAuth"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

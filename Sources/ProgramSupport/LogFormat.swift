@@ -38,7 +38,7 @@ public enum LogFormat: String, CaseIterable, Sendable {
     public func line(_ message: String, level: Logger.Level = .notice, label: String, metadata: [(String, String)] = []) -> String {
         switch self {
         case .text:
-            return message + "\n"
+            return TerminalText.shown(message) + "\n"
         case .json:
             var line = JSONObject()
             line["time"] = .string(JSONLogHandler.timestamp())

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FileOutput
+import ProgramSupport
 import Foundation
 
 /// `compliance-load`: many virtual devices remediating against one mockauth, in one process,
@@ -141,7 +142,7 @@ struct LoadCommand: AsyncParsableCommand {
             print(report.text)
             if !report.passed { throw ExitCode(1) }
         } catch let error as LoadError {
-            FileHandle.standardError.write(Data("compliance-load: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("compliance-load: \(TerminalText.shown("\(error)"))\n".utf8))
             throw ExitCode(1)
         }
     }
@@ -226,7 +227,7 @@ struct PrepareCommand: AsyncParsableCommand {
             let users = try await LoadPreparation.prepare(mock: base, devices: devices)
             print("mock at \(base): \(users) users, the fleet's \(devices) generated among them; any account allowed")
         } catch let error as LoadError {
-            FileHandle.standardError.write(Data("compliance-load prepare: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("compliance-load prepare: \(TerminalText.shown("\(error)"))\n".utf8))
             throw ExitCode(1)
         }
     }
@@ -257,7 +258,7 @@ struct MergeCommand: ParsableCommand {
             for file in results { shards.append((file, try ShardResult(file: file))) }
             report = try ShardResult.merge(shards)
         } catch {
-            FileHandle.standardError.write(Data("compliance-load merge: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("compliance-load merge: \(TerminalText.shown("\(error)"))\n".utf8))
             throw ExitCode(2)
         }
         print(report.text)

@@ -26,7 +26,7 @@ enum DaemonCall {
         if options.json {
             print(result.json.encodedString(sortedKeys: false))
         } else {
-            for line in result.lines { print(line) }
+            for line in result.lines { Terminal.say(line) }
         }
         if interrupted() { throw Exit.interrupted }
         if !result.succeeded { throw Exit.failed }
@@ -41,7 +41,7 @@ enum DaemonCall {
         if json {
             print(JSONValue.object(["error": ["code": .string(error.apiCode ?? error.code.description), "message": .string(message)]]).encodedString())
         } else {
-            FileHandle.standardError.write(Data("compliancectl: \(message)\n".utf8))
+            Terminal.warn(message)
         }
         switch error.code {
         case .unreachable, .timeout: return Exit.unavailable

@@ -220,6 +220,32 @@ import LocalServers
         }
     }
 
+    /// A flow's name and an invalid step's words are printed with their control characters
+    /// escaped: a flow from elsewhere cannot clear the screen, retitle the window or reorder
+    /// the report's lines.
+    @Test func aFlowCannotDriveTheTerminalThatShowsItsReport() async throws {
+        try await Self.withDirectoryOutsideTheRepository { directory in
+            // The shop flow (web only: no servers) under a name that would clear the screen,
+            // retitle the window and turn the rest of the line around.
+            let shop = try String(contentsOfFile: CLI.root + "/flows/web-appbound-shop-app.json", encoding: .utf8)
+            let app = "../mocks/fixtures/apps/appbound-shop-Info.plist"
+            let name = #""name": "web: App-Bound Domains, ShopApp""#
+            #expect(shop.contains(app) && shop.contains(name))
+            try shop.replacingOccurrences(of: app, with: CLI.root + "/mocks/fixtures/apps/appbound-shop-Info.plist")
+                .replacingOccurrences(of: name, with: #""name": "shop\u001b[2J\u001b]0;owned\u0007\u202e""#)
+                .write(toFile: directory + "/named.json", atomically: true, encoding: .utf8)
+            let invalid = #"{"steps": [{"do": "sign\u001b[31mIn"}]}"#
+            try invalid.write(toFile: directory + "/invalid.json", atomically: true, encoding: .utf8)
+            let refused = try await CLI.run(["run", directory + "/invalid.json"])
+            #expect(refused.status == 65, "\(refused.stderr)")
+            #expect(refused.stderr.contains("sign\\u{1B}[31mIn") && !refused.stderr.contains("\u{1B}"), "\(refused.stderr)")
+            let result = try await CLI.run(["run", directory + "/named.json", "--mockauth", "/nonexistent/mockauth", "--complianced", "/nonexistent/complianced"])
+            let printed = result.stdout + result.stderr
+            #expect(printed.contains("shop\\u{1B}[2J\\u{1B}]0;owned\\u{7}\\u{202E}"), "\(printed)")
+            #expect(!printed.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\u{202E}" }, "\(printed)")
+        }
+    }
+
     @Test func usageErrorsAndAMissingServerHaveTheirOwnExitStatus() async throws {
         let noFlows = try await CLI.run(["run"])
         #expect(noFlows.status == 64)

@@ -102,15 +102,15 @@ struct ExplainCommand: AsyncParsableCommand {
             }
             print(json.encodedString())
         } else {
-            print("compliance story of \(key) (\(story.lines.count) lines, \(story.protectionRequiredCount) × 53005)")
+            Terminal.say("compliance story of \(key) (\(story.lines.count) lines, \(story.protectionRequiredCount) × 53005)")
             for line in story.lines {
-                print("\(line.seq.map { "#\($0)" } ?? "mock") \(line.seq == nil ? line.time : Describe.time(Int64(line.time).map(JSONValue.int))) \(line.text)")
+                Terminal.say("\(line.seq.map { "#\($0)" } ?? "mock") \(line.seq == nil ? line.time : Describe.time(Int64(line.time).map(JSONValue.int))) \(line.text)")
             }
-            if let note { print(note) }
+            if let note { Terminal.say(note) }
             if story.diagnoses.isEmpty {
-                print("diagnosis: no known loop")
+                Terminal.say("diagnosis: no known loop")
             } else {
-                for diagnosis in story.diagnoses { print("diagnosis: \(diagnosis.message)") }
+                for diagnosis in story.diagnoses { Terminal.say("diagnosis: \(diagnosis.message)") }
             }
         }
         if !story.diagnoses.isEmpty { throw Exit.failed }

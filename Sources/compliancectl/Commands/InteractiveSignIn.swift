@@ -105,7 +105,7 @@ struct InteractiveSignIn {
 
     private func print(_ lines: [String]) {
         let text = lines.joined(separator: "\n") + "\n"
-        (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data(text.utf8))
+        Terminal.write(text, toStandardError: json)
     }
 
     /// The first `name` on PATH that may be executed.

@@ -41,7 +41,7 @@ struct ProfileCommand: ParsableCommand {
             let report = try ProfileInput.read(json: json) { () throws(AppProfileError) in
                 try ProfileCommands.lint(infoPlist: files.plist, entitlements: files.entitlements)
             }
-            print(json ? report.json.encodedString() : report.humanLines.joined(separator: "\n"))
+            if json { print(report.json.encodedString()) } else { Terminal.say(report.humanLines.joined(separator: "\n")) }
             if report.exitStatus != 0 { throw Exit.failed }
         }
     }
@@ -90,7 +90,7 @@ struct ProfileCommand: ParsableCommand {
                 try ProfileCommands.fix(infoPlist: files.plist, entitlements: files.entitlements, output: output)
             }
             let nothing = report.fixed.isEmpty && report.written.isEmpty ? ["nothing to fix: no mechanical fix applies"] : []
-            print(json ? report.json.encodedString() : (nothing + report.humanLines).joined(separator: "\n"))
+            if json { print(report.json.encodedString()) } else { Terminal.say((nothing + report.humanLines).joined(separator: "\n")) }
             if report.remaining.exitStatus != 0 { throw Exit.failed }
         }
     }

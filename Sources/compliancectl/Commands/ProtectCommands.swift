@@ -77,10 +77,10 @@ struct ProtectCommand: AsyncParsableCommand {
         try BufferIO.write(bytes, to: output)
         if let output {
             // The protected bytes went to the file: the outcome is this command's output.
-            print("wrote \(output) (\(bytes.count) bytes): \(BufferIO.describe(answer))")
+            Terminal.say("wrote \(output) (\(bytes.count) bytes): \(BufferIO.describe(answer))")
         } else {
             // Standard output holds the protected bytes alone.
-            FileHandle.standardError.write(Data("compliancectl: \(BufferIO.describe(answer))\n".utf8))
+            Terminal.warn(BufferIO.describe(answer))
         }
     }
 }

@@ -152,12 +152,11 @@ struct RunCommand: AsyncParsableCommand {
     /// stderr, once, that each flow resets it, and how not to.
     static func noteReset(_ authority: String) {
         let origin = MockAdmin.origin(ofAuthority: authority) ?? authority
-        FileHandle.standardError.write(Data("""
-            compliancectl: note: each flow first resets the mock at \(origin) (POST /_admin/reset): its assignments, \
+        Terminal.warn("""
+            note: each flow first resets the mock at \(origin) (POST /_admin/reset): its assignments, \
             policy, tokens, enrollments, faults and request log go back to its fixtures, also for any other daemon \
             using it; --no-reset keeps them (flows then start from its current state).
-
-            """.utf8))
+            """)
     }
 
     /// Flows are written for a fresh daemon: a daemon given by --socket that already knows
@@ -169,19 +168,18 @@ struct RunCommand: AsyncParsableCommand {
         else { return }
         let names = accounts.prefix(5).compactMap { $0["account"]?.stringValue }
         let shown = names.joined(separator: ", ") + (accounts.count > names.count ? ", …" : "")
-        FileHandle.standardError.write(Data("""
-            compliancectl: note: the daemon at \(socket) already knows \(accounts.count) account\(accounts.count == 1 ? "" : "s") \
+        Terminal.warn("""
+            note: the daemon at \(socket) already knows \(accounts.count) account\(accounts.count == 1 ? "" : "s") \
             (\(shown)); flows are written for a fresh daemon, so some expectations may not hold. For a \
             clean run, start complianced on an empty --state-dir, or leave out --socket.
-
-            """.utf8))
+            """)
     }
 
     private func report(_ errors: [FlowError]) {
         if json {
             print(JSONValue.object(["errors": .array(errors.map { ["file": .string($0.file), "step": $0.step.map { .int(Int64($0)) } ?? .null, "reason": .string($0.reason)] })]))
         } else {
-            for error in errors { FileHandle.standardError.write(Data("compliancectl: invalid flow: \(error)\n".utf8)) }
+            for error in errors { Terminal.warn("invalid flow: \(error)") }
         }
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 enum OutputFile {
     static func write(_ bytes: [UInt8], to path: String) throws {
         if let reason = FileOutput.write(bytes, to: path) {
-            FileHandle.standardError.write(Data("compliancectl: cannot write \(path): \(reason)\n".utf8))
+            Terminal.warn("cannot write \(path): \(reason)")
             throw Exit.ioError
         }
     }

@@ -41,7 +41,7 @@ enum ProfileInput {
         if json {
             print(JSONValue.object(["error": .object(details)]).encodedString())
         } else {
-            FileHandle.standardError.write(Data("compliancectl: \(message)\n".utf8))
+            Terminal.warn(message)
         }
         return status
     }

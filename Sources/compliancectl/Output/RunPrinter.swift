@@ -83,7 +83,7 @@ final class RunPrinter: Sendable {
 
     private func emit(_ text: String) {
         lock.withLock { _ in
-            print(text)
+            Terminal.say(text)
             fflush(nil)  // nil: every stream (stdout itself is not concurrency-safe to name)
         }
     }
