@@ -40,7 +40,7 @@ struct LoadCommand: AsyncParsableCommand {
             --time-limit.
 
             --processes K shards the devices over K worker processes (this executable again) against \
-            one in-process mock: each device's SQLite store holds three file descriptors, so one \
+            one in-process mock: each device's SQLite store holds five file descriptors, so one \
             process holds only so many devices (the run says how many processes it needs when the \
             limit is too low).
 
