@@ -3,14 +3,39 @@ import Foundation
 
 /// Reads and writes XML property lists whose root is a dictionary.
 public enum PlistFile {
-    /// Reads `path`; refuses anything but an XML plist with a dictionary at its root.
+    /// The most a property list file may hold: an Info.plist is kilobytes; a path to a device
+    /// that never ends (`/dev/zero`) or a wrong file stops here instead of filling memory.
+    public static let maximumBytes = 16 << 20
+
+    /// Reads `path`; refuses anything but an XML plist with a dictionary at its root. A
+    /// directory, an empty file, one over ``maximumBytes`` or one that cannot be read is named
+    /// with its reason (the system's words: "No such file or directory", "Permission denied").
+    /// A FIFO or device is read to its end (`--app <(…)` works).
     public static func read(_ path: String) throws(AppProfileError) -> [String: PlistValue] {
-        let bytes: Data
-        do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw AppProfileError(code: .unreadable, file: path, message: "cannot read the file (\(error.localizedDescription))")
+        func unreadable(_ reason: String) -> AppProfileError {
+            AppProfileError(code: .unreadable, file: path, message: "cannot read the file: \(reason)")
         }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw unreadable(String(cString: strerror(errno))) }
+        guard status.st_mode & S_IFMT != S_IFDIR else { throw unreadable("it is a directory; name the property list file in it") }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw unreadable(String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var bytes = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw unreadable(String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
+            guard bytes.count <= maximumBytes else {
+                throw AppProfileError(code: .notXMLPropertyList, file: path, message: "more than \(maximumBytes >> 20) MiB; not an app's property list")
+            }
+        }
+        guard !bytes.isEmpty else { throw AppProfileError(code: .notXMLPropertyList, file: path, message: "the file is empty; expected an XML property list") }
         return try parse(bytes, file: path)
     }
 

@@ -60,7 +60,7 @@ enum StartupChecks {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw Failure(description: "cannot create the state directory '\(path)': \(reason(error))")
+                throw Failure(description: "cannot create the state directory '\(path)': \(blockingAncestor(of: path).map { "'\($0)' is not a directory" } ?? reason(error))")
             }
         }
         guard access(path, W_OK | X_OK) == 0 else {
@@ -75,6 +75,19 @@ enum StartupChecks {
             }
             logger.notice("state directory restricted to its owner", metadata: ["state.dir": "\(path)", "mode.before": "\(String(mode, radix: 8))", "mode.after": "700"])
         }
+    }
+
+    /// The first existing ancestor of `path` that is not a directory (a file where a directory
+    /// of the path would have to be), which Foundation's error does not name.
+    private static func blockingAncestor(of path: String) -> String? {
+        var ancestor = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var chain: [String] = []
+        while ancestor.path != "/" && !ancestor.path.isEmpty {
+            chain.append(ancestor.path)
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        var isDirectory: ObjCBool = false
+        return chain.reversed().first { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue }
     }
 
     /// The underlying POSIX reason of a Foundation file error, without the NSError dump.

@@ -57,4 +57,35 @@ import Testing
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes), "\(name): reading changed the file")
         }
     }
+
+    /// A path that is not a plist file is named with its reason, in words; a device that never
+    /// ends is not read into memory; a FIFO (`--app <(…)`) is read to its end.
+    @Test func pathsThatAreNotPlistFilesAreNamedWithTheirReason() throws {
+        let directory = URL(fileURLWithPath: try Fixtures.file("Info.plist", "")).deletingLastPathComponent().path
+        let cases: [(String, AppProfileError.Code, String)] = [
+            ("/dev/null", .notXMLPropertyList, "the file is empty"),
+            (directory, .unreadable, "it is a directory"),
+            (directory + "/missing-Info.plist", .unreadable, "No such file or directory"),
+            ("/dev/zero", .notXMLPropertyList, "more than 16 MiB"),
+        ]
+        for (path, code, reason) in cases {
+            #expect {
+                _ = try PlistFile.read(path)
+            } throws: { error in
+                guard let error = error as? AppProfileError else { return false }
+                return error.code == code && error.file == path && error.message.contains(reason) && !error.message.contains("NSCocoaErrorDomain")
+            }
+        }
+        let fifo = directory + "/fifo-Info.plist"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let plist = Fixtures.xmlPlist("<dict><key>CFBundleIdentifier</key><string>com.contoso.fifo</string></dict>")
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: fifo)
+            handle?.write(Data(plist.utf8))
+            try? handle?.close()
+        }
+        writer.start()
+        #expect(try PlistFile.read(fifo)["CFBundleIdentifier"] == .string("com.contoso.fifo"))
+    }
 }

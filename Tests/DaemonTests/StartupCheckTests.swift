@@ -35,6 +35,14 @@ import LocalServers
         let notADirectory = try await Self.start(base + "/a-file")
         #expect(notADirectory.status == 2 && notADirectory.stderr.contains("exists and is not a directory"), "\(notADirectory.stderr)")
         #expect(!notADirectory.stderr.contains("NSCocoaErrorDomain"))
+        let underAFile = try await Self.start(base + "/a-file/state")
+        #expect(underAFile.status == 2 && underAFile.stderr.contains("'\(base)/a-file' is not a directory"), "\(underAFile.stderr)")
+        #expect(!underAFile.stderr.contains("NSCocoaErrorDomain"))
+        for (app, reason) in [("/dev/null", "the file is empty"), (base, "it is a directory")] {
+            let refused = try await Self.start(fresh, app: app)
+            #expect(refused.status == 2 && refused.stderr.contains("\(app): ") && refused.stderr.contains(reason), "\(refused.stderr)")
+            #expect(!refused.stderr.contains("NSCocoaErrorDomain") && !refused.stderr.contains("permission"), "\(refused.stderr)")
+        }
     }
 
     @Test func anExistingStateDirectoryOpenToOthersIsRestrictedAndTheReadyLineIsAbsolute() async throws {
