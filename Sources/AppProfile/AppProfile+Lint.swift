@@ -71,6 +71,18 @@ extension AppProfile {
             problems.append(.init(.querySchemeInvalid, .error, .infoPlist, ProfileKeys.queriesSchemes,
                 "lists \(what): canOpenURL cannot query it", fix: "remove it"))
         }
+        for entry in schemes.duplicates {
+            problems.append(.init(.querySchemeDuplicate, .warning, .infoPlist, ProfileKeys.queriesSchemes,
+                "lists \"\(entry)\" more than once (URL schemes are compared without case): the repeat takes one of the list's \(QuerySchemeRules.maximumCount) places",
+                fix: "remove the repeat"))
+        }
+        let count = schemes.fixed.count
+        if count > QuerySchemeRules.maximumCount {
+            let after = count == schemes.schemes.count ? "" : " once its twins and required schemes are added and repeats removed"
+            problems.append(.init(.querySchemesOverLimit, .warning, .infoPlist, ProfileKeys.queriesSchemes,
+                "holds \(count) schemes\(after); iOS lets an app query at most \(QuerySchemeRules.maximumCount) (canOpenURL answers NO beyond them)",
+                fix: "remove the \"-intunemam\" twins of apps known to use the Intune SDK and ask IntuneMAMPolicy isURLAllowed:isKnownManagedAppScheme:YES for their URLs instead (the Intune guide's way when the list runs out of space)"))
+        }
         for (scheme, twin) in schemes.missingTwins {
             problems.append(.init(.querySchemeTwinMissing, .error, .infoPlist, ProfileKeys.queriesSchemes,
                 "\"\(scheme)\" has no \"\(twin)\" twin", fix: "add \"\(twin)\""))

@@ -15,17 +15,18 @@ public struct ProfileProblem: Sendable, Hashable, CustomStringConvertible {
         case bundleIdentifierMissing, keychainGroupMissing, keychainGroupNotFirst, keychainGroupWithoutPrefix
         case appGroupIdentifiersIncomplete, faceIDUsageDescriptionMissing, safariViewControllerBlockedOverride
         case protectionCapabilityMissing, capabilitiesNotStrings, urlSchemeTwinMissing, webViewHandledSchemeInvalid
-        case querySchemeInvalid
+        case querySchemeInvalid, querySchemeDuplicate, querySchemesOverLimit
 
         /// Whether `fixed()` repairs this kind of problem.
         public var isFixable: Bool {
             switch self {
             case .autoEnrollOnLaunchOff, .querySchemeTwinMissing, .requiredQuerySchemesMissing, .outlookQuerySchemeMissing,
                 .keychainGroupMissing, .keychainGroupNotFirst, .keychainGroupWithoutPrefix, .appGroupIdentifiersIncomplete,
-                .faceIDUsageDescriptionMissing, .protectionCapabilityMissing, .urlSchemeTwinMissing, .webViewHandledSchemeInvalid, .querySchemeInvalid:
+                .faceIDUsageDescriptionMissing, .protectionCapabilityMissing, .urlSchemeTwinMissing, .webViewHandledSchemeInvalid, .querySchemeInvalid,
+                .querySchemeDuplicate:
                 true
             case .clientIdMissing, .redirectMissing, .mamPolicyRequiredBlocksAppStore, .invalidColor, .invalidFileProtectionLevel, .tooManyAppBoundDomains,
-                .bundleIdentifierMissing, .safariViewControllerBlockedOverride, .capabilitiesNotStrings:
+                .bundleIdentifierMissing, .safariViewControllerBlockedOverride, .capabilitiesNotStrings, .querySchemesOverLimit:
                 false
             }
         }

@@ -1,6 +1,11 @@
 /// The `LSApplicationQueriesSchemes` rules: an `-intunemam` twin for each scheme the app queries,
-/// the managed-browser and Mobile Threat Defense schemes, and Outlook's when `mailto` is used.
+/// the managed-browser and Mobile Threat Defense schemes, and Outlook's when `mailto` is used;
+/// each scheme once; and iOS's limit on the list's length.
 struct QuerySchemeRules {
+    /// The most schemes iOS lets an app query (apps built with the iOS 15 SDK or later): the
+    /// Intune guide's "if the app runs out of space in its LSApplicationQueriesSchemes list".
+    static let maximumCount = 50
+
     let schemes: [String]
     private let present: Set<String>
 
@@ -23,6 +28,13 @@ struct QuerySchemeRules {
     /// in list order: `canOpenURL` can query none of them.
     var invalid: [String] { schemes.filter { !AppProfile.isURLScheme($0) } }
 
+    /// The entries that repeat an earlier one (URL schemes are compared without case), in
+    /// list order: each takes one of the list's places and queries nothing more.
+    var duplicates: [String] {
+        var seen = Set<String>()
+        return schemes.filter { AppProfile.isURLScheme($0) && !seen.insert($0.lowercased()).inserted }
+    }
+
     /// `(scheme, twin)` for each app scheme whose twin is missing, in list order, once each.
     var missingTwins: [(scheme: String, twin: String)] {
         var seen = Set<String>()
@@ -42,10 +54,11 @@ struct QuerySchemeRules {
     /// Whether Outlook's twin is needed and missing.
     var outlookMissing: Bool { usesMailto && !present.contains(ProfileKeys.outlookQueryScheme) }
 
-    /// The list with everything missing appended: twins, required schemes, Outlook's.
+    /// The list without invalid entries and repeats, with everything missing appended: twins,
+    /// required schemes, Outlook's.
     var fixed: [String] {
-        let invalid = Set(invalid)
-        var result = schemes.filter { !invalid.contains($0) } + missingTwins.map(\.twin) + missingRequired
+        var seen = Set<String>()
+        var result = schemes.filter { AppProfile.isURLScheme($0) && seen.insert($0.lowercased()).inserted } + missingTwins.map(\.twin) + missingRequired
         if outlookMissing { result.append(ProfileKeys.outlookQueryScheme) }
         return result
     }

@@ -17,8 +17,9 @@ import ComplianceCore
         let profile = try AppProfile.load(infoPlist: Fixtures.path("broken-Info.plist"), entitlements: Fixtures.path("broken.entitlements"))
         let problems = profile.lint()
         let kinds = Set(problems.map(\.kind))
-        // broken declares MSALClientCapabilities ["cp1"]: no protapp (an array, so not capabilitiesNotStrings).
-        #expect(kinds == Set(ProfileProblem.Kind.allCases).subtracting([.bundleIdentifierMissing, .capabilitiesNotStrings]))
+        // broken declares MSALClientCapabilities ["cp1"]: no protapp (an array, so not capabilitiesNotStrings);
+        // its few query schemes are not over iOS's limit (a test of its own shows that one).
+        #expect(kinds == Set(ProfileProblem.Kind.allCases).subtracting([.bundleIdentifierMissing, .capabilitiesNotStrings, .querySchemesOverLimit]))
         let lines = problems.map(\.description)
         #expect(lines.contains("error: IntuneMAMSettings.ADALClientId: missing — fix: set it to your app's Entra client id"))
         #expect(lines.contains { $0.hasPrefix("error: IntuneMAMSettings.ADALRedirectUri: neither ADALRedirectUri nor ADALRedirectScheme is set") })
@@ -37,7 +38,7 @@ import ComplianceCore
             "the app's bundle id group \"com.contoso.broken\" is not the first group",
         ])
         #expect(problems.filter { $0.severity == .warning }.map(\.keyPath)
-            == ["IntuneMAMSettings.MAMPolicyRequired", "IntuneMAMSettings.SafariViewControllerBlockedOverride"])
+            == ["IntuneMAMSettings.MAMPolicyRequired", "IntuneMAMSettings.SafariViewControllerBlockedOverride", "LSApplicationQueriesSchemes"])
     }
 
     @Test func eachRuleOnItsOwn() throws {
@@ -117,6 +118,22 @@ import ComplianceCore
             == [.querySchemeInvalid, .querySchemeInvalid, .querySchemeInvalid])
         let oddQueries = try AppProfile(info: base.info.merging(["LSApplicationQueriesSchemes": .strings(queries + ["", "x:y"])]) { $1 })
         #expect(oddQueries.fixed().queriesSchemes == queries && oddQueries.fixed().lint().isEmpty == oddQueries.lint().filter { $0.kind != .querySchemeInvalid }.isEmpty)
+        // A repeated scheme (any case) is a warning, and fix keeps its first place.
+        #expect(try kinds { info, _ in info["LSApplicationQueriesSchemes"] = .strings(queries + [queries[0].uppercased(), queries[1]]) }
+            == [.querySchemeDuplicate, .querySchemeDuplicate])
+        let repeated = try AppProfile(info: base.info.merging(["LSApplicationQueriesSchemes": .strings(queries + [queries[0].uppercased()])]) { $1 })
+        #expect(repeated.fixed().queriesSchemes == queries && !repeated.fixed().lint().map(\.kind).contains(.querySchemeDuplicate))
+        // More than iOS's 50: a warning that fix cannot mend, counted as the list would be once fixed.
+        let many = (1...(50 - queries.count)).map { "app\($0)" }
+        let full = try AppProfile(info: base.info.merging(["LSApplicationQueriesSchemes": .strings(queries + many + many.map { $0 + "-intunemam" })]) { $1 })
+        let over = full.lint().filter { $0.kind == .querySchemesOverLimit }
+        #expect(over.count == 1 && over[0].severity == .warning && !over[0].kind.isFixable, "\(over)")
+        #expect(over.first?.message.hasPrefix("holds \(queries.count + 2 * many.count) schemes; iOS lets an app query at most 50") == true, "\(over)")
+        let atLimit = try AppProfile(info: base.info.merging(["LSApplicationQueriesSchemes": .strings(queries + many)]) { $1 })
+        #expect(atLimit.lint().map(\.kind).contains(.querySchemesOverLimit), "twins still to add count")
+        #expect(atLimit.lint().first { $0.kind == .querySchemesOverLimit }?.message.contains("once its twins and required schemes are added") == true)
+        let exactly = try AppProfile(info: base.info.merging(["LSApplicationQueriesSchemes": .strings(queries + Array(many.prefix((50 - queries.count) / 2)) + many.prefix((50 - queries.count) / 2).map { $0 + "-intunemam" })]) { $1 })
+        #expect(exactly.fixed().queriesSchemes.count <= 50 && !exactly.lint().map(\.kind).contains(.querySchemesOverLimit))
         #expect(try kinds(setting("WebViewHandledURLSchemes", .strings(["chatr-doc"]))) == [])
         #expect(try kinds(setting("WebViewHandledURLSchemes", .strings(["chatr-doc", "HTTPS", "", "http"]))) == [.webViewHandledSchemeInvalid, .webViewHandledSchemeInvalid, .webViewHandledSchemeInvalid])
         let twin = try #require(try AppProfile(info: base.info.merging(["CFBundleURLTypes": urlTypes([["a", "b"]])]) { $1 }).lint().first)
@@ -159,16 +176,16 @@ import ComplianceCore
 
     @Test func reportLinesAndJSON() throws {
         let report = try ProfileCommands.lint(infoPlist: Fixtures.path("broken-Info.plist"), entitlements: Fixtures.path("broken.entitlements"))
-        #expect(report.warningCount == 2)
-        #expect(report.errorCount == report.problems.count - 2)
-        #expect(report.humanLines.last == "\(report.errorCount) errors, 2 warnings")
+        #expect(report.warningCount == 3)
+        #expect(report.errorCount == report.problems.count - 3)
+        #expect(report.humanLines.last == "\(report.errorCount) errors, 3 warnings")
         #expect(report.exitStatus == 1)
         let first = try #require(report.json["problems"]?[0])
         #expect(first["keyPath"]?.stringValue == "IntuneMAMSettings.ADALClientId")
         #expect(first["severity"]?.stringValue == "error")
         #expect(first["kind"]?.stringValue == "clientIdMissing")
         #expect(first["fixable"]?.boolValue == false)
-        #expect(report.json["warnings"]?.intValue == 2)
+        #expect(report.json["warnings"]?.intValue == 3)
         let clean = try ProfileCommands.lint(infoPlist: Fixtures.path("chatr-Info.plist"), entitlements: Fixtures.path("chatr.entitlements"))
         #expect(clean.humanLines == ["0 errors, 0 warnings"])
         #expect(clean.exitStatus == 0)
