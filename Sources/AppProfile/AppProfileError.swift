@@ -5,7 +5,7 @@
 public struct AppProfileError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: Sendable, Hashable {
-            case unreadable, notXMLPropertyList, wrongRootType, wrongValueType, unwritable
+            case unreadable, notXMLPropertyList, wrongRootType, wrongValueType, unwritable, sameFile
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -20,6 +20,9 @@ public struct AppProfileError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let wrongValueType = Code(.wrongValueType)
         /// The fixed profile could not be written.
         public static let unwritable = Code(.unwritable)
+        /// Two of the command's paths name one file (the Info.plist given as the entitlements,
+        /// `-o` naming the entitlements): a usage error, refused before anything is read.
+        public static let sameFile = Code(.sameFile)
 
         public var description: String {
             switch base {
@@ -28,6 +31,7 @@ public struct AppProfileError: Error, Sendable, Hashable, CustomStringConvertibl
             case .wrongRootType: "wrongRootType"
             case .wrongValueType: "wrongValueType"
             case .unwritable: "unwritable"
+            case .sameFile: "sameFile"
             }
         }
     }

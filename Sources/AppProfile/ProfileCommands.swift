@@ -11,7 +11,7 @@ public enum ProfileCommands {
     /// The Info.plist given as the entitlements too would be read (and fixed) as both.
     private static func refuseOneFileForBoth(_ infoPlist: String, _ entitlements: String?) throws(AppProfileError) {
         if let entitlements, samePath(infoPlist, entitlements) {
-            throw AppProfileError(code: .unwritable, file: entitlements, message: "is the Info.plist too: give the app's entitlements file")
+            throw AppProfileError(code: .sameFile, file: entitlements, message: "is the Info.plist too: give the app's entitlements file")
         }
     }
 
@@ -24,7 +24,7 @@ public enum ProfileCommands {
     /// write one leaves both as they were.
     public static func fix(infoPlist: String, entitlements: String? = nil, output: String? = nil) throws(AppProfileError) -> ProfileFixReport {
         if let output, let entitlements, samePath(output, entitlements) {
-            throw AppProfileError(code: .unwritable, file: output, message: "is the entitlements file too: the fixed Info.plist would overwrite it")
+            throw AppProfileError(code: .sameFile, file: output, message: "is the entitlements file too: the fixed Info.plist would overwrite it")
         }
         try refuseOneFileForBoth(infoPlist, entitlements)
         let profile = try AppProfile.load(infoPlist: infoPlist, entitlements: entitlements)

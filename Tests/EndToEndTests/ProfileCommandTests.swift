@@ -103,6 +103,18 @@ import Testing
     @Test func usageErrorsExit64() async throws {
         let noFile = try await CLI.run(["profile", "lint"])
         #expect(noFile.status == 64)
+        // One file given for two parts: refused before anything is read or written.
+        let paths = try Self.copies("broken-Info.plist", "broken.entitlements")
+        let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        for (arguments, message) in [
+            (["profile", "lint", paths[0], "--entitlements", paths[0]], "\(paths[0]): is the Info.plist too"),
+            (["profile", "fix", paths[0], "--entitlements", paths[0]], "\(paths[0]): is the Info.plist too"),
+            (["profile", "fix", paths[0], "--entitlements", paths[1], "-o", paths[1]], "\(paths[1]): is the entitlements file too"),
+        ] {
+            let refused = try await CLI.run(arguments)
+            #expect(refused.status == 64 && refused.stderr.contains(message), "\(arguments): \(refused.status) \(refused.stderr)")
+        }
+        #expect(try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
         let help = try await CLI.run(["profile", "lint", "--help"])
         #expect(help.status == 0 && help.stdout.contains("compliancectl profile lint mocks/fixtures/apps/broken-Info.plist"))
     }

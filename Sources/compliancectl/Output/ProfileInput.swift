@@ -10,14 +10,23 @@ import JSON
 /// profile that cannot be written, with 74.
 enum ProfileInput {
     /// Runs `body`; an ``AppProfileError`` is printed on stderr (with --json: as JSON on stdout)
-    /// and becomes exit status 65 (74 for a file that cannot be written).
+    /// and becomes exit status 65 (74 for a file that cannot be written, 64 for two paths that
+    /// name one file).
     static func read<T>(json: Bool, _ body: () throws(AppProfileError) -> T) throws -> T {
         do {
             return try body()
         } catch {
             var details: JSONObject = ["code": .string(error.code.description), "file": .string(error.file), "message": .string(error.message)]
             if let keyPath = error.keyPath { details["keyPath"] = .string(keyPath) }
-            throw fail("\(error)", details: details, json: json, status: error.code == .unwritable ? Exit.ioError : Exit.dataError)
+            throw fail("\(error)", details: details, json: json, status: Self.status(of: error.code))
+        }
+    }
+
+    private static func status(of code: AppProfileError.Code) -> ExitCode {
+        switch code {
+        case .unwritable: Exit.ioError
+        case .sameFile: Exit.usage
+        default: Exit.dataError
         }
     }
 
