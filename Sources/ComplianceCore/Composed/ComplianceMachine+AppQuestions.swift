@@ -42,16 +42,22 @@ extension ComplianceMachine {
         var accountLeft = false
     }
 
-    /// The questions asked of the app and not answered yet.
-    public var appQuestionsInFlight: [AppIdentityQuestion] {
-        volatile.outstanding.values.compactMap { if case .appQuestion(let pending) = $0 { pending.question } else { nil } }
+    /// Every question asked of the app and not answered yet, with the step that waits for its
+    /// answer: the one walk over the outstanding steps the questions' rules share.
+    private var pendingAppQuestions: some Sequence<(step: StepID, pending: PendingAppQuestion)> {
+        volatile.outstanding.lazy.compactMap { step, outstanding in
+            if case .appQuestion(let pending) = outstanding { (step: step, pending: pending) } else { nil }
+        }
     }
+
+    /// The questions asked of the app and not answered yet.
+    public var appQuestionsInFlight: [AppIdentityQuestion] { pendingAppQuestions.map(\.pending.question) }
 
     /// The accounts whose `addIdentity` question is in flight and that started to leave while
     /// it was asked (refused whatever the app answers).
     public var addIdentityAccountsLeftWhileAsked: Set<AccountID> {
-        Set(volatile.outstanding.values.compactMap { outstanding in
-            guard case .appQuestion(let pending) = outstanding, case .addIdentity(let account) = pending.question, pending.accountLeft else { return nil }
+        Set(pendingAppQuestions.compactMap { asked in
+            guard case .addIdentity(let account) = asked.pending.question, asked.pending.accountLeft else { return nil }
             return account
         })
     }
@@ -105,10 +111,11 @@ extension ComplianceMachine {
     /// end of every step, so an account that leaves and is gone before the app answers is
     /// still refused).
     mutating func noteAccountsLeavingWhileAsked() {
-        for (step, outstanding) in volatile.outstanding {
-            guard case .appQuestion(var pending) = outstanding, case .addIdentity(let account) = pending.question,
-                  !pending.accountLeft, isLeaving(account)
-            else { continue }
+        let leaving = pendingAppQuestions.filter { asked in
+            guard case .addIdentity(let account) = asked.pending.question else { return false }
+            return !asked.pending.accountLeft && isLeaving(account)
+        }
+        for (step, var pending) in leaving {
             pending.accountLeft = true
             volatile.outstanding[step] = .appQuestion(pending)
         }
@@ -116,10 +123,7 @@ extension ComplianceMachine {
 
     /// The step and question in flight asking `question`, if one is.
     private func pendingQuestion(_ question: AppIdentityQuestion) -> (StepID, PendingAppQuestion)? {
-        for (step, outstanding) in volatile.outstanding {
-            if case .appQuestion(let pending) = outstanding, pending.question == question { return (step, pending) }
-        }
-        return nil
+        pendingAppQuestions.first { $0.pending.question == question }
     }
 
     /// Asks the app (``Action/askApp(_:_:)``); its answer comes to ``appAnswered(_:_:now:)``.
