@@ -237,10 +237,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The engine harnesses' shared conveniences (DaemonTests, OrchestratorTests).
+        .target(
+            name: "EngineTestSupport",
+            dependencies: ["Orchestrator", "ComplianceCore", "LocalServers", "HTTPClient", "JSON"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "DaemonTests",
             dependencies: [
                 "AppProfile", "Daemon", "Orchestrator", "ComplianceCore", "Explorer", "JSON", "HTTPClient", "MockAuth", "LocalServers", "ChildProcess", "ProgramSupport",
+                "EngineTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -254,7 +261,7 @@ let package = Package(
         .testTarget(
             name: "OrchestratorTests",
             dependencies: [
-                "AppProfile", "Orchestrator", "LocalServers", "ComplianceCore",
+                "AppProfile", "Orchestrator", "LocalServers", "ComplianceCore", "EngineTestSupport",
                 "JSON",
                 "HTTPClient",
                 "MockAuth",

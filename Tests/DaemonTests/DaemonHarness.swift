@@ -5,22 +5,24 @@ import Foundation
 import HTTPClient
 import JSON
 import Logging
+import EngineTestSupport
 import Orchestrator
 import LocalServers
 
 /// An engine started in a temporary state directory against an in-process mockauth, with a
 /// virtual clock. Admin calls go to the mock over HTTP.
-struct DaemonHarness: Sendable {
+struct DaemonHarness: EngineSession {
     let mock: InProcessMockAuth.Running
     let parts: DaemonParts
     let running: RunningEngine
     let directory: String
     let configuration: DaemonConfiguration
     var engine: Engine { parts.engine }
+    var store: OrchestratorStore { parts.store }
 
-    static let chatRead = ["api://contoso-chat/Chat.Read"]
-    static let password = InteractiveUser.signIn(password: "Passw0rd!")
-    static let appsDirectory = InProcessMockAuth.packageRoot.appendingPathComponent("mocks/fixtures/apps").path
+    static let chatRead = EngineSessionDefaults.chatRead
+    static let password = EngineSessionDefaults.password
+    static let appsDirectory = EngineSessionDefaults.appsDirectory
 
     /// Runs `body` with a started engine; `authority` overrides the mock's (e.g. an
     /// unreachable one), `app` is the Info.plist path; `prepare` gets the state directory
@@ -65,28 +67,6 @@ struct DaemonHarness: Sendable {
         let parts = try DaemonParts(configuration, logger: quietLogger)
         let running = try await parts.startRunning()
         return DaemonHarness(mock: mock, parts: parts, running: running, directory: directory, configuration: configuration)
-    }
-
-    /// A JSON request to the mock's admin API; returns the answer's JSON.
-    @discardableResult
-    func admin(_ method: HTTPClientMethod, _ path: String, _ body: JSONValue? = nil) async throws -> JSONValue {
-        try await mock.admin(method, path, body)
-    }
-
-    /// The engine's event log (kind, account key, payload), oldest first.
-    func events() async throws -> [(kind: String, account: String?, payload: JSONValue)] {
-        try await parts.store.events(since: 0, limit: 10_000).map { ($0.kind, $0.account?.key, $0.payload) }
-    }
-
-    /// Signs `upn` in interactively with the right password.
-    @discardableResult
-    func signIn(_ upn: String, scopes: [String]? = DaemonHarness.chatRead) async throws -> SignInOutcome {
-        try await engine.signIn(upn, scopes: scopes, silent: false, user: Self.password)
-    }
-
-    /// Moves the virtual clock by `hours`.
-    func advance(hours: Int64) async throws {
-        _ = try await engine.advanceClock(seconds: hours * 3600)
     }
 
     static let http = HTTPClient()

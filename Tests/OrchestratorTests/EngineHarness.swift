@@ -1,5 +1,6 @@
 import AppProfile
 import ComplianceCore
+import EngineTestSupport
 import Foundation
 import HTTPClient
 import JSON
@@ -9,7 +10,7 @@ import Orchestrator
 
 /// An engine built without the daemon (``EngineParts``), in a temporary state directory,
 /// against an in-process mockauth, with a virtual clock. Admin calls go to the mock over HTTP.
-struct EngineHarness: Sendable {
+struct EngineHarness: EngineSession {
     let mock: InProcessMockAuth.Running
     let parts: EngineParts
     let running: RunningEngine
@@ -17,6 +18,7 @@ struct EngineHarness: Sendable {
     /// What the engine was built with; ``Setup/makeParts()`` builds it again (a restart).
     let setup: Setup
     var engine: Engine { parts.engine }
+    var store: OrchestratorStore { parts.store }
 
     /// The engine's configuration, its issuer and its MAM service, on one state directory.
     struct Setup: Sendable {
@@ -37,9 +39,9 @@ struct EngineHarness: Sendable {
         }
     }
 
-    static let chatRead = ["api://contoso-chat/Chat.Read"]
-    static let password = InteractiveUser.signIn(password: "Passw0rd!")
-    static let appsDirectory = InProcessMockAuth.packageRoot.appendingPathComponent("mocks/fixtures/apps").path
+    static let chatRead = EngineSessionDefaults.chatRead
+    static let password = EngineSessionDefaults.password
+    static let appsDirectory = EngineSessionDefaults.appsDirectory
 
     /// Runs `body` with a started engine; `authority` overrides the mock's (e.g. an
     /// unreachable one), `app` is the Info.plist path; `prepare` gets the state directory
@@ -82,27 +84,5 @@ struct EngineHarness: Sendable {
         let parts = try setup.makeParts()
         let running = try await parts.startRunning()
         return EngineHarness(mock: mock, parts: parts, running: running, directory: directory, setup: setup)
-    }
-
-    /// A JSON request to the mock's admin API; returns the answer's JSON.
-    @discardableResult
-    func admin(_ method: HTTPClientMethod, _ path: String, _ body: JSONValue? = nil) async throws -> JSONValue {
-        try await mock.admin(method, path, body)
-    }
-
-    /// The engine's event log (kind, account key, payload), oldest first.
-    func events() async throws -> [(kind: String, account: String?, payload: JSONValue)] {
-        try await parts.store.events(since: 0, limit: 10_000).map { ($0.kind, $0.account?.key, $0.payload) }
-    }
-
-    /// Signs `upn` in interactively with the right password.
-    @discardableResult
-    func signIn(_ upn: String, scopes: [String]? = EngineHarness.chatRead) async throws -> SignInOutcome {
-        try await engine.signIn(upn, scopes: scopes, silent: false, user: Self.password)
-    }
-
-    /// Moves the virtual clock by `hours`.
-    func advance(hours: Int64) async throws {
-        _ = try await engine.advanceClock(seconds: hours * 3600)
     }
 }
