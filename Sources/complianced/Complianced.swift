@@ -90,6 +90,9 @@ struct Complianced: AsyncParsableCommand {
     var metricsListen: String?
 
     func validate() throws {
+        // An unset variable (`--state-dir "$STATE"`) must not make the current directory the
+        // store and restrict it to its owner.
+        if stateDirectory.allSatisfy(\.isWhitespace) { throw ValidationError("--state-dir is empty: name the directory for the store, the vault and the control socket.") }
         guard EngineClock.Mode(rawValue: clock) != nil else { throw ValidationError("--clock must be real or virtual, got '\(clock)'.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'.") }
         guard LogFormat(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be \(LogFormat.choices), got '\(logFormat)'.") }
@@ -122,6 +125,9 @@ struct Complianced: AsyncParsableCommand {
         let metrics = ProgramMetrics()
         let logger = Logger(label: "complianced")
         umask(0o077)  // every file and the socket: owner only
+        // A reader of stdout or stderr that went away (`| head -1`, a closed terminal) costs the
+        // lines, not the daemon: writes then fail with EPIPE instead of killing it.
+        signal(SIGPIPE, SIG_IGN)
         var configuration: DaemonConfiguration
         let lock: StateDirectoryLock
         let parts: DaemonParts
@@ -154,7 +160,7 @@ struct Complianced: AsyncParsableCommand {
             parts = try DaemonParts(
                 configuration, logger: logger, metrics: metricsListen == nil ? EngineMetrics() : EngineMetrics(factory: metrics.factory))
         } catch {
-            FileHandle.standardError.write(Data(format.line("complianced: \(error)", level: .critical, label: "complianced").utf8))
+            StandardStream.error.write(format.line("complianced: \(error)", level: .critical, label: "complianced"))
             throw ExitCode(2)
         }
         if case .oidc(let url) = configuration.issuer {
@@ -164,7 +170,7 @@ struct Complianced: AsyncParsableCommand {
             } catch where error.code == .network {
                 logger.warning("the issuer cannot be reached yet; its discovery document is checked at the first sign-in", metadata: ["issuer.url": "\(url)", "error.message": "\(error.message)"])
             } catch {
-                FileHandle.standardError.write(Data(format.line("complianced: --oidc-issuer \(url): \(error.message)", level: .critical, label: "complianced").utf8))
+                StandardStream.error.write(format.line("complianced: --oidc-issuer \(url): \(error.message)", level: .critical, label: "complianced"))
                 throw ExitCode(2)
             }
         }
@@ -175,7 +181,7 @@ struct Complianced: AsyncParsableCommand {
         do {
             resumed = try await parts.engine.start()
         } catch {
-            FileHandle.standardError.write(Data(format.line("complianced: \(error)", level: .critical, label: "complianced").utf8))
+            StandardStream.error.write(format.line("complianced: \(error)", level: .critical, label: "complianced"))
             throw ExitCode(2)
         }
         logger.info("engine started", metadata: ["engine.resumed": "\(resumed)", "engine.clock": "\(clock)", "app.clientId": "\(configuration.clientID)"])
@@ -251,7 +257,7 @@ actor ReadyLine {
         reported += 1
         guard reported == expected else { return }
         let message = "listening on unix:\(socketPath)" + (self.tcp.map { " \($0)" } ?? "") + (self.metrics.map { " metrics \($0)" } ?? "")
-        FileHandle.standardOutput.write(Data(format.line(message, label: "complianced").utf8))
+        StandardStream.output.write(format.line(message, label: "complianced"))
         systemd.notify("READY=1\nSTATUS=serving the control API on unix:\(socketPath)\nMAINPID=\(getpid())")
     }
 }

@@ -53,6 +53,7 @@ enum StartupChecks {
     /// can write. Group or other permission bits on it are removed (it holds tokens and the
     /// socket), with a notice.
     static func prepareStateDirectory(_ path: String, logger: Logger) throws {
+        if let problem = brokenLink(path) { throw Failure(description: "--state-dir '\(path)' \(problem)") }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw Failure(description: "--state-dir '\(path)' exists and is not a directory") }
@@ -60,7 +61,7 @@ enum StartupChecks {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw Failure(description: "cannot create the state directory '\(path)': \(blockingAncestor(of: path).map { "'\($0)' is not a directory" } ?? reason(error))")
+                throw Failure(description: "cannot create the state directory '\(path)': \(blockingAncestor(of: path) ?? reason(error))")
             }
         }
         guard access(path, W_OK | X_OK) == 0 else {
@@ -77,8 +78,9 @@ enum StartupChecks {
         }
     }
 
-    /// The first existing ancestor of `path` that is not a directory (a file where a directory
-    /// of the path would have to be), which Foundation's error does not name.
+    /// What stops a directory at `path` being made, said of the first ancestor at fault (a file
+    /// where a directory would have to be, a link to nothing, a loop of links), which
+    /// Foundation's error does not name ("a file with the same name already exists").
     private static func blockingAncestor(of path: String) -> String? {
         var ancestor = URL(fileURLWithPath: path).deletingLastPathComponent()
         var chain: [String] = []
@@ -86,8 +88,25 @@ enum StartupChecks {
             chain.append(ancestor.path)
             ancestor = ancestor.deletingLastPathComponent()
         }
-        var isDirectory: ObjCBool = false
-        return chain.reversed().first { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue }
+        for directory in chain.reversed() {
+            if let problem = brokenLink(directory) { return "'\(directory)' \(problem)" }
+            var status = stat()
+            guard stat(directory, &status) == 0 else { return nil }  // missing: created with the rest
+            if status.st_mode & S_IFMT != S_IFDIR { return "'\(directory)' is not a directory" }
+        }
+        return nil
+    }
+
+    /// How `path` fails as a symbolic link ("is a symbolic link to nothing", "is a loop of
+    /// symbolic links"), or nil when it is no link or one that leads somewhere.
+    private static func brokenLink(_ path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK, stat(path, &status) != 0 else { return nil }
+        switch errno {
+        case ENOENT: return "is a symbolic link to nothing"
+        case ELOOP: return "is a loop of symbolic links"
+        default: return "is a symbolic link that cannot be followed: \(String(cString: strerror(errno)))"
+        }
     }
 
     /// The underlying POSIX reason of a Foundation file error, without the NSError dump.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import Testing
 import LocalServers
 
@@ -38,11 +39,59 @@ import LocalServers
         let underAFile = try await Self.start(base + "/a-file/state")
         #expect(underAFile.status == 2 && underAFile.stderr.contains("'\(base)/a-file' is not a directory"), "\(underAFile.stderr)")
         #expect(!underAFile.stderr.contains("NSCocoaErrorDomain"))
+        // Links that lead nowhere, as the directory or on its way; an empty name.
+        try FileManager.default.createSymbolicLink(atPath: base + "/dangling", withDestinationPath: base + "/nowhere")
+        try FileManager.default.createSymbolicLink(atPath: base + "/loop", withDestinationPath: base + "/loop")
+        for (directory, message) in [
+            (base + "/dangling", "--state-dir '\(base)/dangling' is a symbolic link to nothing"),
+            (base + "/loop", "--state-dir '\(base)/loop' is a loop of symbolic links"),
+            (base + "/loop/state", "'\(base)/loop' is a loop of symbolic links"),
+            (base + "/dangling/state", "'\(base)/dangling' is a symbolic link to nothing"),
+        ] {
+            let refused = try await Self.start(directory)
+            #expect(refused.status == 2 && refused.stderr.contains(message), "\(directory): \(refused.stderr)")
+        }
+        // An unset variable (`--state-dir "$STATE"`): a usage error, the current directory untouched.
+        let empty = try await Self.start("")
+        #expect(empty.status == 64 && empty.stderr.contains("--state-dir is empty"), "\(empty.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: base + "/nowhere"))
         for (app, reason) in [("/dev/null", "the file is empty"), (base, "it is a directory")] {
             let refused = try await Self.start(fresh, app: app)
             #expect(refused.status == 2 && refused.stderr.contains("\(app): ") && refused.stderr.contains(reason), "\(refused.stderr)")
             #expect(!refused.stderr.contains("NSCocoaErrorDomain") && !refused.stderr.contains("permission"), "\(refused.stderr)")
         }
+    }
+
+    /// Nobody reads the ready line (`complianced … | true`): the daemon serves on. It died in its
+    /// start (SIGILL: Foundation traps when a write fails with EPIPE).
+    @Test func aReaderOfTheReadyLineThatWentAwayDoesNotStopTheDaemon() async throws {
+        let base = NSTemporaryDirectory() + "startup-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ChildServer.executable("complianced"))
+        process.arguments = [
+            "--state-dir", base, "--app", DaemonHarness.appsDirectory + "/chatr-Info.plist", "--authority", "http://127.0.0.1:9/contoso.com",
+            "--clock", "virtual", "--log-level", "error",
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try output.fileHandleForReading.close()  // the reader is gone before the daemon writes
+        try process.run()
+        var configuration = HTTPClientConfiguration()
+        configuration.unixSocketPath = base + "/control.sock"
+        configuration.totalTimeout = .seconds(10)
+        let client = HTTPClient(configuration: configuration)
+        var answered = false
+        for _ in 0..<300 where process.isRunning && !answered {
+            try await Task.sleep(for: .milliseconds(100))
+            answered = (try? await client.execute(HTTPClientRequest(method: .get, url: "http://localhost/v1/clock")))?.status == 200
+        }
+        try await Task.sleep(for: .milliseconds(300))  // the ready line is written once every listener runs
+        #expect(answered && process.isRunning, "the daemon \(process.isRunning ? "did not answer" : "ended: \(process.terminationReason == .uncaughtSignal ? "signal" : "status") \(process.terminationStatus)")")
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason == .uncaughtSignal ? "signal" : "status") \(process.terminationStatus)")
     }
 
     @Test func anExistingStateDirectoryOpenToOthersIsRestrictedAndTheReadyLineIsAbsolute() async throws {
