@@ -460,6 +460,38 @@ import LocalServers
         #expect(message.contains("/nonexistent/control.sock: no such file") && !message.contains("port 80"), "\(message)")
     }
 
+    /// An event whose text came from an issuer (a suberror, an error description) holding C1
+    /// or bidirectional controls, which JSON keeps as they are: `events` prints them escaped.
+    /// The daemon here is a one-answer stand-in on a unix socket (Python), so the text can be
+    /// anything an issuer could send.
+    @Test func eventsPrintsAnIssuersTextEscaped() async throws {
+        let directory = NSTemporaryDirectory() + "ctl-events-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let script = """
+            import json, socket, sys
+            server = socket.socket(socket.AF_UNIX)
+            server.bind(sys.argv[1]); server.listen(1); print("ready", flush=True)
+            connection, _ = server.accept(); connection.recv(65536)
+            body = json.dumps({"events": [{"seq": 7, "time": 0, "account": "alice@contoso.com", "kind": "tokenRefused",
+                "payload": {"suberror": "x\\u001b]0;T\\u0007\\u009b31m\\u202e\\u2066y"}}]}, ensure_ascii=False).encode()
+            connection.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nConnection: close\\r\\nContent-Length: %d\\r\\n\\r\\n" % len(body) + body)
+            connection.close()
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", script, directory + "/control.sock"]
+        let ready = Pipe()
+        python.standardOutput = ready
+        try python.run()
+        defer { if python.isRunning { python.terminate() }; python.waitUntilExit() }
+        #expect(String(decoding: ready.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("ready"))
+        let result = try await CLI.run(["events", "--socket", directory + "/control.sock"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("#7 ") && result.stdout.contains("\\u{9B}31m\\u{202E}\\u{2066}y"), "\(result.stdout)")
+        #expect(!result.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\u{9B}" || $0 == "\u{202E}" || $0 == "\u{2066}" }, "\(result.stdout)")
+    }
+
     /// Daemon options before the command, and no command: the overview `compliancectl`
     /// alone prints, not "Unknown option" for an option the commands take.
     @Test func daemonOptionsWithoutACommandPrintTheOverview() async throws {

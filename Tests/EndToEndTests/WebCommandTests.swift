@@ -105,6 +105,30 @@ import Testing
         #expect(unavailable.json["error"]?["code"] == "webviewTypeUnavailable")
     }
 
+    /// A profile value or a file name with control characters is printed escaped by `webview
+    /// decide` and `browser`, as `profile lint` prints it.
+    @Test func webAndBrowserPrintOutsideTextEscaped() async throws {
+        let directory = NSTemporaryDirectory() + "web-escapes-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let shop = try String(contentsOfFile: Self.apps + "/appbound-shop-Info.plist", encoding: .utf8)
+        #expect(shop.contains("<string>shop-cdn.example</string>"))
+        let hostile = directory + "/shop.plist"
+        try shop.replacingOccurrences(of: "<string>shop-cdn.example</string>", with: "<string>ev&#x1B;]0;PWNED&#x7;\u{9B}31m\u{202E}il.example</string>")
+            .write(toFile: hostile, atomically: true, encoding: .utf8)
+        let named = directory + "/app\u{1B}]0;TITLE\u{7}\u{202E}.plist"
+        try FileManager.default.copyItem(atPath: Self.apps + "/webviews-example-Info.plist", toPath: named)
+        let results = [
+            try await CLI.run(["webview", "decide", "--app", hostile, "--url", "https://shop.example/"]),
+            try await CLI.run(["browser", "--os", "ios", "--version", "11.4", "--app", named, "--app-initiated"]),
+        ]
+        for result in results {
+            let printed = result.stdout + result.stderr
+            #expect(!printed.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\u{9B}" || $0 == "\u{202E}" }, "\(printed)")
+            #expect(printed.contains("\\u{1B}]0;"), "\(printed)")
+        }
+    }
+
     @Test func browserRefusesBadArguments() async throws {
         let cases: [([String], String)] = [
             (["--os", "android", "--version", "12"], "--os must be ios or macos, found 'android'"),

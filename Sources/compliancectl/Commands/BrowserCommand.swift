@@ -59,7 +59,7 @@ struct BrowserCommand: ParsableCommand {
             context = try ProfileInput.load(app, entitlements: nil, json: json).intuneAuthContext(appInitiated: appInitiated)
         }
         let output = BrowserOutput(platform: platform, type: type, app: app, context: context)
-        print(json ? output.json.encodedString() : output.lines.joined(separator: "\n"))
+        if json { print(output.json.encodedString()) } else { Terminal.say(output.lines.joined(separator: "\n")) }
         if !output.succeeded { throw Exit.failed }
     }
 

@@ -39,7 +39,7 @@ struct EventsCommand: AsyncParsableCommand {
             }
             let events = answer["events"]?.arrayValue ?? []
             for event in events {
-                print(daemon.json ? event.encodedString() : Describe.event(event))
+                if daemon.json { print(event.encodedString()) } else { Terminal.say(Describe.event(event)) }
                 cursor = max(cursor, event["seq"]?.intValue ?? cursor)
             }
             fflush(nil)  // nil: every stream (stdout itself is not concurrency-safe to name)

@@ -138,7 +138,7 @@ struct WebViewCommand: AsyncParsableCommand {
             let decision = query.decide(
                 treatAllWebViewsAsUnmanaged: web.treatAllWebViewsAsUnmanaged, appBound: settings, handledSchemes: web.handledURLSchemes)
             let output = WebViewOutput(app: app, query: query, decision: decision)
-            print(json ? output.json.encodedString() : output.lines.joined(separator: "\n"))
+            if json { print(output.json.encodedString()) } else { Terminal.say(output.lines.joined(separator: "\n")) }
         }
 
         /// The daemon's question (`POST /v1/webview/decide`), checked like the offline arguments.
