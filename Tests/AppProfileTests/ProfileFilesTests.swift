@@ -34,6 +34,20 @@ import Testing
         #expect(written.info["IntuneMAMSettings"]?.dictionaryValue?["MAMPolicyRequired"] == .bool(true))
     }
 
+    /// A list whose twins take it past iOS's 50: fix adds the twins (fixed) and the length
+    /// warning stays (remaining), never under "fixed" though its words change.
+    @Test func fixNeverReportsAProblemItCannotRepairAsFixed() throws {
+        let chatr = try AppProfile.load(infoPlist: Fixtures.path("chatr-Info.plist"))
+        let queries = chatr.queriesSchemes
+        let own = (1...(51 - queries.count)).map { "app\($0)" }
+        let path = try Fixtures.file("Info.plist", "")
+        try PlistFile.write(chatr.info.merging(["LSApplicationQueriesSchemes": .strings(queries + own)]) { $1 }, to: path)
+        let report = try ProfileCommands.fix(infoPlist: path)
+        #expect(report.fixed.contains { $0.kind == .querySchemeTwinMissing })
+        #expect(!report.fixed.contains { !$0.kind.isFixable }, "\(report.fixed.map(\.kind))")
+        #expect(report.remaining.problems.map(\.kind).contains(.querySchemesOverLimit))
+    }
+
     @Test func malformedFilesAreNamedAndLeftUntouched() throws {
         let cases: [(text: String, code: AppProfileError.Code, keyPath: String?)] = [
             ("this is not a plist <", .notXMLPropertyList, nil),
