@@ -139,7 +139,7 @@ struct LoadCommand: AsyncParsableCommand {
                 return
             }
             let report = try await LoadRun(devices: devices, concurrency: concurrency, processes: processes, timeLimit: .seconds(timeLimit)).run()
-            print(report.text)
+            print(TerminalText.shown(report.text))
             if !report.passed { throw ExitCode(1) }
         } catch let error as LoadError {
             FileHandle.standardError.write(Data("compliance-load: \(TerminalText.shown("\(error)"))\n".utf8))
@@ -163,7 +163,7 @@ struct LoadCommand: AsyncParsableCommand {
         if let reason = FileOutput.write(Array(text.utf8), to: destination) {
             throw LoadError("cannot write the shard's result to \(destination): \(reason)")
         }
-        print(summary + "; result in \(destination)")
+        print(TerminalText.shown(summary + "; result in \(destination)"))
     }
 }
 
@@ -225,7 +225,7 @@ struct PrepareCommand: AsyncParsableCommand {
         do {
             let base = try MockURL.parse(mock)
             let users = try await LoadPreparation.prepare(mock: base, devices: devices)
-            print("mock at \(base): \(users) users, the fleet's \(devices) generated among them; any account allowed")
+            print(TerminalText.shown("mock at \(base): \(users) users, the fleet's \(devices) generated among them; any account allowed"))
         } catch let error as LoadError {
             FileHandle.standardError.write(Data("compliance-load prepare: \(TerminalText.shown("\(error)"))\n".utf8))
             throw ExitCode(1)
@@ -261,7 +261,7 @@ struct MergeCommand: ParsableCommand {
             FileHandle.standardError.write(Data("compliance-load merge: \(TerminalText.shown("\(error)"))\n".utf8))
             throw ExitCode(2)
         }
-        print(report.text)
+        print(TerminalText.shown(report.text))
         if !report.passed { throw ExitCode(1) }
     }
 }

@@ -16,10 +16,16 @@ enum FleetRun {
         } else {
             return nil
         }
-        guard !chosen.id.isEmpty, chosen.id.utf8.count <= 200, chosen.id.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+        guard isValid(chosen.id) else {
             let shown = String(chosen.id.unicodeScalars.prefix(60).map { (0x21...0x7E).contains($0.value) ? Character($0) : "?" })
             throw LoadError("the run id \"\(shown)\" (from \(chosen.source)) must be 1…200 printable ASCII characters without spaces.")
         }
         return chosen.id
+    }
+
+    /// 1…200 printable ASCII characters without spaces: what a run id may be, given or read
+    /// from a shard's result.
+    static func isValid(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 200 && id.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
     }
 }

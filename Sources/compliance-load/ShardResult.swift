@@ -93,7 +93,9 @@ struct ShardResult: Sendable {
         guard json["version"]?.intValue == Self.version else { throw LoadError("\(file): version \(json["version"] ?? .null) is not \(Self.version).") }
         guard let mock = json["fleet"]?["mock"]?.stringValue else { throw LoadError("\(file): fleet.mock must be a string.") }
         let run = json["fleet"]?["run"] ?? .null
-        guard run == .null || run.stringValue != nil else { throw LoadError("\(file): fleet.run must be a string or null.") }
+        guard run == .null || run.stringValue.map(FleetRun.isValid) == true else {
+            throw LoadError("\(file): fleet.run must be null or 1…200 printable ASCII characters without spaces.")
+        }
         fleet = Fleet(
             devices: try count(json["fleet"]?["devices"], "fleet.devices", atLeast: 1), shards: try count(json["fleet"]?["shards"], "fleet.shards", atLeast: 1),
             mock: mock, run: run.stringValue)

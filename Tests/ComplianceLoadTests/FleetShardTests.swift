@@ -126,6 +126,8 @@ import Testing
         "a result whose fields disagree with its fleet is refused",
         arguments: [
             ("fleet", .null, "fleet.mock must be a string"),
+            ("fleet", ["devices": 10, "shards": 2, "mock": "http://127.0.0.1:1", "run": "r1\u{1B}]0;x\u{7}"], "fleet.run must be null or 1…200 printable ASCII"),
+            ("fleet", ["devices": 10, "shards": 2, "mock": "http://127.0.0.1:1", "run": ""], "fleet.run must be null or 1…200 printable ASCII"),
             ("shard", .int(-1), "shard must be a whole number"),
             ("shard", .int(2), "the index must be 0…1"),
             ("first", .int(2), "runs devices 1…5, but the file holds 2…6"),

@@ -4,6 +4,8 @@ import JSON
 import LocalServers
 import Testing
 
+@testable import compliance_load
+
 /// The executables together: a mockauth shared by two shards (`compliance-load --shard I/2`),
 /// their results merged, against one unsharded run of the same fleet.
 @Suite struct ShardedFleetTests {
@@ -86,6 +88,27 @@ import Testing
         #expect(runs[0].status == 0, "\(runs[0].stdout)\(runs[0].stderr)")
         #expect(runs[1].status == 0 && runs[1].stdout.contains("5 of 5 Compliant, lost 0, wrong 0; compliant at the mock: 5"), "\(runs[1].stdout)\(runs[1].stderr)")
         #expect(runs[2].status == 1 && runs[2].stderr.contains("already holds enrollments or compliance reports of 5 of this shard's 5 users"), "\(runs[2].stderr)")
+    }
+
+    /// Shard files come from other machines (CI artifacts): a device's detail holding control
+    /// characters is printed escaped by merge.
+    @Test func mergePrintsADevicesDetailEscaped() async throws {
+        let directory = NSTemporaryDirectory() + "fleet-escapes-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for shard in 0..<2 {
+            var result = try #require(FleetShardTests.result(shard: shard, lost: true).json.objectValue)
+            let results = (result["results"]?.arrayValue ?? []).map { device -> JSONValue in
+                var device = device.objectValue ?? [:]
+                device["detail"] = "down\u{1B}[2J\u{1B}]0;owned\u{7}\u{202E}"
+                return .object(device)
+            }
+            result["results"] = .array(results)
+            try JSONValue.object(result).encodedString().write(toFile: directory + "/\(shard).json", atomically: true, encoding: .utf8)
+        }
+        let merged = try await Self.load(["merge", directory + "/0.json", directory + "/1.json"])
+        #expect(merged.status == 1 && merged.stdout.contains("down\\u{1B}[2J\\u{1B}]0;owned\\u{7}\\u{202E}"), "\(merged.stdout)\(merged.stderr)")
+        #expect(!merged.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\u{202E}" }, "\(merged.stdout)")
     }
 
     @Test(
