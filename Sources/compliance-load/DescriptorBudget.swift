@@ -13,9 +13,19 @@ enum DescriptorBudget {
     /// Standard streams, the mock's listener, libcurl's and SQLite's own, and slack.
     static let base = 64
 
-    /// Raises the soft limit to the hard one and checks `devices` and `connections` fit; the
-    /// error names what is needed, the limit, and how many processes would fit.
-    static func check(devices: Int, connections: Int, totalDevices: Int) throws(LoadError) {
+    /// How the devices could be spread over more processes, for the advice when they do not
+    /// fit: `--processes` (the fleet's `total` devices), more shards (the fleet's `total`
+    /// devices), or a worker of `--processes` (its parent chose the split).
+    enum Spread {
+        case processes(total: Int)
+        case shards(total: Int)
+        case worker
+    }
+
+    /// Raises the soft limit to the hard one and checks `devices` with at most `concurrency`
+    /// flows in flight fit (each flow's connection and one spare: 2 a flow, never more than
+    /// the devices use); the error names what is needed, the limit, and what would fit.
+    static func check(devices: Int, concurrency: Int, spread: Spread) throws(LoadError) {
         var limit = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
         if limit.rlim_cur < limit.rlim_max {
@@ -24,14 +34,28 @@ enum DescriptorBudget {
             getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
         }
         let available = Int(clamping: limit.rlim_cur)
+        let connections = min(devices, concurrency) * 2
         let needed = devices * perDevice + connections + base
         guard needed > available else { return }
-        let perProcess = max(1, (available - connections - base) / perDevice)
-        let processes = (totalDevices + perProcess - 1) / perProcess
-        throw LoadError(
-            "\(devices) devices in one process need about \(needed) file descriptors (\(perDevice) per device's SQLite store, "
-                + "\(connections) for HTTP connections, \(base) more), but this process may open \(available) (ulimit -n; hard limit "
-                + "\(limit.rlim_max)). Use --processes \(processes) or more, or raise the limit.")
+        let what = "\(devices) devices in one process need about \(needed) file descriptors (\(perDevice) per device's SQLite store, "
+            + "\(connections) for HTTP connections, \(base) more), but this process may open \(available) (ulimit -n; hard limit \(limit.rlim_max))."
+        let room = available - base - connections
+        guard room >= perDevice else {
+            let least = perDevice + 2 + base  // one device, one flow
+            throw LoadError(available < least
+                ? "\(what) Raise the limit to at least \(least) (ulimit -n): no device runs under it."
+                : "\(what) Lower --concurrency (its connections take \(connections)), or raise the limit.")
+        }
+        let perProcess = room / perDevice
+        switch spread {
+        case .processes(let total):
+            throw LoadError("\(what) Use --processes \((total + perProcess - 1) / perProcess) or more, or raise the limit.")
+        case .shards(let total):
+            let shards = (total + perProcess - 1) / perProcess
+            throw LoadError("\(what) Use \(shards) or more shards (--shard I/\(shards): each runs at most \(perProcess) devices here), or raise the limit.")
+        case .worker:
+            throw LoadError("\(what) Use more --processes, or raise the limit.")
+        }
     }
 }
 

@@ -18,7 +18,7 @@ struct LoadRun: Sendable {
         generated.mamPolicy.allowedAccounts = nil
         let fixtures = generated
         if processes == 1 {
-            try DescriptorBudget.check(devices: devices, connections: concurrency * 2, totalDevices: devices)
+            try DescriptorBudget.check(devices: devices, concurrency: concurrency, spread: .processes(total: devices))
         }
         let root = NSTemporaryDirectory() + "compliance-load-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -108,7 +108,7 @@ struct LoadWorker: Sendable {
     let timeLimit: Duration
 
     func run() async throws {
-        try DescriptorBudget.check(devices: count, connections: concurrency * 2, totalDevices: count)
+        try DescriptorBudget.check(devices: count, concurrency: concurrency, spread: .worker)
         let fixtures = try Fixtures.load(path: InProcessMockAuth.fixturesPath)  // the UPNs need only the tenant's domain
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -143,7 +143,7 @@ struct ShardRun: Sendable {
 
     func run() async throws -> ShardResult {
         let range = shard.devices(of: devices)
-        try DescriptorBudget.check(devices: range.count, connections: concurrency * 2, totalDevices: range.count)
+        try DescriptorBudget.check(devices: range.count, concurrency: concurrency, spread: .shards(total: devices))
         let fixtures = try Fixtures.load(path: InProcessMockAuth.fixturesPath)  // the UPNs need only the tenant's domain
         try await LoadChecks.requireFresh(mock.url, upns: range.map { fixtures.generatedUPN($0) })
         let root = NSTemporaryDirectory() + "compliance-load-shard-" + UUID().uuidString

@@ -1,4 +1,5 @@
 import Foundation
+import ChildProcess
 import LocalServers
 import MockAuth
 import Testing
@@ -41,5 +42,23 @@ import Testing
         #expect(started <= budget, "\(devices) started devices hold \(started) descriptors on their files; the budget counts \(budget)")
         #expect(ended <= budget, "after their flows, \(devices) devices hold \(ended) descriptors on their files; the budget counts \(budget)")
         #expect(started >= devices * 3, "a device's store holds at least its database, log and shared memory: \(started)")
+    }
+
+    /// The advice when the devices do not fit can be followed: more processes, more shards (for
+    /// a shard; `--processes` is refused there), or a higher limit when not one device fits.
+    @Test func theAdviceWhenDevicesDoNotFitCanBeFollowed() async throws {
+        let executable = ChildServer.executable("compliance-load")
+        let cases: [(limit: Int, arguments: [String], advice: String)] = [
+            (60, ["--devices", "12"], "Raise the limit to at least 71 (ulimit -n): no device runs under it."),
+            (200, ["--devices", "100", "--concurrency", "4"], "Use --processes 4 or more, or raise the limit."),
+            (200, ["--devices", "100", "--concurrency", "4", "--shard", "0/2", "--mock", "http://127.0.0.1:1"], "Use 4 or more shards (--shard I/4: each runs at most 25 devices here)"),
+            (200, ["--devices", "200", "--concurrency", "100", "--shard", "0/2", "--mock", "http://127.0.0.1:1"], "Lower --concurrency (its connections take 200)"),
+        ]
+        for (limit, arguments, advice) in cases {
+            let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
+            let result = try await Command.run("/bin/sh", ["-c", "ulimit -n \(limit) && exec '\(executable)' \(quoted)"], timeout: .seconds(60))
+            #expect(result.status == 1 && result.stderr.contains(advice), "ulimit -n \(limit), \(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("cannot open"), "\(result.stderr)")
+        }
     }
 }
