@@ -469,7 +469,7 @@ import LocalServers
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let script = """
-            import json, socket, sys
+            json, socket, sys = (__import__(name) for name in ("json", "socket", "sys"))
             server = socket.socket(socket.AF_UNIX)
             server.bind(sys.argv[1]); server.listen(1); print("ready", flush=True)
             connection, _ = server.accept(); connection.recv(65536)
