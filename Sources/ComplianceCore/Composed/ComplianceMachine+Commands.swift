@@ -165,7 +165,9 @@ extension ComplianceMachine {
             if remediation.activeStep == .awaitingRestart, let account = remediation.activeAccount { note(.appRestarted(account)) }
             runRemediation(remediationStep { $0.resumed() }, now: now)
         }
-        if restartOwedByApp == nil { restartAskedEnded() }  // this start is the restart asked for
+        // This start is the restart asked for, unless it is the one the app owes (it reports that
+        // one itself); an earlier account's restart asked beside the owed one has happened.
+        if restartAsked != restartOwedByApp { restartAskedEnded() }
         if configuration.launch.autoEnrollOnLaunch { autoEnrollOnLaunch(now: now) }
         reprotectionDue()  // a re-protection a crash interrupted is finished
     }

@@ -61,7 +61,9 @@ extension ComplianceMachine {
             return
         }
         restartOwedByApp = account
-        restartAsked = nil  // asked and answered: the app owes it now
+        // Asked and answered: the app owes it now. Another account's restart asked earlier (see
+        // askRestart) stays asked: it happens with the owed one.
+        if restartAsked == account { restartAsked = nil }
         markAppDirty()
         let refusal = Self.restartPendingRefusal(account, owed: account)
         for waiting in volatile.remediationWaiters.keys.sorted() {
@@ -99,9 +101,15 @@ extension ComplianceMachine {
     }
 
     /// Asks for the app's restart (``Action/restartApp(_:)``) and remembers it until it happens.
+    /// A restart asked before and not yet happened stays the one remembered: the app restarts
+    /// once, for both, and that earlier account's restart is recorded when it does even if the
+    /// account left meanwhile (its remediation no longer waits for it). This account's restart
+    /// is remembered where it waits: ``restartPending`` or the remediation awaiting it.
     mutating func askRestart(_ account: AccountID) {
-        restartAsked = account
-        markAppDirty()
+        if restartAsked == nil {
+            restartAsked = account
+            markAppDirty()
+        }
         emit(.restartApp(account))
     }
 
