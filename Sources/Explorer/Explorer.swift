@@ -10,7 +10,7 @@ import Dispatch
 /// state it was first reached from and which of that state's events led to it), from which a
 /// violation's trace is replayed. The frontier holds each state collapsed (``CollapsedState``:
 /// the indexes of its parts in tables of the values met so far, SPIN's COLLAPSE compression;
-/// some 180 bytes instead of some kilobytes of Swift collections), put back together when it
+/// 192 bytes instead of some kilobytes of Swift collections), put back together when it
 /// is expanded; a replay takes its states through the same tables, so each lists its events
 /// in the order the exploration saw. Two states with
 /// one fingerprint would hide the second (never invent a violation); ``Report/collisionProbability``
@@ -90,7 +90,7 @@ public struct Explorer: Sendable {
     typealias Entry = (state: Held, index: UInt32)
 
     /// A frontier state as it is, or collapsed (``CollapsedState``: the indexes of its parts
-    /// in ``FrontierTables``, some 180 bytes instead of some kilobytes of collections) once
+    /// in ``FrontierTables``, 192 bytes instead of some kilobytes of collections) once
     /// the frontier holds ``fullStatesHeld``.
     enum Held {
         case full(ExploreState)

@@ -37,7 +37,7 @@ struct ComplianceExplore: ParsableCommand {
     var exact = false
 
     @Option(name: .customLong("frontier-full-states"), help: ArgumentHelp(
-        "States the frontier holds as they are (some 13 KB each) before it collapses the next ones (the indexes of their parts in tables of the values met so far, some 180 bytes each, at no more CPU), checked per batch of 1024 states per thread, so the frontier may exceed it by a batch's successors. Default: 0 (every state collapsed).",
+        "States the frontier holds as they are (some 13 KB each) before it collapses the next ones (the indexes of their parts in tables of the values met so far, 192 bytes each, at no more CPU than whole ones), checked per batch of 1024 states per thread, so the frontier may exceed it by a batch's successors. Default: 0 (every state collapsed).",
         valueName: "n"))
     var frontierFullStates: Int?
 
