@@ -8,10 +8,11 @@ import Dispatch
 /// Visited states are remembered by a 64-bit fingerprint (the state's hash), as TLC does:
 /// 8 bytes a state in an open-addressing table, plus 6 for the way back (the index of the
 /// state it was first reached from and which of that state's events led to it), from which a
-/// violation's trace is replayed. The frontier holds each state encoded (``FrontierCoding``:
-/// some hundred bytes instead of some kilobytes of Swift collections), decoded when it is
-/// expanded; a replay takes its states through the same coding, so each lists its events in
-/// the order the exploration saw. Two states with
+/// violation's trace is replayed. The frontier holds each state collapsed (``CollapsedState``:
+/// the indexes of its parts in tables of the values met so far, SPIN's COLLAPSE compression;
+/// 192 bytes instead of some kilobytes of Swift collections), put back together when it
+/// is expanded; a replay takes its states through the same tables, so each lists its events
+/// in the order the exploration saw. Two states with
 /// one fingerprint would hide the second (never invent a violation); ``Report/collisionProbability``
 /// says how likely that was. ``Visited/exact`` keeps every full state instead, for comparison.
 ///
@@ -28,10 +29,10 @@ public struct Explorer: Sendable {
     public var visited: Visited = .fingerprints
     /// Worker threads expanding each depth's frontier (1: this thread alone).
     public var threads = 1
-    /// States the frontier holds as they are before it encodes the next ones (encoding and
-    /// decoding cost about four times the CPU; a frontier that fits in memory need not save
-    /// it). 0: every state is encoded; `Int.max` (the default): none is.
-    public var fullStatesHeld = Int.max
+    /// States the frontier holds as they are before it collapses the next ones (0, the
+    /// default: every state is collapsed, which costs no more CPU than full states; `Int.max`:
+    /// none is, at some 13 KB a state).
+    public var fullStatesHeld = 0
 
     /// How visited states are remembered.
     public enum Visited: Sendable {
@@ -42,7 +43,7 @@ public struct Explorer: Sendable {
     }
 
     public init(
-        universe: Universe = .standard, maxDepth: Int, visited: Visited = .fingerprints, threads: Int = 1, fullStatesHeld: Int = .max,
+        universe: Universe = .standard, maxDepth: Int, visited: Visited = .fingerprints, threads: Int = 1, fullStatesHeld: Int = 0,
         check: @escaping @Sendable (ComplianceInvariants.Transition, ComplianceInvariants.Facts) -> [ComplianceInvariants.Violation] = ComplianceInvariants.check
     ) {
         self.universe = universe
@@ -74,11 +75,10 @@ public struct Explorer: Sendable {
         public var collisionProbability: Double?
         /// The most states held on the frontier at once.
         public var peakFrontier: Int
-        /// The bytes of encoded states the frontier held at its peak (``peakFrontier``).
+        /// The bytes of collapsed states the frontier held at its peak (``peakFrontier``).
         public var peakFrontierBytes: Int
-        /// The distinct strings and JSON values the frontier's coding interned (``FrontierCoding``).
-        public var internedStrings: Int
-        public var internedRecords: Int
+        /// The distinct values of the states' parts the tables hold at the end (``FrontierTables``).
+        public var interned: Int
     }
 
     /// TLC's "calculated" fingerprint collision probability for `distinct` states among `generated`.
@@ -89,21 +89,22 @@ public struct Explorer: Sendable {
     /// A frontier state and its index in the way back.
     typealias Entry = (state: Held, index: UInt32)
 
-    /// A frontier state as it is, or encoded (``FrontierCoding``: some hundred bytes instead
-    /// of some kilobytes of collections) once the frontier holds ``fullStatesHeld``.
+    /// A frontier state as it is, or collapsed (``CollapsedState``: the indexes of its parts
+    /// in ``FrontierTables``, 192 bytes instead of some kilobytes of collections) once
+    /// the frontier holds ``fullStatesHeld``.
     enum Held {
         case full(ExploreState)
-        case encoded([UInt8])
+        case collapsed(CollapsedState)
 
-        var state: ExploreState {
+        func state(_ tables: FrontierTables) -> ExploreState {
             switch self {
             case .full(let state): state
-            case .encoded(let bytes): FrontierCoding.decode(ExploreState.self, from: bytes)
+            case .collapsed(let collapsed): tables.expand(collapsed)
             }
         }
 
         var bytes: Int {
-            if case .encoded(let bytes) = self { bytes.count } else { 0 }
+            if case .collapsed = self { MemoryLayout<CollapsedState>.stride } else { 0 }
         }
     }
 
@@ -139,9 +140,10 @@ public struct Explorer: Sendable {
         var store = VisitedStore(exact: visited == .exact)
         _ = store.insert(Self.fingerprint(start), start)
         var way = WayBack()
-        way.append(parent: 0, ordinal: 0, encoded: fullStatesHeld == 0)
+        let tables = FrontierTables()
+        way.append(parent: 0, ordinal: 0, collapsed: fullStatesHeld == 0)
         // The frontier in batches: a batch is freed once expanded, while the next depth grows.
-        var frontier: [[Entry]] = [[(fullStatesHeld > 0 ? .full(start) : .encoded(FrontierCoding.encode(start)), 0)]]
+        var frontier: [[Entry]] = [[(fullStatesHeld > 0 ? .full(start) : .collapsed(tables.collapse(start)), 0)]]
         var transitions = 0
         var depth = 0
         var perScript: [String: Int] = [:]
@@ -152,8 +154,7 @@ public struct Explorer: Sendable {
                 states: store.count, transitions: transitions, depth: depth, exhausted: exhausted, violation: violation, statesPerScript: perScript,
                 visitedBytes: store.bytes + way.bytes,
                 collisionProbability: visited == .exact ? nil : Self.collisionProbability(distinct: store.count, generated: transitions + 1),
-                peakFrontier: peakFrontier, peakFrontierBytes: peakFrontierBytes, internedStrings: FrontierCoding.internedStrings,
-                internedRecords: FrontierCoding.internedRecords)
+                peakFrontier: peakFrontier, peakFrontierBytes: peakFrontierBytes, interned: tables.interned)
         }
         let batchSize = Self.chunkSize * Self.chunksPerThread * threads
         while !frontier.isEmpty, depth < maxDepth {
@@ -168,11 +169,11 @@ public struct Explorer: Sendable {
                 held -= batch.count
                 heldBytes -= Self.bytes(batch)
                 let holding = held + next.count * batchSize + current.count
-                for chunk in expand(batch, visited: store, encoding: holding >= fullStatesHeld) {
+                for chunk in expand(batch, visited: store, tables: tables, collapsing: holding >= fullStatesHeld) {
                     for successor in chunk.successors {
                         guard store.insert(successor.fingerprint, successor.state) else { continue }
                         let index = UInt32(way.count)
-                        way.append(parent: successor.parent, ordinal: successor.ordinal, encoded: successor.held.bytes > 0)
+                        way.append(parent: successor.parent, ordinal: successor.ordinal, collapsed: successor.held.bytes > 0)
                         if let script = successor.script { perScript[universe.scripts[script].name, default: 0] += 1 }
                         current.append((successor.held, index))
                         nextBytes += successor.held.bytes
@@ -184,7 +185,7 @@ public struct Explorer: Sendable {
                     transitions += chunk.transitions
                     if let found = chunk.violation {
                         depth += 1
-                        return report(exhausted: false, violation: (found.violations, replay(to: found.parent, in: way) + [found.event]))
+                        return report(exhausted: false, violation: (found.violations, replay(to: found.parent, in: way, tables: tables) + [found.event]))
                     }
                 }
                 let holdingAfter = held + next.count * batchSize + current.count
@@ -198,28 +199,31 @@ public struct Explorer: Sendable {
         return report(exhausted: frontier.isEmpty, violation: nil)
     }
 
-    /// The encoded states' bytes in a batch.
+    /// The collapsed states' bytes in a batch.
     static func bytes(_ batch: [Entry]) -> Int { batch.reduce(0) { $0 + $1.state.bytes } }
 
     /// Expands `batch` in chunks over ``threads`` workers; the chunks come back in order, their
-    /// successors encoded when `encoding`.
-    func expand(_ batch: [Entry], visited: VisitedStore, encoding: Bool) -> [Chunk] {
+    /// successors collapsed when `collapsing`.
+    func expand(_ batch: [Entry], visited: VisitedStore, tables: FrontierTables, collapsing: Bool) -> [Chunk] {
         let chunkCount = (batch.count + Self.chunkSize - 1) / Self.chunkSize
         let ranges = (0..<chunkCount).map { $0 * Self.chunkSize..<min(batch.count, ($0 + 1) * Self.chunkSize) }
-        guard threads > 1, chunkCount > 1 else { return ranges.map { expand(batch[$0], visited: visited, encoding: encoding) } }
+        guard threads > 1, chunkCount > 1 else { return ranges.map { expand(batch[$0], visited: visited, tables: tables, collapsing: collapsing) } }
         let results = Results(count: chunkCount)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            results.set(chunk, expand(batch[ranges[chunk]], visited: visited, encoding: encoding))
+            results.set(chunk, expand(batch[ranges[chunk]], visited: visited, tables: tables, collapsing: collapsing))
         }
         return results.taken()
     }
 
     /// One worker's chunk: every event of every state, checked; successors the visited set
     /// does not hold are kept (a violation ends the chunk).
-    func expand(_ entries: ArraySlice<Entry>, visited: VisitedStore, encoding: Bool) -> Chunk {
+    func expand(_ entries: ArraySlice<Entry>, visited: VisitedStore, tables: FrontierTables, collapsing: Bool) -> Chunk {
         var chunk = Chunk()
         for (held, index) in entries {
-            let state = held.state
+            let state = held.state(tables)
+            // A collapsed parent: its successors' parts that the transition left as they were keep its indexes.
+            var parent: (collapsed: CollapsedState, state: ExploreState)?
+            if case .collapsed(let collapsed) = held { parent = (collapsed, state) }
             for (ordinal, event) in state.events(in: universe).enumerated() {
                 var successor = state
                 let (transition, facts) = successor.apply(event, in: universe)
@@ -234,7 +238,7 @@ public struct Explorer: Sendable {
                 chunk.successors.append(
                     Successor(
                         fingerprint: fingerprint, parent: index, ordinal: UInt16(ordinal), script: successor.script,
-                        held: encoding ? .encoded(FrontierCoding.encode(successor)) : .full(successor),
+                        held: collapsing ? .collapsed(tables.collapse(successor, parent: parent)) : .full(successor),
                         state: visited.states == nil ? nil : successor))
             }
         }
@@ -249,19 +253,20 @@ public struct Explorer: Sendable {
 
     /// The events from the start to the state with index `index`: the way back read off,
     /// then replayed from the start (each step is the event with that ordinal, in the state
-    /// as the frontier held it: a decoded state lists its events in the order it did).
-    func replay(to index: UInt32, in way: WayBack) -> [ExploreEvent] {
-        var steps: [(ordinal: UInt16, parentEncoded: Bool)] = []
+    /// as the frontier held it: a state put back together from the tables lists its events in
+    /// the order it did).
+    func replay(to index: UInt32, in way: WayBack, tables: FrontierTables) -> [ExploreEvent] {
+        var steps: [(ordinal: UInt16, parentCollapsed: Bool)] = []
         var current = index
         while current != 0 {
             let parent = way.parents[Int(current)]
-            steps.append((way.ordinal(Int(current)), way.encoded(Int(parent))))
+            steps.append((way.ordinal(Int(current)), way.collapsed(Int(parent))))
             current = parent
         }
         var state = ExploreState(universe: universe)
         var events: [ExploreEvent] = []
-        for (ordinal, parentEncoded) in steps.reversed() {
-            if parentEncoded { state = FrontierCoding.decode(ExploreState.self, from: FrontierCoding.encode(state)) }
+        for (ordinal, parentCollapsed) in steps.reversed() {
+            if parentCollapsed { state = tables.expand(tables.collapse(state)) }
             let event = state.events(in: universe)[Int(ordinal)]
             _ = state.apply(event, in: universe)
             events.append(event)
@@ -271,20 +276,20 @@ public struct Explorer: Sendable {
 }
 
 /// Per visited state, the state it was first reached from, which of that state's events led
-/// to it, and whether the frontier held it encoded (the ordinal's top bit): 6 bytes a state.
+/// to it, and whether the frontier held it collapsed (the ordinal's top bit): 6 bytes a state.
 struct WayBack {
     var parents: [UInt32] = []
     var ordinals: [UInt16] = []
     var count: Int { parents.count }
 
     func ordinal(_ index: Int) -> UInt16 { ordinals[index] & 0x7FFF }
-    func encoded(_ index: Int) -> Bool { ordinals[index] & 0x8000 != 0 }
+    func collapsed(_ index: Int) -> Bool { ordinals[index] & 0x8000 != 0 }
     var bytes: Int { parents.capacity * 4 + ordinals.capacity * 2 }
 
-    mutating func append(parent: UInt32, ordinal: UInt16, encoded: Bool) {
+    mutating func append(parent: UInt32, ordinal: UInt16, collapsed: Bool) {
         precondition(ordinal < 0x8000, "a state with more than 32,767 events")
         parents.append(parent)
-        ordinals.append(ordinal | (encoded ? 0x8000 : 0))
+        ordinals.append(ordinal | (collapsed ? 0x8000 : 0))
     }
 }
 

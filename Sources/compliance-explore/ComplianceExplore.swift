@@ -37,7 +37,7 @@ struct ComplianceExplore: ParsableCommand {
     var exact = false
 
     @Option(name: .customLong("frontier-full-states"), help: ArgumentHelp(
-        "States the frontier holds as they are before it encodes the next ones (a few hundred bytes each instead of some kilobytes, at about four times the CPU), checked per batch of 1024 states per thread, so the frontier may exceed it by a batch's successors; 0 encodes every state. Default: 20000 with --universe wide, no limit otherwise.",
+        "States the frontier holds as they are (some 13 KB each) before it collapses the next ones (the indexes of their parts in tables of the values met so far, 192 bytes each, at no more CPU than whole ones), checked per batch of 1024 states per thread, so the frontier may exceed it by a batch's successors. Default: 0 (every state collapsed).",
         valueName: "n"))
     var frontierFullStates: Int?
 
@@ -108,8 +108,8 @@ struct ComplianceExplore: ParsableCommand {
             if !log.violations.isEmpty { throw ExitCode(1) }
             return
         }
-        let held = frontierFullStates ?? (self.universe == "wide" ? 20_000 : Int.max)
-        let explorer = Explorer(universe: universe, maxDepth: depth, visited: exact ? .exact : .fingerprints, threads: threads, fullStatesHeld: held)
+        let explorer = Explorer(
+            universe: universe, maxDepth: depth, visited: exact ? .exact : .fingerprints, threads: threads, fullStatesHeld: frontierFullStates ?? 0)
         let started = ContinuousClock.now
         let report = explorer.run { depth, states in
             if verbose { FileHandle.standardError.write(Data("depth \(depth): \(states) states\n".utf8)) }
@@ -128,7 +128,7 @@ struct ComplianceExplore: ParsableCommand {
             ? "symmetry: no two of the \(universe.people.count) people are treated alike (the scripts give each a part of their own): canonicalising would merge no state"
             : "symmetry: treated alike and not canonicalised: \(alike.map { "\($0.0) and \($0.1)" }.joined(separator: ", "))")
         let peak = Self.peakMemoryKB()
-        print("peak frontier \(report.peakFrontier) states, \(report.peakFrontierBytes) bytes encoded (\(report.peakFrontierBytes / max(1, report.peakFrontier)) a state, \(report.internedStrings) strings and \(report.internedRecords) records interned); peak memory \(peak.map { "\($0) kB, \($0 * 1024 / states) bytes per state" } ?? "unknown"); \(threads) threads")
+        print("peak frontier \(report.peakFrontier) states, \(report.peakFrontierBytes) bytes collapsed (\(report.peakFrontierBytes / max(1, report.peakFrontier)) a state; \(report.interned) distinct parts in the tables); peak memory \(peak.map { "\($0) kB, \($0 * 1024 / states) bytes per state" } ?? "unknown"); \(threads) threads")
         print("\(String(format: "%.1f", seconds)) s, \(Int(Double(report.states) / max(seconds, 0.001))) states/s")
         if let violation = report.violation {
             print("VIOLATION after \(report.trace(violation.trace).count) events:")

@@ -14,11 +14,13 @@ import Testing
         for (name, universe, depth) in Self.small {
             let runs = await offThePool {
                 [
-                    Explorer(universe: universe, maxDepth: depth, visited: .exact, threads: 1).run(),
-                    Explorer(universe: universe, maxDepth: depth, visited: .fingerprints, threads: 1).run(),
+                    // Every frontier state whole.
+                    Explorer(universe: universe, maxDepth: depth, visited: .exact, threads: 1, fullStatesHeld: .max).run(),
+                    Explorer(universe: universe, maxDepth: depth, visited: .fingerprints, threads: 1, fullStatesHeld: .max).run(),
+                    Explorer(universe: universe, maxDepth: depth, visited: .fingerprints, threads: 3, fullStatesHeld: .max).run(),
+                    // Every frontier state collapsed (the default), and the first 300 whole.
                     Explorer(universe: universe, maxDepth: depth, visited: .fingerprints, threads: 3).run(),
-                    // Every frontier state encoded.
-                    Explorer(universe: universe, maxDepth: depth, visited: .fingerprints, threads: 3, fullStatesHeld: 0).run(),
+                    Explorer(universe: universe, maxDepth: depth, visited: .fingerprints, threads: 2, fullStatesHeld: 300).run(),
                 ]
             }
             let exact = runs[0]
@@ -46,7 +48,7 @@ import Testing
             return told227 ? [ComplianceInvariants.Violation(.atMostOneManagedAccount, "told 227")] : ComplianceInvariants.check(transition, facts: facts)
         }
         let runs = await offThePool {
-            [(Explorer.Visited.exact, 1, 20_000), (.fingerprints, 1, 20_000), (.fingerprints, 4, 20_000), (.fingerprints, 2, 0)].map {
+            [(Explorer.Visited.exact, 1, Int.max), (.fingerprints, 1, Int.max), (.fingerprints, 4, 20_000), (.fingerprints, 2, 0), (.exact, 1, 0)].map {
                 visited, threads, fullStatesHeld in
                 Explorer(maxDepth: 12, visited: visited, threads: threads, fullStatesHeld: fullStatesHeld, check: check).run()
             }

@@ -3,7 +3,7 @@
 /// waits for that), and which timer is due first (the engine's next wake-up). Both are kept
 /// from the accounts a step touched or marked: only the sub-machines' calls change what they
 /// read (an account's enrollment and wipe), and every such call marks its account touched.
-struct AccountIndexes: Sendable, Codable {
+struct AccountIndexes: Sendable, Equatable, Codable {
     /// Built by the first step's visit of all accounts; until then the machine visits.
     private(set) var isBuilt = false
     /// The accounts whose enrollment is under way or whose wipe runs.

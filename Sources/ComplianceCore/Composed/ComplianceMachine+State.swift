@@ -149,8 +149,9 @@ extension ComplianceMachine {
         }
     }
 
-    /// What lives only in memory (lost, like the process's requests, on a restart).
-    struct Volatile: Sendable, Hashable, Codable {
+    /// What lives only in memory (lost, like the process's requests, on a restart). Public as
+    /// an opaque part (``Parts``); its fields are the module's.
+    public struct Volatile: Sendable, Hashable, Codable {
         var nextStep: UInt64 = 1
         /// Token requests in flight, by request id.
         var tokenRequests: [StepID: TokenRequest] = [:]
@@ -206,7 +207,7 @@ extension ComplianceMachine {
         /// step before it can be read, so it tells no two states at rest apart (left out of `==`).
         var identitiesBeforeStep = AppIdentities()
 
-        static func == (lhs: Volatile, rhs: Volatile) -> Bool {
+        public static func == (lhs: Volatile, rhs: Volatile) -> Bool {
             lhs.nextStep == rhs.nextStep && lhs.tokenRequests == rhs.tokenRequests && lhs.outstanding == rhs.outstanding
                 && lhs.currentStep == rhs.currentStep && lhs.wipeStep == rhs.wipeStep && lhs.currentRequest == rhs.currentRequest
                 && lhs.stalledWipes == rhs.stalledWipes && lhs.waiters == rhs.waiters && lhs.remediationWaiters == rhs.remediationWaiters
@@ -220,7 +221,7 @@ extension ComplianceMachine {
                 }
         }
 
-        func hash(into hasher: inout Hasher) {
+        public func hash(into hasher: inout Hasher) {
             hasher.combine(nextStep)
             hasher.combine(tokenRequests)
             hasher.combine(outstanding)
