@@ -94,8 +94,13 @@ extension ComplianceMachine {
         } else {
             reply(ticket, .settled)
         }
-        if let owed, restartPending == nil, remediation.activeStep != .awaitingRestart {
-            note(.appRestarted(owed))  // what waited for the restart left meanwhile (a wipe); the app restarted all the same
+        // The owed restart is recorded here unless restartHappened records it (it is the pending
+        // one, or a remediation still waits for it): what waited for it may have left meanwhile
+        // (a wipe, a deregistration), and another account's restart may be pending beside it;
+        // the app restarted all the same.
+        let awaitingOwed = remediation.activeStep == .awaitingRestart && remediation.activeAccount == owed
+        if let owed, owed != restartPending, !awaitingOwed {
+            note(.appRestarted(owed))
         }
         restartHappened(now: now)
     }
