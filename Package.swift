@@ -69,7 +69,7 @@ let package = Package(
         .target(
             name: "ProgramSupport",
             dependencies: [
-                "JSON", "ComplianceCore",
+                "JSON", "ComplianceCore", "FileOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -165,7 +165,9 @@ public enum FileOutput {
         }
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+    /// Writes all of `bytes` to `descriptor` (short writes and EINTR retried); nil when done,
+    /// else the system's reason.
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
