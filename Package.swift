@@ -99,7 +99,7 @@ let package = Package(
         .target(
             name: "MockAuth",
             dependencies: [
-                "JSON", "ProgramSupport",
+                "JSON", "ProgramSupport", "ConnectionCustody",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -149,7 +149,7 @@ let package = Package(
         .executableTarget(
             name: "complianced",
             dependencies: [
-                "AppProfile", "Daemon", "Orchestrator", "ProgramSupport",
+                "AppProfile", "Daemon", "Orchestrator", "ProgramSupport", "ConnectionCustody",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -161,6 +161,18 @@ let package = Package(
 
         // Child processes with a clean signal mask (run's servers, test servers).
         .target(name: "ChildProcess", swiftSettings: swiftSettings),
+        // Connections a server set up and never handled, closed once it stopped (no trap at a stop).
+        .target(
+            name: "ConnectionCustody",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The CLI: a control-API client, the flow format and runner, and the executable.
         .target(name: "ControlClient", dependencies: ["ComplianceCore", "HTTPClient", "JSON"], swiftSettings: swiftSettings),
         .target(
@@ -181,7 +193,7 @@ let package = Package(
             name: "compliance-bench",
             dependencies: [
                 "AppProfile", "HTTPClient", "CCurl", "CJansson", "JSON", "MockAuth", "ComplianceCore", "Orchestrator", "Daemon", "LocalServers",
-                "ChildProcess",
+                "ChildProcess", "ConnectionCustody",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -213,7 +225,7 @@ let package = Package(
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
-                "HTTPClient",
+                "HTTPClient", "ConnectionCustody",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -276,7 +288,7 @@ let package = Package(
         .testTarget(
             name: "MockAuthTests",
             dependencies: [
-                "MockAuth", "JSON", "LocalServers",
+                "MockAuth", "JSON", "LocalServers", "ConnectionCustody",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

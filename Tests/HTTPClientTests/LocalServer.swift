@@ -1,3 +1,4 @@
+import ConnectionCustody
 import Hummingbird
 import Logging
 import NIOCore
@@ -11,9 +12,10 @@ enum LocalServer {
         _ body: @Sendable (_ baseURL: String) async throws -> T
     ) async throws -> T {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let custody = ConnectionCustody()  // a stop under load never traps
         let app = Application(
-            router: makeRouter(),
-            configuration: .init(address: address),
+            router: makeRouter(), server: .http1(custody: custody),
+            configuration: .init(address: address), services: [custody],
             onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
             logger: Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() })
         )
