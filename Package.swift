@@ -159,8 +159,10 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // Child processes with a clean signal mask (run's servers, test servers).
+        // Child processes with a clean signal mask (run's servers, test servers), each contained
+        // by child-keeper (C: between fork and exec only async-signal-safe calls).
         .target(name: "ChildProcess", swiftSettings: swiftSettings),
+        .executableTarget(name: "child-keeper"),
         // Connections a server set up and never handled, closed once it stopped (no trap at a stop).
         .target(
             name: "ConnectionCustody",
