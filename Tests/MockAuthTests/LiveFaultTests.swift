@@ -77,4 +77,24 @@ struct LiveFaultTests {
             #expect(try await cleared.stdout == "200")
         }
     }
+
+    /// A request still held when the server stops is released by the stop (a graceful
+    /// shutdown waits for every request): the stop ends, the request is answered. The time
+    /// limit only stops a hung test.
+    @Test("the server's stop releases a held request", .timeLimit(.minutes(2)))
+    func stopReleasesAHeldRequest() async throws {
+        let request = try await LiveServer.run(https: false) { server in
+            _ = try server.state.addFault(JSONObject([("route", "keys"), ("action", "hold")]))
+            let keys = server.url + "/contoso.com/discovery/v2.0/keys"
+            let request = Task {
+                try await Command.run("/usr/bin/curl", ["-sS", "--max-time", "300", "-o", "/dev/null", "-w", "%{http_code}", keys], timeout: .seconds(320))
+            }
+            let deadline = ContinuousClock.now + .seconds(100)
+            while server.state.held.count == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(server.state.held.count == 1)
+            return request
+        }
+        let answered = try await request.value
+        #expect(answered.status == 0 && answered.stdout == "200", "\(answered.stderr)")
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import JSON
 import NIOCore
+import ServiceLifecycle
 
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +25,12 @@ struct FaultMiddleware: RouterMiddleware {
             try await Task.sleep(for: .milliseconds(rule.delayMilliseconds))
         }
         if rule.action == .hold {
-            await state.held.hold(until: context.channel.closeFuture)
+            // A stop releases what is held: the server's graceful shutdown waits for its requests.
+            await withGracefulShutdownHandler {
+                await state.held.hold(until: context.channel.closeFuture)
+            } onGracefulShutdown: { [state] in
+                state.held.releaseAll()
+            }
             guard context.channel.isActive else {
                 context.note.withLockedValue { $0.unanswered = true }
                 return Response(status: .serviceUnavailable)  // never sent: the client is gone

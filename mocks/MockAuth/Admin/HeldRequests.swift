@@ -2,7 +2,7 @@ import NIOCore
 import Synchronization
 
 /// Requests a `hold` fault keeps unanswered: each waits until it is released
-/// (`POST /_admin/faults/release`, clearing the faults, a reset) or until its connection
+/// (`POST /_admin/faults/release`, clearing the faults, a reset, the server's stop) or until its connection
 /// closes. A client that only shuts its side (FIN) leaves a half-closed connection open
 /// (Hummingbird allows remote half-closure): release the request then.
 ///
