@@ -227,7 +227,7 @@ let package = Package(
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
-                "HTTPClient", "ConnectionCustody",
+                "HTTPClient", "MockAuth", "LocalServers", "ConnectionCustody",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
