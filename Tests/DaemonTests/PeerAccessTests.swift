@@ -19,11 +19,12 @@ import LocalServers
         getuid() == 0 && FileManager.default.isExecutableFile(atPath: setpriv) && FileManager.default.isExecutableFile(atPath: curl)
     }
 
-    /// Runs curl as `nobody`.
+    /// Runs curl as `nobody` (hang guards, not bounds: on a machine whose cores another job
+    /// keeps busy an answer took over 10 s).
     static func curlAsNobody(_ arguments: [String]) async throws -> Command.Result {
         try await Command.run(
-            setpriv, ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--", curl, "-sS", "--max-time", "10"] + arguments,
-            timeout: .seconds(20))
+            setpriv, ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--", curl, "-sS", "--max-time", "120"] + arguments,
+            timeout: .seconds(180))
     }
 
     @Test(.enabled(if: PeerAccessTests.canActAsAnotherUser, "needs root, /usr/bin/setpriv and /usr/bin/curl to act as another user"))
@@ -37,7 +38,7 @@ import LocalServers
         let tcp = "http://127.0.0.1:\(port)/v1/health"
         // The owner gets answers on both.
         #expect(try await daemon.call(.get, "/v1/health").status == 200)
-        let ownTCP = try await Command.run(curl, ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", tcp], timeout: .seconds(20))
+        let ownTCP = try await Command.run(curl, ["-sS", "--max-time", "120", "-o", "/dev/null", "-w", "%{http_code}", tcp], timeout: .seconds(180))
         #expect(ownTCP.stdout == "200", "own user over TCP: \(ownTCP.stdout) \(ownTCP.stderr)")
 
         let denied = try await curlAsNobody(["--unix-socket", socket, "http://localhost/v1/health"])
@@ -53,8 +54,7 @@ import LocalServers
         }
         for url in ["http://localhost/v1/health", "http://localhost/v1/accounts"] {
             let refused = try await curlAsNobody(["--unix-socket", socket, url])
-            let body = try JSONValue.parse(refused.stdout)
-            #expect(body["error"]?["code"] == "forbidden_peer", "nobody over the socket: \(refused.stdout) \(refused.stderr)")
+            #expect((try? JSONValue.parse(refused.stdout))?["error"]?["code"] == "forbidden_peer", "nobody over the socket: \(refused.stdout) \(refused.stderr)")
         }
         let overTCP = try await curlAsNobody([tcp])
         #expect((try? JSONValue.parse(overTCP.stdout))?["error"]?["code"] == "forbidden_peer", "nobody over TCP: \(overTCP.stdout) \(overTCP.stderr)")
