@@ -44,13 +44,24 @@ extension Fixtures {
                     }
                 }
             }
+            let certificates = try (client.optionalStrings("certificates") ?? []).enumerated().map { index, text in
+                guard !isPublic else {
+                    throw FixtureError(path: "\(client.path).certificates", message: "a public client has no credentials")
+                }
+                guard let certificate = ClientCertificate(base64: text) else {
+                    throw FixtureError(path: "\(client.path).certificates[\(index)]", message: "must be a base64 DER X.509 certificate with an RSA key")
+                }
+                return certificate
+            }
             return ClientApp(
                 clientId: try client.string("clientId"),
                 displayName: try client.optionalString("displayName") ?? client.string("clientId"),
                 isPublic: isPublic,
                 redirectURIs: redirectURIs,
                 spaRedirectURIs: spaRedirectURIs,
-                secret: isPublic ? nil : try client.string("secret"),
+                // A confidential client needs a credential: a secret, a certificate, or both.
+                secret: isPublic ? nil : certificates.isEmpty ? try client.string("secret") : try client.optionalString("secret"),
+                certificates: certificates,
                 objectId: try client.string("objectId"))
         }
         self.apis = try root.array("apis").map { api in
@@ -64,9 +75,15 @@ extension Fixtures {
                 throw FixtureError(
                     path: "\(api.path).consentRequiredScopes", message: "'\(bad)' is not one of the API's scopes \(scopes), or it is declined")
             }
+            let optional = try api.optionalStrings("optionalClaims") ?? []
+            if let unknown = optional.first(where: { !ProtectedAPI.knownOptionalClaims.contains($0) }) {
+                throw FixtureError(
+                    path: "\(api.path).optionalClaims", message: "'\(unknown)' is not an optional claim the mock issues \(ProtectedAPI.knownOptionalClaims)")
+            }
             return ProtectedAPI(
                 resource: try api.string("resource"), scopes: scopes, isMAMService: try api.optionalBool("mamService") ?? false,
-                declinedScopes: declined, consentRequiredScopes: consent, appId: try api.optionalString("appId")?.lowercased())
+                declinedScopes: declined, consentRequiredScopes: consent, appId: try api.optionalString("appId")?.lowercased(),
+                optionalClaims: optional)
         }
         self.users = try root.array("users").map { user in
             User(
@@ -78,7 +95,8 @@ extension Fixtures {
                 mamPolicyAssigned: try user.optionalBool("mamPolicyAssigned") ?? false,
                 licensed: try user.optionalBool("licensed") ?? true,
                 mfaRequired: try user.optionalBool("mfaRequired") ?? false,
-                accountEnabled: try user.optionalBool("accountEnabled") ?? true)
+                accountEnabled: try user.optionalBool("accountEnabled") ?? true,
+                isMicrosoftAccount: try user.optionalBool("microsoftAccount") ?? false)
         }
         let policy = try root.member("mamPolicy")
         var settings = JSONObject()
@@ -116,6 +134,7 @@ extension Fixtures {
             throw FixtureError(path: "$.users", message: "UPN '\(duplicate.key)' appears twice")
         }
         userIndex = Self.index(users)
+        objectIdIndex = Self.objectIdIndex(users)
     }
 }
 
