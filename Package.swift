@@ -304,7 +304,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
-            exclude: ["msal_conformance.py", "rustls_probe.py"],
+            exclude: ["msal_conformance.py", "msal_entra_paths.py", "msal_support.py", "rustls_probe.py"],
             swiftSettings: swiftSettings
         ),
 

@@ -253,9 +253,51 @@ public struct DeclinedScopes: Sendable, Hashable, CustomStringConvertible, Codab
     /// The requested scopes `granted` leaves out, compared case-insensitively; none when the
     /// issuer listed no scopes (it then granted what was asked, RFC 6749 §5.1) or when a
     /// `.default` scope was asked (the issuer answers with what it stands for).
+    ///
+    /// An API named by its application ID (`{appId}/Chat.Read`) is the same API as its App ID
+    /// URI spelling (`api://contoso-chat/Chat.Read`), which Entra's answer may use instead: when
+    /// the request names one resource, the answer one other, and one of the two is an
+    /// application ID (a GUID), the scopes compare by name (a token is for one resource).
     public static func declined(requested: [String], granted: [String]) -> [String] {
         guard !granted.isEmpty, !requested.contains(where: { $0 == ".default" || $0.hasSuffix("/.default") }) else { return [] }
         let grantedSet = Set(granted.map { $0.lowercased() })
-        return requested.filter { !grantedSet.contains($0.lowercased()) && !oidcScopes.contains($0.lowercased()) }
+        let grantedNames = spellsOneResourceTwice(requested: requested, granted: granted)
+            ? Set(granted.map { ScopeName($0).name.lowercased() }) : []
+        return requested.filter {
+            !grantedSet.contains($0.lowercased()) && !oidcScopes.contains($0.lowercased())
+                && !grantedNames.contains(ScopeName($0).name.lowercased())
+        }
+    }
+
+    /// True when the request and the answer each name one resource, not the same spelling, and
+    /// one of them is an application ID.
+    static func spellsOneResourceTwice(requested: [String], granted: [String]) -> Bool {
+        let asked = Set(requested.compactMap { ScopeName($0).resource?.lowercased() })
+        let answered = Set(granted.compactMap { ScopeName($0).resource?.lowercased() })
+        guard asked.count == 1, answered.count == 1, let one = asked.first, let other = answered.first, one != other else { return false }
+        return ScopeName.isApplicationID(one) || ScopeName.isApplicationID(other)
+    }
+}
+
+/// A scope split at its last `/`: `api://contoso-chat/Chat.Read` is `Chat.Read` of
+/// `api://contoso-chat`; `User.Read` has no resource.
+struct ScopeName {
+    var resource: String?
+    var name: String
+
+    init(_ scope: String) {
+        if let slash = scope.lastIndex(of: "/") {
+            resource = String(scope[..<slash])
+            name = String(scope[scope.index(after: slash)...])
+        } else {
+            resource = nil
+            name = scope
+        }
+    }
+
+    /// True for an application ID: a GUID (8-4-4-4-12 hexadecimal digits).
+    static func isApplicationID(_ text: String) -> Bool {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
     }
 }

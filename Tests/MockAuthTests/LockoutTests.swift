@@ -13,10 +13,10 @@ struct LockoutTests {
     @Test("10 wrong passwords lock bob for 60 s, even with the right one; a success resets the count")
     func passwordLockout() async throws {
         try await TestSupport.withRouterApp { client, state in
-            for _ in 1...9 { _ = try await client.passwordToken("bob@contoso.com", password: "wrong") }
+            for attempt in 1...9 { _ = try await client.passwordToken("bob@contoso.com", password: "wrong\(attempt)") }
             #expect(try await client.passwordToken("bob@contoso.com").0 == .ok, "9 failures, then a success: not locked")
             for attempt in 1...10 {
-                let (_, body) = try await client.passwordToken("bob@contoso.com", password: "wrong")
+                let (_, body) = try await client.passwordToken("bob@contoso.com", password: "wrong\(attempt)")
                 #expect(body["error_codes"] == [50126], "attempt \(attempt)")
             }
             let (status, locked) = try await client.passwordToken("bob@contoso.com")
@@ -30,12 +30,31 @@ struct LockoutTests {
         }
     }
 
+    @Test("one stale password retried is counted once (Entra keeps the last three bad password hashes): 50126, never a lockout")
+    func stalePasswordNeverLocks() async throws {
+        try await TestSupport.withRouterApp { client, _ in
+            for attempt in 1...25 {
+                let (_, body) = try await client.passwordToken("bob@contoso.com", password: "last-year's")
+                #expect(body["error_codes"] == [50126], "attempt \(attempt)")
+            }
+            // Three wrong passwords in turn are each remembered: still one count apiece.
+            for attempt in 1...15 {
+                let (_, body) = try await client.passwordToken("bob@contoso.com", password: ["a-wrong", "b-wrong", "c-wrong"][attempt % 3])
+                #expect(body["error_codes"] == [50126], "rotation \(attempt)")
+            }
+            #expect(try await client.passwordToken("bob@contoso.com").0 == .ok)
+            // Distinct wrong passwords still lock: 10 of them.
+            for attempt in 1...10 { _ = try await client.passwordToken("bob@contoso.com", password: "guess\(attempt)") }
+            #expect(try await client.passwordToken("bob@contoso.com").1["error_codes"] == [50053])
+        }
+    }
+
     @Test("threshold 0 (PUT /_admin/lockout) turns lockout off; bad values are 400")
     func lockoutOff() async throws {
         try await TestSupport.withRouterApp { client, _ in
             let (set, policy) = try await client.sendJSON("/_admin/lockout", method: .put, ["threshold": 0])
             #expect(set == .ok && policy["threshold"] == 0 && policy["durationSeconds"] == 60)
-            for _ in 1...15 { _ = try await client.passwordToken("bob@contoso.com", password: "wrong") }
+            for attempt in 1...15 { _ = try await client.passwordToken("bob@contoso.com", password: "wrong\(attempt)") }
             #expect(try await client.passwordToken("bob@contoso.com").0 == .ok)
             for body: JSONValue in [["threshold": -1], ["durationSeconds": 0], ["threshold": "3"], ["lockout": 3]] {
                 #expect(try await client.sendJSON("/_admin/lockout", method: .put, body).0 == .badRequest, "\(body)")

@@ -271,7 +271,7 @@ struct MockPagesTests {
             #expect(status == .ok)
             let (response, page) = try await Self.get(client, "/_admin/ui")
             #expect(response.status == .ok)
-            #expect(page.contains("Showing the first \(AdminUIPage.userLimit) of 1006 users."))
+            #expect(page.contains("Showing the first \(AdminUIPage.userLimit) of 1007 users."))
             #expect(page.contains("load00001@contoso.com") && !page.contains("load01000@contoso.com"))
             #expect(page.contains("… and \(1003 - AdminUIPage.userLimit) more"), "allowed accounts: 3 + 1000")
         }

@@ -176,7 +176,7 @@ def accepted(step, result, xms_cc=("protapp",)):
         claims = resource_check(result["access_token"])
     except Rejected as error:
         expect(step + ": the API accepts it", {"rejected": str(error)}, accepted=True)
-    expect(step + ": the API accepts it", claims, aud=AUDIENCE, upn=USER, xms_cc=list(xms_cc))
+    expect(step + ": the API accepts it", claims, aud=AUDIENCE, preferred_username=USER, xms_cc=list(xms_cc))
     return claims
 
 

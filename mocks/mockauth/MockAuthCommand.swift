@@ -18,6 +18,8 @@ struct MockAuthCommand: AsyncParsableCommand {
             mock Intune MAM service (enroll, check-in, report compliance, unenroll, wipe) and an \
             admin API (/_admin/...) that changes users, policy and faults while it runs. serve \
             is the default command: `mockauth --port 0` is `mockauth serve --port 0`. \
+            `mockauth check FILE` checks a fixture file without serving (exit 65 when \
+            serve would refuse it, naming the JSON path and the closest known key). \
             mocks/README.md documents the endpoints, the fixture format and the admin API.
 
             Defaults: --host 127.0.0.1; --port 0 (a free port, printed in the first line); \
@@ -27,7 +29,7 @@ struct MockAuthCommand: AsyncParsableCommand {
             --log-format text.
             """,
         version: ProgramVersion.current,
-        subcommands: [Serve.self],
+        subcommands: [Serve.self, Check.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -127,20 +129,15 @@ extension MockAuthCommand {
             let format = LogFormat(rawValue: logFormat) ?? .text
             format.bootstrap(level: Logger.Level(rawValue: logLevel) ?? .info)
             let logger = Logger(label: "mockauth")
-            let loaded: Fixtures
             let path = Self.resolveFixtures(fixtures)
-            do {
-                loaded = try Fixtures.load(path: path)
-            } catch {
-                var message = "mockauth: \(error)"
-                if fixtures == Fixtures.defaultPath, !FileManager.default.fileExists(atPath: path) {
-                    // No default anywhere (an installed copy whose data was removed, say): say where it looked.
-                    let tried = Fixtures.defaultCandidates(executable: Self.executable, checkout: Self.checkout)
-                    message += " (the default fixtures are in none of: \(tried.joined(separator: ", ")); give --fixtures FILE)"
-                }
+            if fixtures == Fixtures.defaultPath, !FileManager.default.fileExists(atPath: path) {
+                // No default anywhere (an installed copy whose data was removed, say): say where it looked.
+                let tried = Fixtures.defaultCandidates(executable: Self.executable, checkout: Self.checkout)
+                let message = "mockauth: the default fixtures are in none of: \(tried.joined(separator: ", ")); give --fixtures FILE"
                 FileHandle.standardError.write(Data(format.line(message, level: .critical, label: "mockauth").utf8))
-                throw ExitCode(2)
+                throw ExitCode(66)
             }
+            let loaded = try MockAuthCommand.loadFixtures(path) { format.line($0, level: .critical, label: "mockauth") }
             var tls: MockAuthConfiguration.TLS?
             if let tlsCertificate, let tlsKey {
                 tls = .pemFiles(certificate: tlsCertificate, privateKey: tlsKey)

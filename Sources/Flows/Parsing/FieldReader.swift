@@ -86,8 +86,7 @@ struct FieldReader {
     /// Refuses fields nobody read, naming the ones this place knows.
     func finish() throws(FlowError) {
         for key in object.keys where !known.contains(key) {
-            let closest = FieldNames.closest(to: key, among: known).map { "closest known: '\($0)'; " } ?? ""
-            throw fail("\(place): unknown field '\(key)' (\(closest)known: \(known.joined(separator: ", ")))")
+            throw fail("\(place): unknown field '\(key)' (\(ClosestName.hint(key, among: known))known: \(known.joined(separator: ", ")))")
         }
     }
 

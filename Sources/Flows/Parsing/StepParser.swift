@@ -24,8 +24,7 @@ enum StepParser {
             throw fail(value.objectValue == nil ? "a step must be a JSON object, found \(value.kindName)" : "field 'do' (the step's name) is required")
         }
         guard names.contains(name) else {
-            let closest = FieldNames.closest(to: name, among: names).map { "closest known: '\($0)'; " } ?? ""
-            throw fail("unknown step '\(name)' (\(closest)known: \(names.joined(separator: ", ")))")
+            throw fail("unknown step '\(name)' (\(ClosestName.hint(name, among: names))known: \(names.joined(separator: ", ")))")
         }
         var fields = try FieldReader(value, place: name, fail: fail)
         _ = fields.value("do")

@@ -80,12 +80,14 @@ public struct ScriptedUser: InteractiveUserAgent, CustomStringConvertible {
         return location
     }
 
-    /// What an answer says, quoted for a message: an OAuth error's `error` and
-    /// `error_description`, else the page's `id="error"` element, else the text of its body
-    /// (tags dropped, white space folded), up to 200 characters.
+    /// What an answer says, quoted for a message: an OAuth error's `error` and the first line
+    /// of its `error_description` (Entra's `AADSTS…` text, without the trace lines), else the
+    /// page's `id="error"` element, else the text of its body (tags dropped, white space
+    /// folded), up to 200 characters.
     static func quote(_ response: HTTPClientResponse) -> String {
         if let json = try? JSONValue.parse(response.body), let error = json["error"]?.stringValue {
-            return ": \"\(error)\(json["error_description"]?.stringValue.map { ": \($0)" } ?? "")\""
+            let description = json["error_description"]?.stringValue?.split(whereSeparator: \.isNewline).first
+            return ": \"\(error)\(description.map { ": \($0)" } ?? "")\""
         }
         let marked = pageError(response)
         if !marked.isEmpty { return ": \"\(marked.dropFirst(2))\"" }

@@ -29,7 +29,9 @@ public actor IssuerClient {
         guard response.status == 200 else {
             let status = response.status
             guard status >= 500 || status == 429 else {
-                throw IssuerError(.badDiscovery, "the discovery document at \(url) answered HTTP \(status)", endpoint: url)
+                // The issuer's own words (Entra: AADSTS90002 for a tenant it does not know).
+                throw IssuerError(
+                    .badDiscovery, "the discovery document at \(url) answered HTTP \(status)\(ScriptedUser.quote(response))", endpoint: url)
             }
             throw IssuerError(
                 .serviceFailure, "the issuer is failing: its discovery document at \(url) answered HTTP \(status)", endpoint: url,

@@ -16,11 +16,11 @@ struct Browser {
 
     static func authorizeQuery(
         redirect: String = "http://localhost:5555", loginHint: String? = nil, claims: String? = nil,
-        extra: [(String, String)] = []
+        scope: String = TestSupport.chatScope, extra: [(String, String)] = []
     ) -> String {
         var pairs = [
             ("client_id", "chatr"), ("response_type", "code"), ("redirect_uri", redirect),
-            ("scope", TestSupport.chatScope), ("state", "state-123"), ("nonce", "nonce-456"),
+            ("scope", scope), ("state", "state-123"), ("nonce", "nonce-456"),
             ("code_challenge", challenge), ("code_challenge_method", "S256"),
         ]
         if let loginHint { pairs.append(("login_hint", loginHint)) }

@@ -145,6 +145,20 @@ import Testing
         }
     }
 
+    /// A tenant the issuer does not know: the message quotes the issuer's own text
+    /// (AADSTS90002), not only its status (issue 51).
+    @Test func aWrongTenantQuotesTheIssuersError() async throws {
+        try await InProcessMockAuth.run { mock in
+            let client = IssuerClient(
+                configuration: IssuerConfiguration(authority: .entra("\(mock.url)/fabrikam.com"), clientID: "chatr", redirectURI: "http://localhost"),
+                http: http, logger: Logger(label: "test"))
+            let error = await #expect(throws: IssuerError.self) { _ = try await client.discover() }
+            #expect(error?.code == .badDiscovery)
+            #expect(error?.message.contains("answered HTTP 400: \"invalid_request: AADSTS90002: Tenant 'fabrikam.com' not found.") == true, "\(String(describing: error))")
+            #expect(error?.message.contains("Trace ID") == false, "\(String(describing: error))")
+        }
+    }
+
     @Test func aDiscoveryDocumentMustNameTheIssuerConfigured() async throws {
         try await InProcessMockAuth.run { mock in
             let tenant = "8d5e2b1c-4f3a-4c7e-9b6d-2a1f0e3c5b7d"

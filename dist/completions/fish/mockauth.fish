@@ -24,6 +24,8 @@ function __mockauth_parse_tokens -S
         switch $unparsed_tokens[1]
         case 'serve'
             __mockauth_parse_subcommand 0 'fixtures=' 'host=' 'port=' 'tls-cert=' 'tls-key=' 'tls-self-signed=' 'public-url=' 'log-level=' 'log-format=' 'version' 'h/help'
+        case 'check'
+            __mockauth_parse_subcommand 1 'version' 'h/help'
         case 'help'
             __mockauth_parse_subcommand -r 1 'version'
         end
@@ -82,6 +84,7 @@ complete -c 'mockauth' -f
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth" version' -l 'version' -d 'Show the version.'
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_positional "mockauth" -eq 1' -fa 'serve' -d 'Serve the issuer, the MAM service and the admin API on one port.'
+complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_positional "mockauth" -eq 1' -fa 'check' -d 'Check a tenant fixture file as serve reads it, without serving.'
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_positional "mockauth" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth serve" fixtures' -l 'fixtures' -d 'Fixture file (tenant, apps, users, policy).' -rfka ''
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth serve" host' -l 'host' -d 'Address to bind.' -rfka ''
@@ -94,4 +97,6 @@ complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_opti
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth serve" log-format' -l 'log-format' -d 'text, or json (one JSON object a line: time, level, label, message, metadata).' -rfka ''
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth serve" version' -l 'version' -d 'Show the version.'
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth serve" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth check" version' -l 'version' -d 'Show the version.'
+complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth check" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'mockauth' -n '__mockauth_should_offer_completions_for_flags_or_options "mockauth help" version' -l 'version' -d 'Show the version.'

@@ -3,7 +3,7 @@ import JSON
 
 /// A fixture file that cannot be used, naming the member at fault.
 public struct FixtureError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Where in the document, e.g. `users[2].upn`.
+    /// Where in the document, e.g. `$.users[2].upn`.
     public var path: String
     public var message: String
 
@@ -25,155 +25,39 @@ extension Fixtures {
         return try Fixtures(json: value)
     }
 
-    /// Builds fixtures from a parsed document; throws ``FixtureError`` on a missing or mistyped member.
+    /// Builds fixtures from a parsed document; throws ``FixtureError`` on a missing, mistyped
+    /// or unknown member (the known ones: `Fixtures+Members.swift`), and on references that
+    /// lead nowhere (a policy app that is no client).
     public init(json: JSONValue) throws {
-        let root = Reader(value: json, path: "$")
-        let tenant = try root.member("tenant")
-        self.tenant = Tenant(
-            id: try tenant.string("id").lowercased(),
-            domain: try tenant.string("domain"),
-            displayName: try tenant.optionalString("displayName") ?? tenant.string("domain"))
-        self.clients = try root.array("clients").map { client in
-            let isPublic = try client.string("type") == "public"
-            let redirectURIs = try client.optionalStrings("redirectUris") ?? []
-            let spaRedirectURIs = try client.optionalStrings("spaRedirectUris") ?? []
-            for (member, uris) in [("redirectUris", redirectURIs), ("spaRedirectUris", spaRedirectURIs)] {
-                for (index, uri) in uris.enumerated() {
-                    if let problem = RedirectURIRules.problem(uri) {
-                        throw FixtureError(path: "\(client.path).\(member)[\(index)]", message: "'\(uri)' \(problem)")
-                    }
-                }
-            }
-            return ClientApp(
-                clientId: try client.string("clientId"),
-                displayName: try client.optionalString("displayName") ?? client.string("clientId"),
-                isPublic: isPublic,
-                redirectURIs: redirectURIs,
-                spaRedirectURIs: spaRedirectURIs,
-                secret: isPublic ? nil : try client.string("secret"),
-                objectId: try client.string("objectId"))
+        let root = FixtureReader(value: json, path: "$")
+        var lockout = LockoutPolicy()
+        (tenant, clients, apis, users, mamPolicy, lifetimes) = try root.read { root in
+            let tenant = try root.member("tenant").read(Tenant.init(reading:))
+            let clients = try root.objects("clients", ClientApp.init(reading:))
+            let apis = try root.objects("apis", ProtectedAPI.init(reading:))
+            let users = try root.objects("users", User.init(reading:))
+            let policy = try root.member("mamPolicy").read(MAMPolicy.init(reading:))
+            let lifetimes = try root.optionalMember("lifetimes")?.read(Lifetimes.init(reading:)) ?? Lifetimes(reading: nil)
+            if let read = try root.optionalMember("lockout")?.read(LockoutPolicy.init(reading:)) { lockout = read }
+            return (tenant, clients, apis, users, policy, lifetimes)
         }
-        self.apis = try root.array("apis").map { api in
-            let scopes = try api.optionalStrings("scopes") ?? []
-            let declined = try api.optionalStrings("declinedScopes") ?? []
-            if let unknown = declined.first(where: { !scopes.contains($0) }) {
-                throw FixtureError(path: "\(api.path).declinedScopes", message: "'\(unknown)' is not one of the API's scopes \(scopes)")
-            }
-            let consent = try api.optionalStrings("consentRequiredScopes") ?? []
-            if let bad = consent.first(where: { !scopes.contains($0) || declined.contains($0) }) {
-                throw FixtureError(
-                    path: "\(api.path).consentRequiredScopes", message: "'\(bad)' is not one of the API's scopes \(scopes), or it is declined")
-            }
-            return ProtectedAPI(
-                resource: try api.string("resource"), scopes: scopes, isMAMService: try api.optionalBool("mamService") ?? false,
-                declinedScopes: declined, consentRequiredScopes: consent, appId: try api.optionalString("appId")?.lowercased())
-        }
-        self.users = try root.array("users").map { user in
-            User(
-                upn: try user.string("upn"),
-                objectId: try user.string("objectId").lowercased(),
-                displayName: try user.string("displayName"),
-                password: try user.string("password"),
-                caTargeted: try user.optionalBool("caTargeted") ?? false,
-                mamPolicyAssigned: try user.optionalBool("mamPolicyAssigned") ?? false,
-                licensed: try user.optionalBool("licensed") ?? true,
-                mfaRequired: try user.optionalBool("mfaRequired") ?? false,
-                accountEnabled: try user.optionalBool("accountEnabled") ?? true)
-        }
-        let policy = try root.member("mamPolicy")
-        var settings = JSONObject()
-        for (name, value) in try policy.member("settings").object() {
-            if let problem = MAMPolicy.problem(setting: name, value: value) {
-                throw FixtureError(path: "$.mamPolicy.settings.\(name)", message: problem)
-            }
-            settings[name] = value
-        }
-        let allowed = try policy.member("allowedAccounts")
-        self.mamPolicy = MAMPolicy(
-            id: try policy.string("id"),
-            appIds: try policy.optionalStrings("appIds") ?? [],
-            version: try policy.optionalInt("version") ?? 1,
-            allowedAccounts: allowed.value.isNull ? nil : try allowed.strings(),
-            settings: settings)
-        let lifetimes = try? root.member("lifetimes")
-        self.lifetimes = Lifetimes(
-            accessToken: try lifetimes?.optionalInt("accessTokenSeconds") ?? 3600,
-            authorizationCode: try lifetimes?.optionalInt("authorizationCodeSeconds") ?? 300,
-            refreshToken: try lifetimes?.optionalInt("refreshTokenSeconds") ?? 86_400 * 90,
-            deviceCode: try lifetimes?.optionalInt("deviceCodeSeconds") ?? 900,
-            deviceCodeInterval: try lifetimes?.optionalInt("deviceCodeIntervalSeconds") ?? 5,
-            randomizeAccessToken: try lifetimes?.optionalBool("randomizeAccessToken") ?? false)
-        guard (1...300).contains(self.lifetimes.deviceCodeInterval) else {
-            throw FixtureError(path: "$.lifetimes.deviceCodeIntervalSeconds", message: "must be 1 to 300 seconds")
-        }
-        if let lockout = try? root.member("lockout") {
-            self.lockout = LockoutPolicy(
-                threshold: try lockout.optionalInt("threshold") ?? 10, durationSeconds: try lockout.optionalInt("durationSeconds") ?? 60,
-                deviceCodeGuesses: try lockout.optionalInt("deviceCodeGuesses") ?? 5)
-            if let problem = self.lockout.problem { throw FixtureError(path: "$.lockout", message: problem) }
-        }
+        self.lockout = lockout
+        try checkReferences()
+        userIndex = Self.index(users)
+        objectIdIndex = Self.objectIdIndex(users)
+    }
+
+    /// What each member may be alone but not together: a UPN twice, a policy for an app the
+    /// tenant does not register.
+    private func checkReferences() throws {
         if let duplicate = Dictionary(grouping: users, by: { $0.upn.lowercased() }).first(where: { $0.value.count > 1 }) {
             throw FixtureError(path: "$.users", message: "UPN '\(duplicate.key)' appears twice")
         }
-        userIndex = Self.index(users)
-    }
-}
-
-/// Typed access to a fixture document with paths for error messages.
-private struct Reader {
-    let value: JSONValue
-    let path: String
-
-    func member(_ key: String) throws -> Reader {
-        guard let child = value[key] else { throw FixtureError(path: "\(path).\(key)", message: "missing") }
-        return Reader(value: child, path: "\(path).\(key)")
-    }
-
-    func object() throws -> JSONObject {
-        guard let object = value.objectValue else { throw FixtureError(path: path, message: "must be an object") }
-        return object
-    }
-
-    func array(_ key: String) throws -> [Reader] {
-        let child = try member(key)
-        guard let items = child.value.arrayValue else { throw FixtureError(path: child.path, message: "must be an array") }
-        return items.enumerated().map { Reader(value: $1, path: "\(child.path)[\($0)]") }
-    }
-
-    func string(_ key: String) throws -> String {
-        let child = try member(key)
-        guard let text = child.value.stringValue, !text.isEmpty else {
-            throw FixtureError(path: child.path, message: "must be a non-empty string")
+        let clientIds = clients.map(\.clientId)
+        for (index, appId) in mamPolicy.appIds.enumerated() where !clientIds.contains(appId) {
+            throw FixtureError(
+                path: "$.mamPolicy.appIds[\(index)]",
+                message: "'\(appId)' names no client (\(ClosestName.hint(appId, among: clientIds))clients: \(clientIds.joined(separator: ", ")))")
         }
-        return text
-    }
-
-    func optionalString(_ key: String) throws -> String? {
-        value[key] == nil ? nil : try string(key)
-    }
-
-    func optionalBool(_ key: String) throws -> Bool? {
-        guard let child = value[key] else { return nil }
-        guard let flag = child.boolValue else { throw FixtureError(path: "\(path).\(key)", message: "must be a boolean") }
-        return flag
-    }
-
-    func optionalInt(_ key: String) throws -> Int? {
-        guard let child = value[key] else { return nil }
-        guard let number = child.intValue, number > 0 else {
-            throw FixtureError(path: "\(path).\(key)", message: "must be a positive integer")
-        }
-        return Int(number)
-    }
-
-    func strings() throws -> [String] {
-        guard let items = value.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
-            throw FixtureError(path: path, message: "must be an array of strings (or null where allowed)")
-        }
-        return items.compactMap(\.stringValue)
-    }
-
-    func optionalStrings(_ key: String) throws -> [String]? {
-        value[key] == nil ? nil : try member(key).strings()
     }
 }

@@ -7,13 +7,32 @@ public struct Fixtures: Sendable, Hashable {
     public var tenant: Tenant
     public var clients: [ClientApp]
     public var apis: [ProtectedAPI]
-    public var users: [User] { didSet { userIndex = Self.index(users) } }
+    public var users: [User] {
+        didSet {
+            userIndex = Self.index(users)
+            objectIdIndex = Self.objectIdIndex(users)
+        }
+    }
     /// Lowercased UPN → position in `users`, so a lookup costs the same for 4 users or 10,000.
     var userIndex: [String: Int] = [:]
+    /// Lowercased object id → position in `users`.
+    var objectIdIndex: [String: Int] = [:]
     public var mamPolicy: MAMPolicy
     public var lifetimes: Lifetimes
     /// Smart lockout (`lockout {threshold, durationSeconds, deviceCodeGuesses}`).
     public var lockout = LockoutPolicy()
+    /// The accounts the request's tenant path segment signs in (set by the issuer per request).
+    public var accounts: AccountKinds = .all
+
+    /// Which accounts a tenant path segment reaches, as at Entra's v2.0 endpoint: the tenant
+    /// (GUID, domain) and `organizations` its work accounts, `consumers` (or the Microsoft-account
+    /// tenant's GUID) personal Microsoft accounts, `common` both.
+    public enum AccountKinds: Sendable, Hashable {
+        case all, work, personal
+    }
+
+    /// The tenant of personal Microsoft accounts (`tid` of their tokens).
+    public static let microsoftAccountTenantId = "9188040d-6c67-4c5b-b112-36a304b66dad"
 
     /// The directory the mock plays.
     public struct Tenant: Sendable, Hashable {
@@ -35,6 +54,9 @@ public struct Fixtures: Sendable, Hashable {
         /// cross-origin requests (with `Origin`), which only such a client may send.
         public var spaRedirectURIs: [String] = []
         public var secret: String?
+        /// Certificates whose keys sign the client's assertions (`client_assertion`), a
+        /// confidential client's other credential.
+        public var certificates: [ClientCertificate] = []
         /// The service principal's object id, `oid` of app-only tokens.
         public var objectId: String
 
@@ -64,6 +86,14 @@ public struct Fixtures: Sendable, Hashable {
         /// `aud` is `resource`.
         public var appId: String? = nil
 
+        /// Optional claims the API's registration asks for in its access tokens
+        /// (`optionalClaims`; Entra's manifest `optionalClaims.accessToken`). v2.0 access tokens
+        /// carry `upn` only when it is asked for here.
+        public var optionalClaims: [String] = []
+
+        /// The optional access-token claims a fixture may ask for.
+        public static let knownOptionalClaims = ["upn"]
+
         /// The access token's `aud` for this API.
         public var audience: String { appId ?? resource }
     }
@@ -85,6 +115,9 @@ public struct Fixtures: Sendable, Hashable {
         public var mfaRequired: Bool = false
         /// A disabled account signs in nowhere (AADSTS50057).
         public var accountEnabled: Bool = true
+        /// A personal Microsoft account (`microsoftAccount` in the fixture): signs in at
+        /// `/consumers` and `/common`, its tokens' `tid` is the Microsoft-account tenant.
+        public var isMicrosoftAccount: Bool = false
     }
 
     /// Token and code lifetimes, in seconds.
@@ -106,9 +139,28 @@ public struct Fixtures: Sendable, Hashable {
         }
     }
 
-    /// The user with this UPN, compared case-insensitively.
+    /// The user with this UPN, compared case-insensitively, when the request's segment reaches them.
     public func user(upn: String) -> User? {
-        userIndex[upn.lowercased()].map { users[$0] }
+        userIndex[upn.lowercased()].map { users[$0] }.flatMap { reaches($0) ? $0 : nil }
+    }
+
+    /// The user with this object id (`oid`), when the request's segment reaches them.
+    public func user(objectId: String) -> User? {
+        objectIdIndex[objectId.lowercased()].map { users[$0] }.flatMap { reaches($0) ? $0 : nil }
+    }
+
+    /// True when the request's tenant segment signs `user` in (``AccountKinds``).
+    func reaches(_ user: User) -> Bool {
+        switch accounts {
+        case .all: true
+        case .work: !user.isMicrosoftAccount
+        case .personal: user.isMicrosoftAccount
+        }
+    }
+
+    /// The `tid` of `user`'s tokens: the tenant, or the Microsoft-account tenant.
+    public func tenantId(of user: User) -> String {
+        user.isMicrosoftAccount ? Self.microsoftAccountTenantId : tenant.id
     }
 
     /// Builds the UPN index (the first user wins, as a search from the front would).
@@ -120,15 +172,31 @@ public struct Fixtures: Sendable, Hashable {
         return index
     }
 
+    /// Builds the object-id index (the first user wins).
+    static func objectIdIndex(_ users: [User]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        for (position, user) in users.enumerated() where index[user.objectId] == nil { index[user.objectId] = position }
+        return index
+    }
+
     /// The registered app with this client id (case-sensitive, as Entra compares GUIDs).
     public func client(id: String) -> ClientApp? {
         clients.first { $0.clientId == id }
     }
 
-    /// True when the tenant path segment names this tenant: GUID, domain, `organizations` or `common`.
+    /// True when the tenant path segment names this tenant: GUID, domain, `organizations`,
+    /// `common`, or (`consumers`, the Microsoft-account tenant's GUID) its personal accounts.
     public func acceptsTenantSegment(_ segment: String) -> Bool {
-        let lowered = segment.lowercased()
-        return lowered == tenant.id.lowercased() || lowered == tenant.domain.lowercased()
-            || lowered == "organizations" || lowered == "common"
+        accounts(forSegment: segment) != nil
+    }
+
+    /// The accounts `segment` signs in; `nil` when it names no tenant of this directory.
+    public func accounts(forSegment segment: String) -> AccountKinds? {
+        switch segment.lowercased() {
+        case tenant.id.lowercased(), tenant.domain.lowercased(), "organizations": .work
+        case "common": .all
+        case "consumers", Self.microsoftAccountTenantId: .personal
+        default: nil
+        }
     }
 }

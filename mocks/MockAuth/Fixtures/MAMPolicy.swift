@@ -63,7 +63,8 @@ public struct MAMPolicy: Sendable, Hashable {
     /// Checks one setting's name and kind; returns a message when it is not acceptable.
     public static func problem(setting name: String, value: JSONValue) -> String? {
         guard let known = settingKinds.first(where: { $0.name == name }) else {
-            return "unknown policy setting '\(name)'; known: \(settingKinds.map(\.name).joined(separator: ", "))"
+            let names = settingKinds.map(\.name)
+            return "unknown policy setting '\(name)' (\(ClosestName.hint(name, among: names))known: \(names.joined(separator: ", ")))"
         }
         guard value.kindName == known.kind else {
             return "policy setting '\(name)' must be a \(known.kind), not a \(value.kindName)"

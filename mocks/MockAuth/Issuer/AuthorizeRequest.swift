@@ -8,7 +8,7 @@ struct AuthorizeRequest: Sendable {
     /// Parameters the sign-in form carries as hidden fields.
     static let carriedParameters = [
         "client_id", "response_type", "redirect_uri", "scope", "state", "nonce", "code_challenge",
-        "code_challenge_method", "claims", "response_mode", "prompt", "client_info",
+        "code_challenge_method", "claims", "response_mode", "prompt", "client_info", "max_age",
     ]
 
     var client: Fixtures.ClientApp
@@ -47,6 +47,10 @@ struct AuthorizeRequest: Sendable {
             state: parameters["state"], parameters: parameters)
     }
 
+    /// `max_age` (OIDC Core §3.1.2.1): the longest time, in seconds, since the person last
+    /// entered a password that a sign-in without a prompt may rely on.
+    var maxAge: Int? { parameters.nonEmpty("max_age").flatMap { Int($0) } }
+
     /// Everything else; errors here are redirected to the client.
     func validateRest(directory: Fixtures) throws(OAuthError) -> (ScopeRequest, [String]) {
         guard let responseType = parameters.nonEmpty("response_type") else { throw .missingParameter("response_type") }
@@ -68,6 +72,9 @@ struct AuthorizeRequest: Sendable {
             !PKCERules.isValidChallenge(challenge, method: parameters.nonEmpty("code_challenge_method") ?? "plain")
         {
             throw .invalidRequest(code: 501491, "Invalid size of Code_Challenge parameter.")
+        }
+        if let maxAge = parameters.nonEmpty("max_age"), (Int(maxAge) ?? -1) < 0 {
+            throw .invalidRequest("The max_age parameter must be a whole number of seconds, 0 or more (OIDC Core §3.1.2.1); got '\(maxAge)'.")
         }
         let scopes = try ScopeParser.parse(parameters["scope"], apis: directory.apis)
         let capabilities = try Issuer.capabilities(fromClaims: parameters["claims"])

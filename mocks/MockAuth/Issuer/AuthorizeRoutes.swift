@@ -55,15 +55,37 @@ extension Issuer {
                 ("error_description", "AADSTS65004: User declined to consent to access the app."),
             ]))
         }
+        let hidden = AuthorizeRequest.carriedParameters.compactMap { name in parameters[name].map { (name, $0) } }
+        let action = "\(baseURL(request.head))/\(segment)/oauth2/v2.0/authorize"
+        // `prompt=consent`: the consent page's Accept, by the session its sign-in started.
+        if isSubmission, parameters["accept"] != nil, let (user, authTime) = session(request, directory) {
+            context.note.record(user: user.upn)
+            return await complete(
+                authorize, user: user, authTime: authTime, scopes: scopes, capabilities: capabilities, directory: directory)
+        }
         if !isSubmission {
             // Single sign-on: a session cookie answers at once unless the app asked for a prompt
             // or hinted at another account.
+            // `max_age`: a session whose password is older than that asks for it again.
             let prompt = parameters["prompt"]
-            if prompt != "login", prompt != "select_account", let user = sessionUser(request, directory),
-                parameters.nonEmpty("login_hint").map({ $0.lowercased() == user.upn.lowercased() }) ?? true
+            if prompt != "login", prompt != "select_account", let (user, authTime) = session(request, directory),
+                parameters.nonEmpty("login_hint").map({ $0.lowercased() == user.upn.lowercased() }) ?? true,
+                authorize.maxAge.map({ state.now().timeIntervalSince(authTime) <= TimeInterval($0) }) ?? true
             {
                 context.note.record(user: user.upn)
-                return await complete(authorize, user: user, scopes: scopes, capabilities: capabilities, directory: directory)
+                // A silent request cannot show the consent prompt: it never consents (OIDC Core
+                // §3.1.2.6 `consent_required`, Entra's AADSTS65001).
+                let missing = state.missingConsent(upn: user.upn, clientId: authorize.client.clientId, scopes: scopes)
+                if prompt == "consent" {
+                    return consentPage(action: action, hidden: hidden, user: user, scopes: scopes, authorize: authorize, directory: directory)
+                }
+                if prompt == "none", !missing.isEmpty {
+                    return deliver(authorize.respond(with: errorPairs(OAuthError(
+                        error: "consent_required", aadsts: 65001,
+                        message: "The user or administrator has not consented to use the application with ID '\(authorize.client.clientId)' named '\(authorize.client.displayName)' for \(missing.map { "\(scopes.resource ?? "")/\($0)" }.joined(separator: ", ")). Send an interactive authorization request for this user and resource."))))
+                }
+                return await complete(
+                    authorize, user: user, authTime: authTime, scopes: scopes, capabilities: capabilities, directory: directory)
             }
             if prompt == "none" {
                 return deliver(authorize.respond(with: errorPairs(OAuthError(
@@ -71,8 +93,6 @@ extension Issuer {
                     message: "A silent sign-in request was sent but no user is signed in."))))
             }
         }
-        let hidden = AuthorizeRequest.carriedParameters.compactMap { name in parameters[name].map { (name, $0) } }
-        let action = "\(baseURL(request.head))/\(segment)/oauth2/v2.0/authorize"
         let page = { (login: String, error: String?) in
             Response.html(SignInPage.signIn(
                 action: action, tenantName: directory.tenant.displayName, tenantDomain: directory.tenant.domain,
@@ -97,7 +117,9 @@ extension Issuer {
             return page(login, message)
         }
         context.note.record(user: user.upn)
-        var response = await complete(authorize, user: user, scopes: scopes, capabilities: capabilities, directory: directory)
+        var response = parameters["prompt"] == "consent"
+            ? consentPage(action: action, hidden: hidden, user: user, scopes: scopes, authorize: authorize, directory: directory)
+            : await complete(authorize, user: user, authTime: state.now(), scopes: scopes, capabilities: capabilities, directory: directory)
         let session = state.startSession(upn: user.upn)
         response.headers[.setCookie] = "\(Self.sessionCookie)=\(session); Path=/; HttpOnly; SameSite=Lax\(scheme == "https" ? "; Secure" : "")"
         return response
@@ -107,13 +129,22 @@ extension Issuer {
 
     /// The user of the request's session cookie, if it names a live session of a known user.
     func sessionUser(_ request: Request, _ directory: Fixtures) -> Fixtures.User? {
-        guard let id = request.cookies[Self.sessionCookie]?.value, let upn = state.sessionUser(id) else { return nil }
-        return directory.user(upn: upn).flatMap { $0.accountEnabled ? $0 : nil }
+        session(request, directory)?.user
     }
 
-    /// Issues the code and hands it to the client with `client_info`.
-    private func complete(
-        _ authorize: AuthorizeRequest, user: Fixtures.User, scopes: ScopeRequest, capabilities: [String], directory: Fixtures
+    /// The user of the request's session cookie and when they entered their password.
+    func session(_ request: Request, _ directory: Fixtures) -> (user: Fixtures.User, authTime: Date)? {
+        guard let id = request.cookies[Self.sessionCookie]?.value, let session = state.session(id),
+            let user = directory.user(upn: session.upn), user.accountEnabled
+        else { return nil }
+        return (user, session.authTime)
+    }
+
+    /// Issues the code and hands it to the client with `client_info`. `authTime` (when the person
+    /// entered their password) reaches the id token when the request sent `max_age`.
+    func complete(
+        _ authorize: AuthorizeRequest, user: Fixtures.User, authTime: Date, scopes: ScopeRequest, capabilities: [String],
+        directory: Fixtures
     ) async -> Response {
         let parameters = authorize.parameters
         let now = state.now()
@@ -123,9 +154,9 @@ extension Issuer {
             clientId: authorize.client.clientId, redirectURI: authorize.redirectURI, upn: user.upn, scopes: scopes,
             nonce: parameters.nonEmpty("nonce"), codeChallenge: parameters.nonEmpty("code_challenge"),
             codeChallengeMethod: parameters.nonEmpty("code_challenge") == nil ? nil : (parameters.nonEmpty("code_challenge_method") ?? "plain"),
-            capabilities: capabilities,
+            capabilities: capabilities, authTime: authorize.maxAge == nil ? nil : authTime,
             expiresAt: now.addingTimeInterval(TimeInterval(directory.lifetimes.authorizationCode)), redeemed: false))
-        let minter = TokenMinter(key: key, issuer: "", tenantId: directory.tenant.id, now: now, lifetime: 0)
+        let minter = TokenMinter(key: key, issuer: "", tenantId: directory.tenantId(of: user), now: now, lifetime: 0)
         logger.debug("authorization code issued", metadata: ["user.upn": "\(user.upn)", "client.id": "\(authorize.client.clientId)"])
         return deliver(authorize.respond(with: [("code", code), ("client_info", minter.clientInfo(user: user))]))
     }

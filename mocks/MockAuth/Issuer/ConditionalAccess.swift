@@ -7,6 +7,11 @@
 /// ignoring case, as Entra does (the SDK guide's Swift sample declares `ProtApp`).
 enum ConditionalAccess {
     static let message = "Application needs to enforce Intune protection policies."
+    /// The policy's id, as a `capolids` claims challenge names it.
+    static let policyId = "5a3d1c9e-7b2f-4e6a-8d1c-3f9b7e2a4c6d"
+    /// The claims challenge of an on-behalf-of refusal: the middle tier hands it to its caller,
+    /// which signs in again with it (Entra's `capolids` shape).
+    static let claimsChallenge = #"{"access_token":{"capolids":{"essential":true,"values":["\#(policyId)"]}}}"#
 
     /// Throws the CA error when the request must be blocked.
     static func evaluate(

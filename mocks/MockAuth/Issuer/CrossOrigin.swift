@@ -37,7 +37,16 @@ enum CrossOrigin {
         guard head.headerFields[.origin] == nil,
             client.spaRedirectURIs.contains(where: { AuthorizeRequest.matches(redirectURI, registered: $0) })
         else { return }
-        throw .invalidRequest(
-            code: 9002327, "Tokens issued for the 'Single-Page Application' client-type may only be redeemed via cross-origin requests.")
+        throw spaOnly
+    }
+
+    /// AADSTS9002327: an SPA's code or refresh token redeemed without `Origin`.
+    static let spaOnly = OAuthError.invalidRequest(
+        code: 9002327, "Tokens issued for the 'Single-Page Application' client-type may only be redeemed via cross-origin requests.")
+
+    /// A code redeemed cross-origin needs PKCE (AADSTS9002325): a browser cannot keep a secret.
+    static func checkPKCE(_ grant: AuthorizationCodeGrant, head: HTTPRequest) throws(OAuthError) {
+        guard head.headerFields[.origin] != nil, grant.codeChallenge == nil else { return }
+        throw .invalidRequest(code: 9002325, "Proof Key for Code Exchange is required for cross-origin authorization code redemption.")
     }
 }

@@ -43,12 +43,14 @@ extension Issuer {
     /// mock does not do (mocks/README.md, "mockauth vs Entra", says which and why).
     func openIDConfiguration(base: String, segment: String, directory: Fixtures) -> JSONValue {
         let multiTenant = ["common", "organizations"].contains(segment.lowercased())
-        let pathTenant = multiTenant ? segment.lowercased() : directory.tenant.id
-        let issuer = multiTenant ? "\(base)/{tenantid}/v2.0" : issuerURL(base: base, tenantId: directory.tenant.id)
+        let personal = directory.accounts == .personal
+        let pathTenant = multiTenant || personal ? segment.lowercased() : directory.tenant.id
+        let issuer = multiTenant ? "\(base)/{tenantid}/v2.0"
+            : issuerURL(base: base, tenantId: personal ? Fixtures.microsoftAccountTenantId : directory.tenant.id)
         let endpoint = { (suffix: String) -> JSONValue in .string("\(base)/\(pathTenant)/\(suffix)") }
         return [
             "token_endpoint": endpoint("oauth2/v2.0/token"),
-            "token_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic"],
+            "token_endpoint_auth_methods_supported": ["client_secret_post", "private_key_jwt", "client_secret_basic"],
             "jwks_uri": endpoint("discovery/v2.0/keys"),
             "response_modes_supported": ["query", "fragment", "form_post"],
             "subject_types_supported": ["pairwise"],

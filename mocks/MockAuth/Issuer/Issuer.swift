@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -77,9 +78,11 @@ public struct Issuer: Sendable {
     }
 
     /// The directory if `segment` names its tenant; otherwise AADSTS90002.
+    /// The directory's ``Fixtures/accounts`` are those the segment signs in.
     func directory(forTenant segment: String) throws(OAuthError) -> Fixtures {
-        let directory = state.directory
-        guard directory.acceptsTenantSegment(segment) else { throw .unknownTenant(segment) }
+        var directory = state.directory
+        guard let accounts = directory.accounts(forSegment: segment) else { throw .unknownTenant(segment) }
+        directory.accounts = accounts
         return directory
     }
 
@@ -111,14 +114,15 @@ public struct Issuer: Sendable {
         guard let user = directory.user(upn: login) else {
             throw .invalidGrant(
                 code: 50034,
-                "The user account {EUII Hidden} does not exist in the '\(directory.tenant.id)' directory. To sign into this application, the account must be added to the directory.")
+                "The user account {EUII Hidden} does not exist in the '\(directory.accounts == .personal ? Fixtures.microsoftAccountTenantId : directory.tenant.id)' directory. To sign into this application, the account must be added to the directory.")
         }
         let key = user.upn.lowercased()
         if state.isLockedOut(key) {
             throw .invalidGrant(code: 50053, "The account is locked, you've tried to sign in too many times with an incorrect user ID or password.")
         }
         guard user.password == password else {
-            state.recordFailure(key, limit: directory.lockout.threshold)
+            // Only a digest of the wrong password is kept (in memory), to count distinct ones.
+            state.recordFailure(key, limit: directory.lockout.threshold, attempt: Array(SHA256.hash(data: Array("\(key)\u{0}\(password)".utf8))))
             throw .invalidGrant(code: 50126, "Error validating credentials due to invalid username or password.")
         }
         state.clearFailures(key)

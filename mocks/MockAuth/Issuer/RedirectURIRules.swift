@@ -28,3 +28,24 @@ enum RedirectURIRules {
         return afterHost[afterHost.index(after: colon)...]
     }
 }
+
+extension RedirectURIRules {
+    /// Why a fixture cannot register `uri` (Entra's registration rules, which its portal
+    /// enforces): it is not an absolute URI (`scheme://…`, or the out-of-band URN), so no
+    /// client can ever be sent to it; it is `http` on a host other than the loopback
+    /// (`localhost`, `127.0.0.1`, `[::1]`); or, for the single-page-application platform,
+    /// its scheme is neither `https` nor loopback `http`. Nil when it can be registered.
+    static func registrationProblem(_ uri: String, spa: Bool) -> String? {
+        if uri == "urn:ietf:wg:oauth:2.0:oob", !spa { return nil }
+        guard let separator = uri.range(of: "://"), let first = uri.first, first.isLetter,
+            uri[..<separator.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) })
+        else { return "is not an absolute URI (scheme://…): no client can be redirected to it" }
+        let scheme = uri[..<separator.lowerBound].lowercased()
+        let authority = uri[separator.upperBound...].prefix { $0 != "/" && $0 != "?" }
+        let host = authority.hasPrefix("[") ? authority.prefix { $0 != "]" } + "]" : authority.prefix { $0 != ":" }
+        let loopback = ["localhost", "127.0.0.1", "[::1]"].contains(host.lowercased())
+        if scheme == "http", !loopback { return "uses http on a host other than the loopback; Entra accepts http only for localhost, 127.0.0.1 and [::1]" }
+        if spa, scheme != "https", scheme != "http" { return "is not https (or loopback http): a single-page app is redirected in a browser" }
+        return nil
+    }
+}

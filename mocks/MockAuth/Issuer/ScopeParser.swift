@@ -1,11 +1,17 @@
 /// Validates a `scope` parameter against the tenant's protected APIs.
 enum ScopeParser {
     static let oidcScopes: Set<String> = ["openid", "profile", "offline_access", "email"]
+    /// Microsoft Graph's App ID URI: a scope named without a resource is Graph's, as at Entra
+    /// ("scope=User.Read is equivalent to https://graph.microsoft.com/User.Read").
+    static let graphResource = "https://graph.microsoft.com"
+    /// Microsoft Graph's application ID, the same in every tenant.
+    static let graphAppId = "00000003-0000-0000-c000-000000000000"
 
     /// Parses space-separated scopes into one resource plus OIDC scopes.
     ///
     /// - `api://contoso-chat/Chat.Read`, `{resource}/.default`: known resource scopes;
     /// - `openid`, `profile`, `offline_access`, `email`: OIDC;
+    /// - a scope without a resource (`User.Read`): Microsoft Graph's, when the fixture defines Graph;
     /// - anything else → `invalid_scope` (AADSTS70011); two resources → AADSTS28000;
     /// - an API's `declinedScopes` are left out of the grant; none left → AADSTS65001.
     static func parse(_ scope: String?, apis: [Fixtures.ProtectedAPI]) throws(OAuthError) -> ScopeRequest {
@@ -19,7 +25,7 @@ enum ScopeParser {
                 request.oidcScopes.insert(item.lowercased())
                 continue
             }
-            guard let (api, name) = resolve(item, apis: apis) else {
+            guard let (api, name) = resolve(item, apis: apis) ?? resolve(graphScope(item), apis: apis) else {
                 throw .invalidScope(
                     code: 70011,
                     "The provided value for the input parameter 'scope' is not valid. The scope '\(item)' does not exist.")
@@ -31,6 +37,8 @@ enum ScopeParser {
             }
             request.resource = api.resource
             request.audience = api.audience
+            request.shortScopeNames = api.appId == graphAppId
+            request.optionalClaims = api.optionalClaims
             request.isMAMService = api.isMAMService
             request.defaultScopes = api.scopes.filter { !api.declinedScopes.contains($0) && !api.consentRequiredScopes.contains($0) }
             if api.consentRequiredScopes.contains(name), !request.consentScopes.contains(name) { request.consentScopes.append(name) }
@@ -61,6 +69,12 @@ enum ScopeParser {
                 "The provided value for scope \(scope ?? "") is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier (application ID URI).")
         }
         return request
+    }
+
+    /// `User.Read` → `https://graph.microsoft.com/User.Read`; a scope that names a resource
+    /// (a `/` or a `:` in it) stays as it is.
+    static func graphScope(_ item: String) -> String {
+        item.contains("/") || item.contains(":") ? item : "\(graphResource)/\(item)"
     }
 
     private static func resolve(_ item: String, apis: [Fixtures.ProtectedAPI]) -> (Fixtures.ProtectedAPI, String)? {

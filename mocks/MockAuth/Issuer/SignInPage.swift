@@ -115,49 +115,59 @@ enum SignInPage {
         case .done(let text): note = #"<p id="message" class="message done" role="status">\#(escape(text))</p>"#
         case nil: note = ""
         }
-        return """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
-            <title>Enter code</title>
-            <style>\(styles)</style></head>
-            <body>
-            <main class="card" aria-labelledby="title">
-            \(brand(tenantName: tenantName))
-            <h1 id="title">Enter code</h1>
-            <p class="subtitle">Enter the code displayed on your app or device, then sign in with your account.</p>
-            \(note)
-            <form id="deviceauth" method="post">
-                <div class="field"><label for="user_code">Code</label>
-                <input type="text" name="user_code" value="" id="user_code" autocomplete="one-time-code" spellcheck="false" autofocus></div>
-                <div class="field"><label for="login">Email address</label>
-                <input type="email" name="login" value="" id="login" autocomplete="username" placeholder="someone@\(escape(tenantDomain.isEmpty ? "example.com" : tenantDomain))" spellcheck="false"></div>
-                <div class="field"><label for="passwd">Password</label>
-                <input type="password" name="passwd" value="" id="passwd" autocomplete="current-password"></div>
-                <div class="actions">
-                <button type="submit" id="next-button" class="primary">Next</button>
-                </div>
-            </form>
-            \(tenantLine(tenantName: tenantName, tenantDomain: tenantDomain))
-            </main>
-            \(footer)
-            </body></html>
-            """
+        return card(
+            title: "Enter code", tenantName: tenantName, tenantDomain: tenantDomain,
+            content: """
+                <p class="subtitle">Enter the code displayed on your app or device, then sign in with your account.</p>
+                \(note)
+                <form id="deviceauth" method="post">
+                    <div class="field"><label for="user_code">Code</label>
+                    <input type="text" name="user_code" value="" id="user_code" autocomplete="one-time-code" spellcheck="false" autofocus></div>
+                    <div class="field"><label for="login">Email address</label>
+                    <input type="email" name="login" value="" id="login" autocomplete="username" placeholder="someone@\(escape(tenantDomain.isEmpty ? "example.com" : tenantDomain))" spellcheck="false"></div>
+                    <div class="field"><label for="passwd">Password</label>
+                    <input type="password" name="passwd" value="" id="passwd" autocomplete="current-password"></div>
+                    <div class="actions">
+                    <button type="submit" id="next-button" class="primary">Next</button>
+                    </div>
+                </form>
+                """)
+    }
+
+    /// A page of one card: the tenant's brand, the heading `title`, `content`, the tenant line
+    /// and the footer.
+    static func card(title: String, tenantName: String, tenantDomain: String, content: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
+        <title>\(escape(title))</title>
+        <style>\(styles)</style></head>
+        <body>
+        <main class="card" aria-labelledby="title">
+        \(brand(tenantName: tenantName))
+        <h1 id="title">\(escape(title))</h1>
+        \(content)
+        \(tenantLine(tenantName: tenantName, tenantDomain: tenantDomain))
+        </main>
+        \(footer)
+        </body></html>
+        """
     }
 
     /// The tenant's mark (its initial in a tile, drawn by the style sheet, so the page's text
     /// does not hold it) and name, at the top of the card.
-    private static func brand(tenantName: String) -> String {
+    static func brand(tenantName: String) -> String {
         let initial = tenantName.first.map { escape(String($0).uppercased()) } ?? "?"
         return #"<div class="brand"><span class="mark" data-initial="\#(initial)" aria-hidden="true"></span><span class="tenant" id="tenant-name">\#(escape(tenantName))</span></div>"#
     }
 
-    private static func tenantLine(tenantName: String, tenantDomain: String) -> String {
+    static func tenantLine(tenantName: String, tenantDomain: String) -> String {
         let domain = tenantDomain.isEmpty ? "" : " (\(escape(tenantDomain)))"
         return #"<p class="tenant-line">Organization: \#(escape(tenantName))\#(domain)</p>"#
     }
 
-    private static let footer = #"<footer>mockauth &middot; a mock Microsoft Entra ID issuer for tests &middot; not a real sign-in service</footer>"#
+    static let footer = #"<footer>mockauth &middot; a mock Microsoft Entra ID issuer for tests &middot; not a real sign-in service</footer>"#
 
     /// The pages' style sheet: a centred card on a light page, in Entra's colours and sizes.
     /// Holds no `<`, so a tag scanner that reads the page finds none inside it.

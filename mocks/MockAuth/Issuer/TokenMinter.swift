@@ -23,12 +23,12 @@ struct TokenMinter {
     /// A delegated access token for `user`.
     /// `azpacr` is `1` when the client authenticated with a secret (`clientAuthenticated`), else `0`.
     func accessToken(
-        user: Fixtures.User, clientId: String, scopes: ScopeRequest, capabilities: [String], clientAuthenticated: Bool = false
+        user: Fixtures.User, clientId: String, scopes: ScopeRequest, capabilities: [String], azpacr: String = "0"
     ) throws -> String {
         var claims = JSONObject([("aud", .string(scopes.audience ?? scopes.resource ?? clientId)), ("iss", .string(issuer))])
         for (name, value) in times { claims[name] = value }
         claims["azp"] = .string(clientId)
-        claims["azpacr"] = clientAuthenticated ? "1" : "0"
+        claims["azpacr"] = .string(azpacr)
         claims["name"] = .string(user.displayName)
         claims["oid"] = .string(user.objectId)
         claims["preferred_username"] = .string(user.upn)
@@ -36,7 +36,9 @@ struct TokenMinter {
         claims["scp"] = .string(scp.joined(separator: " "))
         claims["sub"] = .string(Self.subject(objectId: user.objectId, clientId: clientId))
         claims["tid"] = .string(tenantId)
-        claims["upn"] = .string(user.upn)
+        // v2.0 access tokens carry `upn` only as an optional claim the API asked for; personal
+        // Microsoft accounts have none.
+        if scopes.optionalClaims.contains("upn"), !user.isMicrosoftAccount { claims["upn"] = .string(user.upn) }
         claims["uti"] = .string(Base64URL.randomToken(bytes: 16))
         claims["ver"] = "2.0"
         if !capabilities.isEmpty { claims["xms_cc"] = .array(capabilities.map { .string($0) }) }
@@ -44,11 +46,11 @@ struct TokenMinter {
     }
 
     /// An app-only access token for a confidential client.
-    func appAccessToken(client: Fixtures.ClientApp, scopes: ScopeRequest) throws -> String {
+    func appAccessToken(client: Fixtures.ClientApp, scopes: ScopeRequest, azpacr: String = "1") throws -> String {
         var claims = JSONObject([("aud", .string(scopes.audience ?? scopes.resource ?? client.clientId)), ("iss", .string(issuer))])
         for (name, value) in times { claims[name] = value }
         claims["azp"] = .string(client.clientId)
-        claims["azpacr"] = "1"
+        claims["azpacr"] = .string(azpacr)
         claims["idtyp"] = "app"
         claims["oid"] = .string(client.objectId)
         // No app role is ever assigned in the mock: Entra leaves `roles` out then.
@@ -60,9 +62,11 @@ struct TokenMinter {
     }
 
     /// An OpenID Connect id_token; carries the authorize request's `nonce` when there was one.
-    func idToken(user: Fixtures.User, clientId: String, nonce: String?) throws -> String {
+    /// `auth_time` when given (the request sent `max_age`).
+    func idToken(user: Fixtures.User, clientId: String, nonce: String?, authTime: Date? = nil) throws -> String {
         var claims = JSONObject([("aud", .string(clientId)), ("iss", .string(issuer))])
         for (name, value) in times { claims[name] = value }
+        if let authTime { claims["auth_time"] = .int(Int64(authTime.timeIntervalSince1970)) }
         claims["name"] = .string(user.displayName)
         if let nonce { claims["nonce"] = .string(nonce) }
         claims["oid"] = .string(user.objectId)
@@ -82,7 +86,7 @@ struct TokenMinter {
     /// The success body of a user token request.
     func userTokenResponse(
         user: Fixtures.User, clientId: String, scopes: ScopeRequest, capabilities: [String],
-        nonce: String?, refreshToken: String?, wantsClientInfo: Bool, clientAuthenticated: Bool = false
+        nonce: String?, refreshToken: String?, wantsClientInfo: Bool, azpacr: String = "0", authTime: Date? = nil
     ) throws -> JSONValue {
         var body = JSONObject([
             ("token_type", "Bearer"),
@@ -90,11 +94,11 @@ struct TokenMinter {
             ("expires_in", .int(Int64(lifetime))),
             ("ext_expires_in", .int(Int64(lifetime))),
             ("access_token", .string(try accessToken(
-                user: user, clientId: clientId, scopes: scopes, capabilities: capabilities, clientAuthenticated: clientAuthenticated))),
+                user: user, clientId: clientId, scopes: scopes, capabilities: capabilities, azpacr: azpacr))),
         ])
         if let refreshToken { body["refresh_token"] = .string(refreshToken) }
         if scopes.oidcScopes.contains("openid") {
-            body["id_token"] = .string(try idToken(user: user, clientId: clientId, nonce: nonce))
+            body["id_token"] = .string(try idToken(user: user, clientId: clientId, nonce: nonce, authTime: authTime))
         }
         if wantsClientInfo { body["client_info"] = .string(clientInfo(user: user)) }
         return .object(body)

@@ -19,7 +19,7 @@ extension Issuer {
             "token_type": "Bearer",
             "expires_in": .int(Int64(lifetime)),
             "ext_expires_in": .int(Int64(lifetime)),
-            "access_token": .string(try minter.appAccessToken(client: client, scopes: scopes)),
+            "access_token": .string(try minter.appAccessToken(client: client, scopes: scopes, azpacr: Self.azpacr(client, form))),
         ]
     }
 

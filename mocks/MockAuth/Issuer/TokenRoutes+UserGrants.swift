@@ -28,6 +28,7 @@ extension Issuer {
         }
         notes.record(user: grant.upn)
         try CrossOrigin.checkRedemption(of: grant.redirectURI, by: client, head: head)
+        try CrossOrigin.checkPKCE(grant, head: head)
         if redirect != grant.redirectURI {
             throw OAuthError.invalidGrant(code: 500117, "The reply uri specified in the request does not match the reply uri used when requesting the authorization code.")
         }
@@ -44,6 +45,12 @@ extension Issuer {
             guard computed == challenge else {
                 throw OAuthError.invalidGrant(code: 501481, "The Code_Verifier does not match the code_challenge supplied in the authorization request.")
             }
+        } else if form["code_verifier"] != nil {
+            // PKCE downgrade (RFC 9700 §4.8.2): a verifier for a code issued without a challenge
+            // means the authorization request was not the client's.
+            throw OAuthError.invalidGrant(
+                code: nil,
+                "A code_verifier was sent, but the authorization request that issued the code had no code_challenge (PKCE downgrade, RFC 9700 §4.8.2).")
         }
         guard let user = directory.user(upn: grant.upn) else {
             throw OAuthError.invalidGrant(code: 50034, "The user account {EUII Hidden} does not exist in the directory.")
@@ -51,7 +58,7 @@ extension Issuer {
         let capabilities = try Self.union(grant.capabilities, Issuer.capabilities(fromClaims: form["claims"]))
         return try issueUserTokens(
             user: user, client: client, scopes: grant.scopes, capabilities: capabilities, nonce: grant.nonce,
-            form: form, head: head, directory: directory)
+            form: form, head: head, directory: directory, authTime: grant.authTime)
     }
 
     /// `grant_type=refresh_token`: any scope of the tenant's APIs, like Entra's multi-resource refresh tokens.
@@ -63,6 +70,11 @@ extension Issuer {
         case .success(let found): grant = found
         case .failure(.expired):
             throw OAuthError.invalidGrant(code: 700082, "The refresh token has expired due to inactivity.", suberror: "token_expired")
+        case .failure(.spaExpired):
+            throw OAuthError.invalidGrant(
+                code: 700084,
+                "The refresh token was issued to a single page app (SPA), and therefore has a fixed, limited lifetime of 1.00:00:00, which cannot be extended. It is now expired and a new sign in request must be sent by the SPA to the sign in page.",
+                suberror: "token_expired")
         case .failure(.wrongClient):
             throw OAuthError.invalidGrant(code: 70000, "The refresh token was issued to a different client.", suberror: "client_mismatch")
         case .failure(.revoked):
@@ -72,6 +84,7 @@ extension Issuer {
             throw OAuthError.invalidGrant(code: 9002313, "Invalid request. Request is malformed or invalid.", suberror: "bad_token")
         }
         notes.record(user: grant.upn)
+        if grant.isSPA, head.headerFields[.origin] == nil { throw CrossOrigin.spaOnly }
         guard let user = directory.user(upn: grant.upn) else {
             throw OAuthError.invalidGrant(code: 50034, "The user account {EUII Hidden} does not exist in the directory.")
         }

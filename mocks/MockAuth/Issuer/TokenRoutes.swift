@@ -89,6 +89,8 @@ extension Issuer {
             return try clientCredentialsGrant(form, head: head, notes: notes, directory: directory)
         case Self.deviceCodeGrantType:
             return try deviceCodeGrant(form, head: head, notes: notes, directory: directory)
+        case Self.jwtBearerGrantType:
+            return try onBehalfOfGrant(form, head: head, notes: notes, directory: directory)
         default:
             throw OAuthError(
                 error: "unsupported_grant_type", aadsts: 70003,
@@ -129,10 +131,14 @@ extension Issuer {
             }
             return client
         }
+        if let assertion = form.nonEmpty("client_assertion") {
+            try checkAssertion(assertion, type: form.nonEmpty("client_assertion_type"), client: client, head: head, directory: directory)
+            return client
+        }
         guard let secret else {
             throw .invalidClient(code: 7000218, "The request body must contain the following parameter: 'client_assertion' or 'client_secret'.")
         }
-        guard secret == client.secret else {
+        guard let expected = client.secret, secret == expected else {
             throw .invalidClient(
                 code: 7000215,
                 "Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID, for a secret added to app '\(client.clientId)'.")
@@ -140,10 +146,12 @@ extension Issuer {
         return client
     }
 
-    /// The common tail of every user grant: CA evaluation, then tokens.
+    /// The common tail of every user grant: CA evaluation, then tokens. `caClientId` is the app
+    /// whose compliance CA checks when it is not `client` (on-behalf-of: the user's client app).
     func issueUserTokens(
         user: Fixtures.User, client: Fixtures.ClientApp, scopes: ScopeRequest, capabilities: [String],
-        nonce: String?, form: FormParameters, head: HTTPRequest, directory: Fixtures
+        nonce: String?, form: FormParameters, head: HTTPRequest, directory: Fixtures, authTime: Date? = nil,
+        caClientId: String? = nil
     ) throws -> JSONValue {
         // Dynamic consent: only an interactive sign-in (authorize, the device page) consents.
         let missing = state.missingConsent(upn: user.upn, clientId: client.clientId, scopes: scopes)
@@ -154,18 +162,20 @@ extension Issuer {
                 suberror: "consent_required")
         }
         try ConditionalAccess.evaluate(
-            user: user, clientId: client.clientId, scopes: scopes, capabilities: capabilities, state: state)
+            user: user, clientId: caClientId ?? client.clientId, scopes: scopes, capabilities: capabilities, state: state)
+        let tenantId = directory.tenantId(of: user)
         let minter = TokenMinter(
-            key: key, issuer: issuerURL(base: baseURL(head), tenantId: directory.tenant.id),
-            tenantId: directory.tenant.id, now: state.now(), lifetime: directory.lifetimes.nextAccessTokenLifetime())
+            key: key, issuer: issuerURL(base: baseURL(head), tenantId: tenantId),
+            tenantId: tenantId, now: state.now(), lifetime: directory.lifetimes.nextAccessTokenLifetime())
         let refreshToken = scopes.oidcScopes.contains("offline_access")
-            ? state.issueRefreshToken(upn: user.upn, clientId: client.clientId, scopes: scopes) : nil
+            ? state.issueRefreshToken(upn: user.upn, clientId: client.clientId, scopes: scopes, spa: head.headerFields[.origin] != nil) : nil
         logger.debug(
             "user tokens issued",
             metadata: ["user.upn": "\(user.upn)", "client.id": "\(client.clientId)", "token.scope": "\(scopes.responseScope)"])
         let body = try minter.userTokenResponse(
             user: user, clientId: client.clientId, scopes: scopes, capabilities: capabilities, nonce: nonce,
-            refreshToken: refreshToken, wantsClientInfo: form["client_info"] == "1", clientAuthenticated: !client.isPublic)
+            refreshToken: refreshToken, wantsClientInfo: form["client_info"] == "1", azpacr: Self.azpacr(client, form),
+            authTime: authTime)
         state.noteIssued(body)
         return body
     }

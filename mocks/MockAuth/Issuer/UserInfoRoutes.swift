@@ -12,12 +12,18 @@ extension Issuer {
         for method in [HTTPRequest.Method.get, .post] {
             router.on("/:tenant/openid/userinfo", method: method) { request, context in
                 let directory = try self.directory(forTenant: context.pathParameter("tenant"))
-                guard let user = self.userInfoUser(request, directory: directory) else {
+                let caller = self.userInfoUser(request, directory: directory)
+                if let caller, let challenge = ContinuousAccess.challenge(for: caller.claims, user: caller.user, state: self.state) {
+                    return Response(
+                        status: .unauthorized, headers: [.wwwAuthenticate: challenge, .contentLength: "0", .cacheControl: "no-store"])
+                }
+                guard let (claims, found) = caller, found.accountEnabled, let clientId = claims["azp"]?.stringValue else {
                     return Response(
                         status: .unauthorized,
                         headers: [.wwwAuthenticate: #"Bearer error="invalid_token", error_description="send a valid access token of this tenant""#,
                                   .contentLength: "0", .cacheControl: "no-store"])
                 }
+                let user = (upn: found.upn, displayName: found.displayName, objectId: found.objectId, clientId: clientId)
                 context.note.record(user: user.upn)
                 let names = user.displayName.split(separator: " ", maxSplits: 1).map(String.init)
                 var body = JSONObject([("sub", .string(TokenMinter.subject(objectId: user.objectId, clientId: user.clientId)))])
@@ -32,13 +38,13 @@ extension Issuer {
         }
     }
 
-    /// The enabled user (and the app the token was issued to) of a verified bearer token.
-    private func userInfoUser(_ request: Request, directory: Fixtures) -> (upn: String, displayName: String, objectId: String, clientId: String)? {
+    /// The verified claims of a user bearer token of the tenant, and its user (enabled or not).
+    private func userInfoUser(_ request: Request, directory: Fixtures) -> (claims: JSONValue, user: Fixtures.User)? {
         guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
             let claims = try? JWT.verify(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces), keys: state.keyRing, audience: nil, now: state.now()),
-            claims["tid"]?.stringValue == directory.tenant.id, let upn = claims["upn"]?.stringValue,
-            let clientId = claims["azp"]?.stringValue, let user = directory.user(upn: upn), user.accountEnabled
+            let oid = claims["oid"]?.stringValue, claims["scp"] != nil,
+            let user = directory.user(objectId: oid), claims["tid"]?.stringValue == directory.tenantId(of: user)
         else { return nil }
-        return (user.upn, user.displayName, user.objectId, clientId)
+        return (claims, user)
     }
 }

@@ -26,13 +26,22 @@ struct MAMCaller: Sendable {
             throw .unauthorized("The bearer token was refused: \(error.description).")
         }
         let directory = issuer.state.directory
-        guard let upn = claims["upn"]?.stringValue, let appId = claims["azp"]?.stringValue else {
-            throw .unauthorized("The bearer token is not a user token (no upn).")
+        // The caller is known by `oid`: v2.0 tokens of personal accounts (and, at Entra, most
+        // v2.0 tokens) carry no `upn`.
+        guard let oid = claims["oid"]?.stringValue, claims["scp"] != nil, let appId = claims["azp"]?.stringValue else {
+            throw .unauthorized("The bearer token is not a user token (no oid or scp).")
         }
-        guard claims["tid"]?.stringValue == directory.tenant.id else {
+        guard let user = directory.user(objectId: oid) else {
+            throw .unauthorized("The bearer token's user (oid) is not in this directory.")
+        }
+        let tenantId = directory.tenantId(of: user)
+        guard claims["tid"]?.stringValue == tenantId else {
             throw .unauthorized("The bearer token was issued for another tenant.")
         }
-        return MAMCaller(upn: upn.lowercased(), appId: appId, tenantId: directory.tenant.id)
+        if let challenge = ContinuousAccess.challenge(for: claims, user: user, state: issuer.state) {
+            throw .insufficientClaims(challenge)
+        }
+        return MAMCaller(upn: user.upn.lowercased(), appId: appId, tenantId: tenantId)
     }
 }
 

@@ -65,9 +65,15 @@ struct MAMService: Sendable {
         reply(.appNotEnrolled, [("enrollmentId", .string(id))])
     }
 
+    /// The caller's (user, app). One app's token acts for that app only: an `appId` naming
+    /// another app than the token's client (`azp`) is refused (403).
     private func account(_ caller: MAMCaller, _ body: JSONObject) throws -> AccountApp {
         if let value = body["appId"], value.stringValue == nil { throw MAMError.badRequest("'appId' must be a string.") }
-        return AccountApp(upn: caller.upn, appId: body["appId"]?.stringValue ?? caller.appId)
+        if let appId = body["appId"]?.stringValue, appId != caller.appId {
+            throw MAMError.forbidden(
+                "The token was issued to app '\(caller.appId)'; it cannot act for app '\(appId)'. Acquire a token as that app.")
+        }
+        return AccountApp(upn: caller.upn, appId: caller.appId)
     }
 
     private func enrollmentId(_ body: JSONObject) throws -> String {

@@ -18,6 +18,11 @@ public struct ScopeRequest: Sendable, Hashable {
     public var consentScopes: [String] = []
     /// The access token's `aud`: the API's application ID (``Fixtures/ProtectedAPI/audience``).
     public var audience: String? = nil
+    /// True for Microsoft Graph: the answer's `scope` names its scopes without the resource
+    /// (`User.Read`), as Entra's answers do.
+    public var shortScopeNames = false
+    /// The API's optional access-token claims (``Fixtures/ProtectedAPI/optionalClaims``).
+    public var optionalClaims: [String] = []
 
     /// The access token's `scp`: requested scopes, `.default` expanded.
     public var grantedScopes: [String] {
@@ -26,7 +31,9 @@ public struct ScopeRequest: Sendable, Hashable {
 
     /// The space-separated `scope` of a token response.
     public var responseScope: String {
-        let full = resourceScopes.map { scope in resource.map { "\($0)/\(scope)" } ?? scope }
+        let full = resourceScopes.map { scope in
+            shortScopeNames && scope != ".default" ? scope : resource.map { "\($0)/\(scope)" } ?? scope
+        }
         let oidc = ["openid", "profile", "email", "offline_access"].filter { oidcScopes.contains($0) }
         return (full + oidc).joined(separator: " ")
     }
@@ -42,6 +49,9 @@ struct AuthorizationCodeGrant: Sendable {
     var codeChallenge: String?
     var codeChallengeMethod: String?
     var capabilities: [String]
+    /// When the person entered their password, kept when the authorize request sent `max_age`:
+    /// the id token's `auth_time` (OIDC Core §3.1.2.1).
+    var authTime: Date? = nil
     /// Set by an admin revocation of the user's sessions after the code was issued.
     var revoked = false
     var expiresAt: Date
@@ -57,6 +67,8 @@ struct RefreshTokenGrant: Sendable {
     var expiresAt: Date
     /// Set by `POST /_admin/users/{upn}/revoke-refresh-tokens`.
     var revoked = false
+    /// Issued to a cross-origin (browser) request: redeemed only cross-origin, lives 24 hours.
+    var isSPA = false
 }
 
 /// A pending device-code sign-in.

@@ -12,6 +12,8 @@ extension MockState {
         case revoked
         /// A device code polled sooner than its interval after the previous poll.
         case slowDown
+        /// A single-page app's refresh token past its fixed 24 hours.
+        case spaExpired
     }
 
     /// Stores a new authorization code and returns it.
@@ -35,16 +37,22 @@ extension MockState {
         }
     }
 
-    /// Stores a new refresh token for (user, client).
-    func issueRefreshToken(upn: String, clientId: String, scopes: ScopeRequest) -> String {
+    /// Stores a new refresh token for (user, client). An SPA's (`spa`: issued cross-origin)
+    /// lives 24 hours at most, as Entra's do, whatever the fixture's lifetime.
+    func issueRefreshToken(upn: String, clientId: String, scopes: ScopeRequest, spa: Bool = false) -> String {
         let token = "mock-rt." + Base64URL.randomToken(bytes: 48)
         locked { state in
+            let lifetime = state.directory.lifetimes.refreshToken
             state.refreshTokens[token] = RefreshTokenGrant(
                 clientId: clientId, upn: upn.lowercased(), scopes: scopes,
-                expiresAt: state.now().addingTimeInterval(TimeInterval(state.directory.lifetimes.refreshToken)))
+                expiresAt: state.now().addingTimeInterval(TimeInterval(spa ? min(lifetime, Self.spaRefreshTokenSeconds) : lifetime)),
+                isSPA: spa)
         }
         return token
     }
+
+    /// The fixed lifetime of a single-page app's refresh token (24 hours).
+    static let spaRefreshTokenSeconds = 86_400
 
     /// Looks a refresh token up; like Entra's, it stays valid after use until it expires.
     func refreshTokenGrant(_ token: String, clientId: String) -> Result<RefreshTokenGrant, RedemptionFailure> {
@@ -52,7 +60,7 @@ extension MockState {
             guard let grant = state.refreshTokens[token] else { return .failure(.unknown) }
             guard grant.clientId == clientId else { return .failure(.wrongClient) }
             guard !grant.revoked else { return .failure(.revoked) }
-            guard grant.expiresAt > state.now() else { return .failure(.expired) }
+            guard grant.expiresAt > state.now() else { return .failure(grant.isSPA ? .spaExpired : .expired) }
             return .success(grant)
         }
     }
@@ -67,12 +75,18 @@ extension MockState {
         return locked { state in
             let keys = state.refreshTokens.filter { $0.value.upn == upn && !$0.value.revoked }.map(\.key)
             for key in keys { state.refreshTokens[key]?.revoked = true }
-            state.sessions = state.sessions.filter { $0.value != upn }
+            state.sessions = state.sessions.filter { $0.value.upn != upn }
+            state.sessionsRevokedAt[upn] = state.now()
             for (code, grant) in state.authorizationCodes where grant.upn.lowercased() == upn {
                 state.authorizationCodes[code]?.revoked = true
             }
             return keys.count
         }
+    }
+
+    /// When `upn`'s sessions were last revoked (``revokeRefreshTokens(upn:)``), if ever.
+    func sessionsRevokedAt(upn: String) -> Date? {
+        locked { $0.sessionsRevokedAt[upn.lowercased()] }
     }
 
     /// Starts a device-code flow; returns (device_code, user_code).

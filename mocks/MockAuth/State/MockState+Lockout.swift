@@ -4,6 +4,12 @@ import Foundation
 struct LockoutCounter: Sendable {
     var failures = 0
     var lockedUntil: Date?
+    /// Digests of the last three wrong passwords counted: the same wrong password again is
+    /// not counted, as Entra's smart lockout tracks the last three bad password hashes.
+    var recentAttempts: [[UInt8]] = []
+
+    /// How many distinct wrong passwords Entra remembers.
+    static let remembered = 3
 }
 
 extension MockState {
@@ -13,10 +19,16 @@ extension MockState {
     }
 
     /// Counts a failed attempt of `key` against `limit` (0: never locks); locks it when reached.
-    func recordFailure(_ key: String, limit: Int) {
+    /// `attempt` (a digest of the wrong password) that is one of the last three counted is not
+    /// counted again: a job retrying one stale password never locks the account.
+    func recordFailure(_ key: String, limit: Int, attempt: [UInt8]? = nil) {
         guard limit > 0 else { return }
         locked { state in
             var counter = state.lockouts[key] ?? LockoutCounter()
+            if let attempt {
+                if counter.recentAttempts.contains(attempt) { return }
+                counter.recentAttempts = Array((counter.recentAttempts + [attempt]).suffix(LockoutCounter.remembered))
+            }
             counter.failures += 1
             if counter.failures >= limit {
                 counter.failures = 0

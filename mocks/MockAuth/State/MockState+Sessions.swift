@@ -1,15 +1,28 @@
 import Foundation
 
+/// A browser session of the sign-in page: who signed in with a password, and when.
+struct BrowserSession: Sendable, Hashable {
+    /// Lowercased UPN.
+    var upn: String
+    /// When the person last entered their password (mock clock): an id token's `auth_time`.
+    var authTime: Date
+}
+
 extension MockState {
-    /// Starts a browser session for `upn` (the sign-in page's cookie); returns its id.
+    /// Starts a browser session for `upn` (the sign-in page's cookie), signed in now; returns its id.
     func startSession(upn: String) -> String {
         let id = Base64URL.randomToken()
-        locked { $0.sessions[id] = upn.lowercased() }
+        locked { $0.sessions[id] = BrowserSession(upn: upn.lowercased(), authTime: $0.now()) }
         return id
     }
 
     /// The UPN signed in under session `id`.
     func sessionUser(_ id: String) -> String? {
+        locked { $0.sessions[id]?.upn }
+    }
+
+    /// The session `id`, when it is live.
+    func session(_ id: String) -> BrowserSession? {
         locked { $0.sessions[id] }
     }
 

@@ -37,8 +37,13 @@ public final class MockState: Sendable {
         var authorizationCodes: [String: AuthorizationCodeGrant] = [:]
         var refreshTokens: [String: RefreshTokenGrant] = [:]
         var deviceCodes: [String: DeviceCodeGrant] = [:]
-        /// Browser sessions of the sign-in page: cookie value → UPN.
-        var sessions: [String: String] = [:]
+        /// Browser sessions of the sign-in page: cookie value → who signed in, and when.
+        var sessions: [String: BrowserSession] = [:]
+        /// When each user's sessions were last revoked (lowercased UPN → mock time): CAE at the
+        /// resources refuses `cp1` tokens issued before it.
+        var sessionsRevokedAt: [String: Date] = [:]
+        /// Client assertions' `jti`s per `clientId|jti`, until they expire (``AssertionUse``).
+        var assertionIds: [String: AssertionUse] = [:]
         /// Consents given at interactive sign-ins: `upn|clientId|resource/scope`, lowercased.
         var consents: Set<String> = []
         /// Failed sign-ins per lowercased UPN, and wrong device codes (``LockoutPolicy``).

@@ -1,10 +1,11 @@
-/// Close spellings: a field name that is not known is most often a known one misspelt
-/// (`acount`, `scope`, `Account`), so messages name the closest known name.
-enum FieldNames {
+/// Close spellings: a member name that is not known is most often a known one misspelt
+/// (`acount`, `caTargetted`, `redirectUri`), so messages about JSON documents (flow files,
+/// tenant fixtures, policy settings) name the closest known name.
+public enum ClosestName {
     /// The name in `candidates` closest to `name` (edit distance, ignoring case), when it is
     /// close enough to be a misspelling: at most a third of the longer name's letters, at
     /// least one.
-    static func closest(to name: String, among candidates: some Sequence<String>) -> String? {
+    public static func to(_ name: String, among candidates: some Sequence<String>) -> String? {
         var best: (name: String, distance: Int)?
         for candidate in candidates where candidate != name {
             let distance = editDistance(name.lowercased(), candidate.lowercased())
@@ -14,8 +15,14 @@ enum FieldNames {
         return best?.name
     }
 
+    /// `"closest known: 'NAME'; "` for the closest of `candidates`, or an empty string, to
+    /// put before a list of the known names.
+    public static func hint(_ name: String, among candidates: some Sequence<String>) -> String {
+        to(name, among: candidates).map { "closest known: '\($0)'; " } ?? ""
+    }
+
     /// Levenshtein distance over characters.
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
@@ -28,16 +35,5 @@ enum FieldNames {
             previous = current
         }
         return previous[b.count]
-    }
-}
-
-extension FieldReader {
-    /// The error for the required field `key` when it is absent: a field of the object that
-    /// nobody read and that is `key` misspelt is named as unknown, with `key`; otherwise
-    /// `otherwise`.
-    func missing(_ key: String, otherwise: FlowError) -> FlowError {
-        let unread = object.keys.filter { !known.contains($0) }
-        guard let typo = unread.first(where: { FieldNames.closest(to: $0, among: [key]) != nil }) else { return otherwise }
-        return fail("\(place): unknown field '\(typo)' (closest known: '\(key)', which is required)")
     }
 }
