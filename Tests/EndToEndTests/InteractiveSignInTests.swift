@@ -98,6 +98,42 @@ import Testing
         }
     }
 
+    /// A code nobody approves ends with --timeout (issue 51 point 5), not after the code's 15 minutes.
+    @Test func aDeviceCodeNobodyApprovesEndsWithTheTimeout() async throws {
+        try await DaemonCommandTests.withDaemon { directory, _ in
+            let result = try await CLI.run(["sign-in", "bob@contoso.com", "--device-code", "--timeout", "2", "--state-dir", directory], timeout: .seconds(120))
+            #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+            #expect(result.stderr.contains("no approval within --timeout 2 s: the device-code sign-in was cancelled"), "\(result.stderr)")
+            #expect(result.stdout.contains("UserCancelled"), "\(result.stdout)")
+        }
+    }
+
+    /// The guide's scripted person (docs/examples/approve-device-codes.sh) approves both codes
+    /// a CA-targeted user needs: the sign-in's, and the MAM service token's after the 53005.
+    @Test func aScriptApprovesBothCodesOfACATargetedUser() async throws {
+        try await DaemonCommandTests.withDaemon { directory, mock in
+            let script = CLI.root + "/docs/examples/approve-device-codes.sh"
+            let output = directory + "-sign-in.out"
+            defer { try? FileManager.default.removeItem(atPath: output) }
+            let shell = """
+                "$CTL" sign-in alice@contoso.com --device-code --timeout 120 --scope api://contoso-chat/Chat.Read --state-dir "$DIR" > "$OUT" &
+                pid=$!
+                "$SCRIPT" "$URL" alice@contoso.com "$OUT" "$pid"
+                wait "$pid"
+                """
+            let environment = ProcessInfo.processInfo.environment.merging([
+                "CTL": ChildServer.executable("compliancectl"), "DIR": directory, "OUT": output, "SCRIPT": script, "URL": mock.url,
+            ]) { $1 }
+            let result = try await ChildProcess.run("/bin/bash", ["-c", shell], environment: environment, timeout: .seconds(180))
+            let signIn = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            #expect(result.status == 0, "\(result.standardOutput) \(result.standardError) \(signIn)")
+            let approvals = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("approved device code ") }
+            #expect(approvals.count == 2, "\(result.standardOutput)")
+            #expect(signIn.contains("alice@contoso.com: Compliant (0) — signed in"), "\(signIn)")
+            #expect(signIn.contains("The sign-in needs you again"), "\(signIn)")
+        }
+    }
+
     @Test(arguments: [SIGINT, SIGTERM])
     func ctrlCCancelsADeviceCodeSignIn(signal: Int32) async throws {
         try await DaemonCommandTests.withDaemon { directory, mock in
@@ -126,7 +162,7 @@ import Testing
     @Test func conflictingSignInMethodsAreUsageErrors() async throws {
         let cases: [[String]] = [
             ["--browser", "--device-code"], ["--browser", "--silent"], ["--grant", "client_credentials"], ["--device-code", "--password-stdin"],
-            ["--no-open"], ["--browser", "--timeout", "0"],
+            ["--no-open"], ["--browser", "--timeout", "0"], ["--timeout", "5"], ["--device-code", "--timeout", "0"],
         ]
         for arguments in cases {
             let result = try await CLI.run(["sign-in", "bob@contoso.com"] + arguments + ["--socket", "/nonexistent.sock"])

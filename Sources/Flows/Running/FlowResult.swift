@@ -46,6 +46,9 @@ public struct FlowResult: Sendable {
     /// The daemon's last log lines when it died or failed to start.
     public var daemonLog: [String] = []
     public var milliseconds: Int64 = 0
+    /// With ``RunOptions/keepState``: where the flow's daemon state was kept (none when the
+    /// flow started no daemon, or used one given by `--socket`).
+    public var keptStateDirectory: String?
     /// With ``RunOptions/explain``: each account's compliance story as the flow left it.
     public var stories: [ComplianceStory] = []
 
@@ -65,6 +68,7 @@ public struct FlowResult: Sendable {
             "steps": .array(steps.map(\.json)),
         ]
         if let setupError { object["error"] = .string(setupError) }
+        if let keptStateDirectory { object["stateDirectory"] = .string(keptStateDirectory) }
         if !lastEvents.isEmpty { object["lastEvents"] = .array(lastEvents) }
         if !daemonLog.isEmpty { object["daemonLog"] = .array(daemonLog.map { .string($0) }) }
         if !stories.isEmpty {

@@ -30,6 +30,7 @@ public struct FlowRunner: Sendable {
             result.daemonLog = stack.daemonLogTail()
         }
         await stack.stop()
+        if options.keepState { result.keptStateDirectory = stack.stateDirectory }
         result.milliseconds = started.duration(to: .now).milliseconds
         progress(.flowFinished(result))
         return result

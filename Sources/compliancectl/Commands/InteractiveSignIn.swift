@@ -2,15 +2,25 @@ import ControlClient
 import Dispatch
 import Foundation
 import JSON
+import Synchronization
 
 /// A sign-in a person completes outside the daemon: opens an interaction, starts the sign-in
 /// with it, prints what the person must do as soon as the daemon knows it (the URL, opened
 /// with `xdg-open` when there is one; or the verification URI and code), and waits. Ctrl-C
 /// (or SIGTERM) cancels the interaction: the sign-in ends UserCancelled and the command exits 130.
+/// A device-code sign-in with a timeout is cancelled the same way when nobody approved it in time.
 struct InteractiveSignIn {
     enum Method {
         case browser(open: Bool, timeoutSeconds: Int?)
-        case deviceCode
+        case deviceCode(timeoutSeconds: Int?)
+    }
+
+    /// How a wait ended besides its answer.
+    struct Ending {
+        /// Ctrl-C or SIGTERM cancelled it.
+        var interrupted: Bool
+        /// The device-code timeout cancelled it.
+        var timedOut: Bool
     }
 
     let method: Method
@@ -20,7 +30,7 @@ struct InteractiveSignIn {
     /// Runs `signIn` with the interaction's user; returns its answer and whether Ctrl-C cancelled it.
     func run(
         _ client: ControlClient, _ signIn: @escaping @Sendable (ControlClient.User) async throws(ControlClientError) -> JSONValue
-    ) async throws(ControlClientError) -> (answer: JSONValue, interrupted: Bool) {
+    ) async throws(ControlClientError) -> (answer: JSONValue, ending: Ending) {
         let kind = if case .browser = method { "browser" } else { "deviceCode" }
         let opened = try await client.openInteraction(kind)
         guard let id = opened["id"]?.stringValue else { throw ControlClientError(.invalidResponse, "POST /v1/interactions: no id in the answer") }
@@ -28,6 +38,7 @@ struct InteractiveSignIn {
         case .browser(_, let timeout): .browser(interaction: id, timeoutSeconds: timeout)
         case .deviceCode: .deviceCode(interaction: id)
         }
+        let timedOut = TimeoutFlag()
         let interrupted = InterruptWatch(cancel: { _ = try? await client.cancelInteraction(id) })
         defer { interrupted.stop() }
         // The prompt is shown while the sign-in runs; a sign-in that needs nobody (a cached
@@ -40,6 +51,14 @@ struct InteractiveSignIn {
                 await showPrompt(client, id)
                 return nil
             }
+            if case .deviceCode(let seconds?) = method {
+                group.addTask {  // nobody approved in time: cancelled as Ctrl-C would
+                    guard (try? await Task.sleep(for: .seconds(seconds))) != nil else { return nil }
+                    timedOut.set()
+                    _ = try? await client.cancelInteraction(id)
+                    return nil
+                }
+            }
             var answer: Result<JSONValue, ControlClientError>?
             for await finished in group {
                 if let finished {
@@ -50,7 +69,7 @@ struct InteractiveSignIn {
             return answer!
         }
         _ = try? await client.cancelInteraction(id)  // forgotten by the daemon now (it ended)
-        return (try result.get(), interrupted.fired)
+        return (try result.get(), Ending(interrupted: interrupted.fired, timedOut: timedOut.isSet))
     }
 
     /// Prints each prompt of the interaction as it appears (a request may need the person
@@ -113,6 +132,13 @@ struct InteractiveSignIn {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
     }
+}
+
+/// Set once by the device-code timeout's task, read after the wait.
+final class TimeoutFlag: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var isSet: Bool { flag.withLock { $0 } }
 }
 
 /// SIGINT and SIGTERM, while a sign-in waits for a person: the first runs `cancel` once

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChildProcess
 import ControlClient
+import FileOutput
 import Flows
 import Foundation
 import JSON
@@ -34,6 +35,7 @@ struct RunCommand: AsyncParsableCommand {
             Examples:
               compliancectl run flows/
               compliancectl run flows/seed-mam-ca-always-applied.json --json
+              compliancectl run flows/ --junit report.xml   # JUnit XML for CI test reports
               compliancectl run flows/ --authority http://127.0.0.1:8080/contoso.com
               compliancectl run my-flows/ --oidc-issuer https://id.example.org/realms/test \
                 --client-id my-app --param account=erin@example.org --param password="$PW"
@@ -65,7 +67,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-reset"), help: "With --authority: do not reset the mock (POST /_admin/reset) before each flow; flows start from its current state.")
     var noReset = false
 
-    @Flag(name: .customLong("keep-state"), help: "Keep each flow's daemon state directory.")
+    @Flag(name: .customLong("keep-state"), help: "Keep each flow's daemon state directory (each flow's progress says where; --json: stateDirectory).")
     var keepState = false
 
     @Flag(name: .long, help: "At the end of each flow, tell each account's compliance story as compliancectl explain does: its diagnoses (the JSON report's explain).")
@@ -73,6 +75,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Print a JSON report instead of progress and a table.")
     var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Also write a JUnit XML report (one testcase per flow) to FILE, for CI test reports.", valueName: "file"))
+    var junit: String?
 
     @Flag(name: .shortAndLong, help: "Also print each flow's description and each step's note.")
     var verbose = false
@@ -104,6 +109,10 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let junit, let reason = FileOutput.cannotWrite(junit) {  // refused before the flows run, not after
+            Terminal.warn("cannot write \(junit): \(reason)")
+            throw Exit.ioError
+        }
         let flows: [Flow]
         do {
             let defaults = FlowDefaults(
@@ -138,8 +147,13 @@ struct RunCommand: AsyncParsableCommand {
         if let authority = issuer.authority, servers, !noReset { Self.noteReset(authority) }
         if let socket, servers { await Self.noteStateOfGivenDaemon(socket) }
         let printer = RunPrinter(json: json, verbose: verbose)
+        let started = Date()
         let results = await FlowSuite.run(flows, options: options, jobs: jobs) { progress in printer.show(progress) }
         printer.finish(results)
+        if let junit {
+            let report = JUnitReport.xml(results, started: started, seconds: Date().timeIntervalSince(started))
+            try OutputFile.write(Array(report.utf8), to: junit)
+        }
         // Stopped by a signal: its handler ends this process by that signal, after the servers.
         await ChildProcess.awaitTerminationIfStopping()
         if results.contains(where: { $0.setupError != nil }) && !results.contains(where: { $0.setupError == nil && !$0.passed }) {

@@ -52,7 +52,11 @@ struct SignInCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-open"), help: "With --browser: print the URL only, do not run xdg-open.")
     var noOpen = false
 
-    @Option(name: .long, help: ArgumentHelp("With --browser: seconds to wait for the browser's redirect (1...3600, default 300).", valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --browser: seconds to wait for the browser's redirect (1...3600, default 300). With --device-code: seconds to wait for the approvals (default: as long as the issuer's code lives); then the sign-in is cancelled, exit 1.",
+            valueName: "seconds"))
     var timeout: Int?
 
     @Flag(name: .customLong("device-code"), help: "Sign in on another device with a code (RFC 8628).")
@@ -68,22 +72,29 @@ struct SignInCommand: AsyncParsableCommand {
         if let grant, grant != "password" { throw ValidationError("--grant takes 'password', got '\(grant)'.") }
         if (browser || deviceCode), userOptions.passwordFromStandardInput { throw ValidationError("--password-stdin has no use with --browser or --device-code: the person types it.") }
         try userOptions.checkAsks(silent: silent, how: "leave out --silent to sign in with the password")
-        if !browser, noOpen || timeout != nil { throw ValidationError("--no-open and --timeout go with --browser.") }
+        if !browser, noOpen { throw ValidationError("--no-open goes with --browser.") }
+        if !browser, !deviceCode, timeout != nil { throw ValidationError("--timeout goes with --browser or --device-code.") }
         if let timeout, !(1...3600).contains(timeout) { throw ValidationError("--timeout must be 1...3600 seconds, got \(timeout).") }
     }
 
     func run() async throws {
         let scopes = scopes.isEmpty ? nil : scopes
         if browser || deviceCode {
-            let method: InteractiveSignIn.Method = browser ? .browser(open: !noOpen, timeoutSeconds: timeout) : .deviceCode
+            let method: InteractiveSignIn.Method = browser ? .browser(open: !noOpen, timeoutSeconds: timeout) : .deviceCode(timeoutSeconds: timeout)
             var interrupted = false
+            let timeout = timeout
             // The person may take minutes (a device code lives 15 at Entra).
             try await DaemonCall.run(daemon.address, timeout: .seconds(3700)) { client throws(ControlClientError) in
-                let (answer, cancelled) = try await InteractiveSignIn(method: method, json: daemon.address.json).run(client) { user throws(ControlClientError) in
+                let (answer, ending) = try await InteractiveSignIn(method: method, json: daemon.address.json).run(client) { user throws(ControlClientError) in
                     try await client.signIn(account, silent: false, scopes: scopes, user: user)
                 }
-                interrupted = cancelled
-                return Self.result(answer, account: account ?? "the managed user", succeedsIf: !cancelled)
+                interrupted = ending.interrupted
+                var result = Self.result(answer, account: account ?? "the managed user", succeedsIf: !ending.interrupted && !ending.timedOut)
+                if ending.timedOut, let timeout {
+                    Terminal.warn("no approval within --timeout \(timeout) s: the device-code sign-in was cancelled")
+                    result.lines.append("  cancelled: no approval within --timeout \(timeout) s")
+                }
+                return result
             } onFailure: { interrupted }
             return
         }

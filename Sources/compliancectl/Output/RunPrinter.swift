@@ -29,6 +29,9 @@ final class RunPrinter: Sendable {
             emit(([line] + step.mismatches.map { "        \($0)" }).joined(separator: "\n"))
         case .flowFinished(let result):
             if let error = result.setupError { emit("  [\(result.name)] ERROR \(error)") }
+            if let kept = result.keptStateDirectory {
+                emit("  [\(result.name)] state kept in \(kept) (its daemon's store, vault and control.sock; remove it when done)")
+            }
             for story in result.stories {
                 let verdict = story.diagnoses.isEmpty ? "no known loop" : story.diagnoses.map(\.message).joined(separator: "; ")
                 emit("  [\(result.name)] explain \(story.account) (ends \(story.ending ?? "-")): \(verdict)")
