@@ -99,7 +99,7 @@ let package = Package(
         .target(
             name: "MockAuth",
             dependencies: [
-                "JSON", "ProgramSupport",
+                "JSON", "ProgramSupport", "ConnectionCustody",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -149,7 +149,7 @@ let package = Package(
         .executableTarget(
             name: "complianced",
             dependencies: [
-                "AppProfile", "Daemon", "Orchestrator", "ProgramSupport",
+                "AppProfile", "Daemon", "Orchestrator", "ProgramSupport", "ConnectionCustody",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -159,8 +159,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // Child processes with a clean signal mask (run's servers, test servers).
+        // Child processes with a clean signal mask (run's servers, test servers), each contained
+        // by child-keeper (C: between fork and exec only async-signal-safe calls).
         .target(name: "ChildProcess", swiftSettings: swiftSettings),
+        .executableTarget(name: "child-keeper"),
+        // Connections a server set up and never handled, closed once it stopped (no trap at a stop).
+        .target(
+            name: "ConnectionCustody",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The CLI: a control-API client, the flow format and runner, and the executable.
         .target(name: "ControlClient", dependencies: ["ComplianceCore", "HTTPClient", "JSON"], swiftSettings: swiftSettings),
         .target(
@@ -181,7 +195,7 @@ let package = Package(
             name: "compliance-bench",
             dependencies: [
                 "AppProfile", "HTTPClient", "CCurl", "CJansson", "JSON", "MockAuth", "ComplianceCore", "Orchestrator", "Daemon", "LocalServers",
-                "ChildProcess",
+                "ChildProcess", "ConnectionCustody",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -213,7 +227,7 @@ let package = Package(
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
-                "HTTPClient",
+                "HTTPClient", "MockAuth", "LocalServers", "ConnectionCustody",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -276,7 +290,7 @@ let package = Package(
         .testTarget(
             name: "MockAuthTests",
             dependencies: [
-                "MockAuth", "JSON", "LocalServers",
+                "MockAuth", "JSON", "LocalServers", "ConnectionCustody",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

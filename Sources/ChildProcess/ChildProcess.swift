@@ -13,6 +13,10 @@ import Glibc
 /// the ready line is seen the moment it is written), its stderr goes to a file; both files
 /// live in a scratch directory, removed when this object goes away.
 ///
+/// Contained (``Keeper``): the program runs under `child-keeper`, so neither it nor anything it
+/// starts outlives this process, however this process dies, and whatever the program leaves
+/// running when it ends is ended too. ``pid`` is the program's; signals go to it directly.
+///
 /// ## Why not swift-subprocess (decided 2026-11-26, issue 29)
 /// swiftlang/swift-subprocess 1.0.2 (in the package mirror) spawns as carefully (empty signal
 /// mask, default dispositions, close-on-exec descriptors) and would replace ``Spawn`` and the
@@ -30,8 +34,15 @@ import Glibc
 ///   with our `waitpid` reaping of children it did not start.
 /// Revisit when a detached (unscoped) execution lands upstream.
 public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths never change; `exitStatus` is behind a lock
-    /// The child's process id.
+    /// The program's process id.
     public let pid: pid_t
+    /// The process this one reaps: the keeper, or the program itself when not contained.
+    let reapedPID: pid_t
+    /// This process's end of the keeper's socket pair (-1 when not contained); closed once the
+    /// keeper is reaped, or when this object goes away (which ends the keeper's tree).
+    private let lifeline: Int32
+    /// True when the program runs under the keeper (``Keeper``).
+    public var isContained: Bool { lifeline >= 0 }
     /// The program's path, for messages.
     public let executable: String
     private let scratch: String
@@ -46,7 +57,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
     /// `input` is what the child reads on stdin (nothing when nil).
     public init(executable: String, arguments: [String], environment: [String: String]? = nil, input: [UInt8]? = nil) throws(ChildProcessError) {
         self.executable = executable
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
+        guard Keeper.isExecutableFile(executable) else {
             throw ChildProcessError(.notFound, "\(executable) is not an executable file")
         }
         let name = (executable as NSString).lastPathComponent
@@ -73,18 +84,43 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
             throw ChildProcessError(.spawnFailed, "not starting \(executable): this process is stopping")
         }
         startedAt = .now
-        do {
-            pid = try Spawn.run(
-                executable: executable, arguments: arguments, environment: environmentList, stdin: stdinPath, stdout: output.writeEnd,
-                stderr: stderrPath)
+        var ends: (ours: Int32, theirs: Int32)?
+        do throws(ChildProcessError) {
+            if let keeper = Keeper.path {
+                let lifeline = try Keeper.lifeline()
+                ends = lifeline
+                let spawned: Result<pid_t, ChildProcessError>
+                do throws(ChildProcessError) {
+                    spawned = .success(try Spawn.run(
+                        executable: executable, arguments: arguments, environment: environmentList, stdin: stdinPath, stdout: output.writeEnd,
+                        stderr: stderrPath, keeper: (keeper, lifeline.theirs)))
+                } catch {
+                    spawned = .failure(error)
+                }
+                close(lifeline.theirs)  // the keeper has its copy
+                let keeperPID = try spawned.get()
+                guard let program = Keeper.programPID(from: lifeline.ours, timeout: .seconds(30)) else {
+                    kill(keeperPID, SIGKILL)
+                    _ = waitpid(keeperPID, nil, 0)
+                    throw ChildProcessError(.spawnFailed, "cannot start \(executable): its keeper (\(keeper)) did not start it")
+                }
+                (pid, reapedPID) = (program, keeperPID)
+            } else {
+                pid = try Spawn.run(
+                    executable: executable, arguments: arguments, environment: environmentList, stdin: stdinPath, stdout: output.writeEnd,
+                    stderr: stderrPath)
+                reapedPID = pid
+            }
         } catch {
+            if let ends { close(ends.ours) }
             _ = LiveChildren.endSpawn(nil)
             output.abandon()
             try? FileManager.default.removeItem(atPath: scratch)
             throw error
         }
+        lifeline = ends?.ours ?? -1
         output.start(copyingTo: stdoutPath)
-        guard LiveChildren.endSpawn(pid) else {
+        guard LiveChildren.endSpawn(LiveChildren.Child(reaped: reapedPID, program: pid)) else {
             // This process is stopping its children (``stopChildrenOnTermination()``), this one with them.
             throw ChildProcessError(.spawnFailed, "not starting \(executable): this process is stopping")
         }
@@ -93,6 +129,13 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
     deinit {
         if exitStatus == nil { kill(pid, SIGKILL) }
         _ = waitForExit(deadline: .now + .seconds(2))
+        if lifeline >= 0 {
+            close(lifeline)  // a keeper still running now ends its whole tree
+            if exitStatus == nil {
+                kill(reapedPID, SIGKILL)
+                _ = waitForExit(deadline: .now + .seconds(2))
+            }
+        }
         try? FileManager.default.removeItem(atPath: scratch)
     }
 
@@ -137,16 +180,17 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
         reaped.withLock { status in
             if let status { return status }
             var raw: Int32 = 0
-            let result = waitpid(pid, &raw, WNOHANG)
+            let result = waitpid(reapedPID, &raw, WNOHANG)
             if result == -1, errno == ECHILD {
                 // Reaped elsewhere (``stopChildrenOnTermination()``): gone, how is unknown.
                 status = .signalled(SIGKILL)
-                LiveChildren.remove(pid)
+                LiveChildren.remove(reapedPID)
                 return status
             }
-            guard result == pid else { return nil }
+            guard result == reapedPID else { return nil }
+            // The keeper ends as the program ended.
             status = ExitStatus(raw: raw)
-            LiveChildren.remove(pid)
+            LiveChildren.remove(reapedPID)
             return status
         }
     }
@@ -178,7 +222,10 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
             _ = await waitForExit(timeout: graceful)
         }
         if isRunning { kill(pid, SIGKILL) }
-        _ = await waitForExit(timeout: .seconds(5))
+        if !(await waitForExit(timeout: .seconds(5))), reapedPID != pid {
+            kill(reapedPID, SIGKILL)  // a keeper that did not end with its program
+            _ = await waitForExit(timeout: .seconds(5))
+        }
         return exitStatus
     }
 }

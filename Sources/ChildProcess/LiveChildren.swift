@@ -11,7 +11,14 @@ import Glibc
 enum LiveChildren {
     /// The live children, how many spawns are under way, and whether this process is stopping
     /// (then no new spawn starts).
-    static let state = Mutex<(pids: Set<pid_t>, spawning: Int, stopping: Bool)>(([], 0, false))
+    static let state = Mutex<(children: [pid_t: Child], spawning: Int, stopping: Bool)>(([:], 0, false))
+
+    /// A live child: the process to reap (its keeper, or the program when not contained) and
+    /// the program, which signals go to.
+    struct Child: Sendable {
+        var reaped: pid_t
+        var program: pid_t
+    }
     static let sources = Mutex<[SignalSource]>([])
     static let installed = Mutex(false)
     /// Paths removed once a signal's stop has stopped the children (``ChildProcess/removeOnTermination(_:)``).
@@ -34,15 +41,16 @@ enum LiveChildren {
 
     /// After `posix_spawn` (`pid` nil when it failed): registers the child. False when this
     /// process started stopping meanwhile; ``stopAll(grace:)`` then stops this child too.
-    static func endSpawn(_ pid: pid_t?) -> Bool {
+    static func endSpawn(_ child: Child?) -> Bool {
         state.withLock { state in
             state.spawning -= 1
-            if let pid { state.pids.insert(pid) }
+            if let child { state.children[child.reaped] = child }
             return !state.stopping
         }
     }
 
-    static func remove(_ pid: pid_t) { _ = state.withLock { $0.pids.remove(pid) } }
+    /// The child reaped as `pid` is gone.
+    static func remove(_ pid: pid_t) { _ = state.withLock { $0.children.removeValue(forKey: pid) } }
 
     /// SIGTERM to every live child, up to `grace` for them to exit, SIGKILL to the rest; each
     /// is reaped (the ``ChildProcess`` objects may never get to it). Spawns under way finish
@@ -51,17 +59,24 @@ enum LiveChildren {
         state.withLock { $0.stopping = true }
         let settled = ContinuousClock.now + .seconds(2)
         while state.withLock({ $0.spawning }) > 0, ContinuousClock.now < settled { usleep(1_000) }
-        let children = state.withLock { $0.pids }
-        for pid in children { kill(pid, SIGTERM) }
+        let children = Array(state.withLock { $0.children.values })
+        for child in children { kill(child.program, SIGTERM) }
         var running = children
         let deadline = ContinuousClock.now + grace
         while !running.isEmpty, ContinuousClock.now < deadline {
-            running = running.filter { waitpid($0, nil, WNOHANG) == 0 }
+            running = running.filter { waitpid($0.reaped, nil, WNOHANG) == 0 }
             if !running.isEmpty { usleep(10_000) }
         }
-        for pid in running {
-            kill(pid, SIGKILL)
-            _ = waitpid(pid, nil, 0)
+        // SIGKILL to the program: its keeper then ends what it left and itself.
+        for child in running { kill(child.program, SIGKILL) }
+        let killed = ContinuousClock.now + .seconds(5)
+        while !running.isEmpty, ContinuousClock.now < killed {
+            running = running.filter { waitpid($0.reaped, nil, WNOHANG) == 0 }
+            if !running.isEmpty { usleep(10_000) }
+        }
+        for child in running {
+            kill(child.reaped, SIGKILL)
+            _ = waitpid(child.reaped, nil, 0)
         }
     }
 }

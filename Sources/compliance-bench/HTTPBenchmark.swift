@@ -1,3 +1,4 @@
+import ConnectionCustody
 import HTTPClient
 import Hummingbird
 import Logging
@@ -14,8 +15,9 @@ enum HTTPBenchmark {
             Response(status: .ok, body: .init(asyncSequence: request.body))
         }
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let custody = ConnectionCustody()
         let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            router: router, server: .http1(custody: custody), configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: [custody],
             onServerRunning: { portContinuation.yield($0.localAddress?.port ?? 0) },
             logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
         let group = ServiceGroup(services: [app], logger: app.logger)

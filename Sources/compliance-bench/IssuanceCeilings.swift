@@ -1,3 +1,4 @@
+import ConnectionCustody
 import Foundation
 import Hummingbird
 import LocalServers
@@ -75,8 +76,10 @@ enum IssuanceCeilings {
                 body: .init(byteBuffer: try answer(signingInput: signingInput, key: key)))
         }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let custody = ConnectionCustody()
         let application = Application(
-            router: router, server: pinned ? .pinnedHTTP1() : .http1(), configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "ceiling"),
+            router: router, server: pinned ? .pinnedHTTP1(custody: custody) : .http1(custody: custody),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "ceiling"), services: [custody],
             onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
         let services = ServiceGroup(configuration: .init(services: [application], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -1,3 +1,4 @@
+import ConnectionCustody
 import Foundation
 import Hummingbird
 import JSON
@@ -101,8 +102,9 @@ enum TrivialUnixServer {
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"ok":true}"#)))
         }
         let (ready, continuation) = AsyncStream<Void>.makeStream()
+        let custody = ConnectionCustody()
         let app = Application(
-            router: router, configuration: .init(address: .unixDomainSocket(path: path)),
+            router: router, server: .http1(custody: custody), configuration: .init(address: .unixDomainSocket(path: path)), services: [custody],
             onServerRunning: { _ in continuation.yield() },
             logger: Logger(label: "bench.trivial", factory: { _ in SwiftLogNoOpLogHandler() }))
         let group = ServiceGroup(services: [app], logger: app.logger)

@@ -2,6 +2,7 @@ import AppProfile
 import ArgumentParser
 import Daemon
 import Foundation
+import ConnectionCustody
 import Hummingbird
 import Logging
 import Orchestrator
@@ -193,9 +194,13 @@ struct Complianced: AsyncParsableCommand {
         // The engine first: it runs the machine's I/O for every request, and a group stops its
         // services in reverse order, so it stops after the listeners.
         var services: [any Service] = [parts.engine]
+        // Each server's connections set up while it stops are closed, never dropped (a dropped
+        // one trapped the process: ConnectionCustody).
+        let socketCustody = ConnectionCustody()
         services.append(Application(
-            router: parts.routes.router(),
+            router: parts.routes.router(), server: .http1(custody: socketCustody),
             configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "complianced"),
+            services: [socketCustody],
             onServerRunning: { _ in
                 chmod(socketPath, 0o600)
                 await ready.report()
@@ -203,17 +208,21 @@ struct Complianced: AsyncParsableCommand {
             logger: logger))
         if let listen {
             let address = try Self.loopbackAddress(listen, option: "--listen")
+            let custody = ConnectionCustody()
             services.append(Application(
-                router: parts.routes.router(),
+                router: parts.routes.router(), server: .http1(custody: custody),
                 configuration: .init(address: .hostname(address.host, port: address.port), serverName: "complianced"),
+                services: [custody],
                 onServerRunning: { channel in await ready.report(tcp: "http://127.0.0.1:\(channel.localAddress?.port ?? address.port)") },
                 logger: logger))
         }
         if let metricsListen {
             let address = try Self.loopbackAddress(metricsListen, option: "--metrics-listen")
+            let custody = ConnectionCustody()
             services.append(Application(
-                router: MetricsRouter.router(metrics),
+                router: MetricsRouter.router(metrics), server: .http1(custody: custody),
                 configuration: .init(address: .hostname(address.host, port: address.port), serverName: "complianced"),
+                services: [custody],
                 onServerRunning: { channel in
                     await ready.report(metrics: "http://127.0.0.1:\(channel.localAddress?.port ?? address.port)/metrics")
                 },

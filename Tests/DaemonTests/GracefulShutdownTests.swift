@@ -3,6 +3,7 @@ import Foundation
 import JSON
 import Testing
 import LocalServers
+import MockAuth
 
 #if canImport(Glibc)
 import Glibc
@@ -14,14 +15,23 @@ import Glibc
     @Test func sigtermLetsAnInFlightRemediationFinishThenExitsZero() async throws {
         try await InProcessMockAuth.run { mock in
             try await CrashResumeTests.withStateDirectory { directory in
-                let daemon = try await DaemonProcess(stateDirectory: directory, authority: mock.authority)
-                // The MAM enrollment answers after 1.5 s: the remediation is in flight when SIGTERM comes.
-                _ = try await DaemonHarness.http.execute(.json(url: mock.url + "/_admin/faults", body: (["route": "mam.enroll", "delayMs": 1500] as JSONValue).encoded()))
+                let notify = try NotifySocket()
+                let daemon = try await DaemonProcess(
+                    stateDirectory: directory, authority: mock.authority,
+                    environment: ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify.path]) { _, new in new })
+                // The mock holds the MAM enrollment until released: the remediation is in flight
+                // (its enroll request held) when SIGTERM comes, and the stop has begun (STOPPING=1)
+                // when the enrollment is answered, whatever the machine's speed. (A 1.5 s delay
+                // and SIGTERM after 0.7 s let a slow sign-in meet the signal before its enroll.)
+                _ = try await DaemonHarness.http.execute(.json(url: mock.url + "/_admin/faults", body: (["route": "mam.enroll", "action": "hold"] as JSONValue).encoded()))
                 async let signIn = daemon.call(.post, "/v1/sign-in", [
                     "account": "alice@contoso.com", "scopes": ["api://contoso-chat/Chat.Read"], "user": ["action": "signIn", "password": "Passw0rd!"],
                 ])
-                try await Task.sleep(for: .milliseconds(700))
+                let held = await Self.waitUntil(seconds: 120) { mock.state.held.count == 1 }  // a hang guard
+                #expect(held, "the enroll request never reached the mock")
                 daemon.child.child.send(SIGTERM)
+                #expect(await notify.waitFor("STOPPING=1", timeout: .seconds(120)) != nil)  // a hang guard
+                #expect(mock.state.held.releaseAll() == 1, "the enroll request was still held when the stop began")
                 let answer = try await signIn
                 #expect(answer.status == 200 && answer.json["status"]?["name"] == "Compliant", "\(answer.json)")
                 #expect(await daemon.child.waitForExit(timeout: .seconds(30)))
@@ -46,8 +56,14 @@ import Glibc
                     "account": "alice@contoso.com", "scopes": ["api://contoso-chat/Chat.Read"], "user": ["action": "signIn", "password": "Passw0rd!"],
                 ])
                 #expect(signIn.json["status"]?["name"] == "Compliant", "\(signIn.json)")
+                let start = try await daemon.call(.get, "/v1/clock").json["now"]?.intValue ?? 0
                 async let advance = daemon.call(.post, "/v1/clock/advance", ["seconds": 315_360_000])
-                try await Task.sleep(for: .milliseconds(1500))
+                // The advance is under way once the clock moved (a fixed 1.5 s let a slow start
+                // of the first advance meet the second one first).
+                let moving = await Self.waitUntil(seconds: 120) {  // a hang guard
+                    ((try? await daemon.call(.get, "/v1/clock").json["now"]?.intValue) ?? start) > start
+                }
+                #expect(moving, "the 10-year advance never moved the clock")
                 // One advance at a time: a second one would start where the first one is and
                 // skip the timers of the first one's interval.
                 let second = try await daemon.call(.post, "/v1/clock/advance", ["seconds": 172_800])
@@ -89,6 +105,17 @@ import Glibc
                 await again.stop()
             }
         }
+    }
+
+    /// Polls `condition` every 20 ms until it holds (true) or `seconds` pass (false): a bound
+    /// that only stops a hung test.
+    static func waitUntil(seconds: Int, _ condition: () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return await condition()
     }
 
     /// With the real clock a signed-in account's check-in is hours away: SIGTERM does not wait

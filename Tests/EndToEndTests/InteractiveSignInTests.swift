@@ -85,15 +85,21 @@ import Testing
             let page = try #require(Self.word(in: output, after: "To sign in, open "))
             let code = try #require(Self.word(in: output, after: "enter the code "))
             #expect(page.hasPrefix(mock.url) && page.hasSuffix("/oauth2/v2.0/deviceauth") && code.count >= 6, "\(output)")
-            // Polling meanwhile: authorization_pending, at mockauth's interval.
-            try await Task.sleep(for: .milliseconds(1500))
+            // Polling meanwhile: authorization_pending, at mockauth's interval. Approved once a
+            // poll was answered pending (a fixed 1.5 s let a slow first poll come after the
+            // approval, and the poll count below fell short); the bound only stops a hung test.
+            let devicePolls = { mock.state.requestLogEntries().filter { $0.route == "token" && $0.grantType == "urn:ietf:params:oauth:grant-type:device_code" } }
+            let pendingBy = ContinuousClock.now + .seconds(120)
+            while !devicePolls().contains(where: { $0.status == 400 }), signIn.isRunning, ContinuousClock.now < pendingBy {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             let form = HTTPClientRequest.form(url: page, fields: [("user_code", code), ("login", "bob@contoso.com"), ("passwd", "Passw0rd!")])
             let done = try await HTTPClient().execute(form)
             #expect(done.bodyText.contains("You have signed in"), "\(done.bodyText)")
             #expect(await signIn.waitForExit(timeout: .seconds(60)))
             #expect(signIn.exitStatus == .exited(0), "\(signIn.standardOutput) \(signIn.standardError)")
             #expect(signIn.standardOutput.contains("bob@contoso.com: Compliant (0) — signed in"))
-            let polls = mock.state.requestLogEntries().filter { $0.route == "token" && $0.grantType == "urn:ietf:params:oauth:grant-type:device_code" }
+            let polls = devicePolls()
             #expect(polls.count >= 2 && polls.last?.status == 200 && polls.dropLast().allSatisfy { $0.status == 400 }, "\(polls.map { $0.status ?? 0 })")
         }
     }

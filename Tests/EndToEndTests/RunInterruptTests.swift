@@ -8,18 +8,13 @@ import LocalServers
 @Suite struct RunInterruptTests {
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
     func aStoppedRunStopsTheServersItStartedAndEndsByTheSignal(signal: Int32) async throws {
-        // The servers inherit the environment: the marker finds them among all processes.
-        let marker = "COMPLIANCECTL_TEST_RUN=\(UUID().uuidString)"
-        var environment = ProcessInfo.processInfo.environment
-        environment["COMPLIANCECTL_TEST_RUN"] = String(marker.split(separator: "=")[1])
+        let (marker, environment) = Self.markedEnvironment()
         // A flow whose token requests each take 9 s at mockauth (ten of them): the run keeps its
         // servers for a minute and more, however long this test waits for a turn on a busy machine.
         let directory = NSTemporaryDirectory() + "interrupt-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // Each sign-in follows a deregistration with wipe, so its token comes from the issuer
-        // (a delayed request), never from the cache: ten of them keep the run going 90 s.
-        let signIn = #"{"do": "signIn", "account": "bob@contoso.com", "password": "Passw0rd!"}, {"do": "deregister", "account": "bob@contoso.com", "wipe": true}"#
+        let signIn = Self.slowSignIn
         let flow = """
             {"name": "a slow issuer", "description": "every token request waits 9 s",
              "fixture": "\(CLI.root)/mocks/fixtures/contoso.json", "app": "\(CLI.root)/mocks/fixtures/apps/chatr-Info.plist",
@@ -37,12 +32,13 @@ import LocalServers
             servers = Array(Set(Self.children(of: run.pid) + Self.processes(with: marker, besides: run.pid)))
         }
         try #require(servers.count >= 2, "no servers seen; stdout: \(run.standardOutput.suffix(500))")
-        // The daemon's state directory (its --state-dir), which the run must remove too.
-        let stateDirectories = servers.compactMap { pid -> String? in
+        // The daemon's state directory (its --state-dir), which the run must remove too (its
+        // keeper's command line names it too: a set).
+        let stateDirectories = Set(servers.compactMap { pid -> String? in
             let arguments = Self.commandLine(pid).split(separator: " ").map(String.init)
             guard let flag = arguments.firstIndex(of: "--state-dir"), flag + 1 < arguments.count else { return nil }
             return arguments[flag + 1]
-        }
+        })
         #expect(stateDirectories.count == 1, "one daemon with a --state-dir: \(servers.map { Self.commandLine($0) })")
         run.send(signal)
         #expect(await run.waitForExit(timeout: .seconds(30)))
@@ -62,6 +58,20 @@ import LocalServers
         for pid in left { kill(pid, SIGKILL) }  // never leave them behind, even when the test fails
         await run.stop()
     }
+
+    /// A marker (`NAME=VALUE`) and this process's environment with it: children inherit the
+    /// environment, so the marker finds them among all processes.
+    static func markedEnvironment() -> (marker: String, environment: [String: String]) {
+        let value = UUID().uuidString
+        var environment = ProcessInfo.processInfo.environment
+        environment["COMPLIANCECTL_TEST_RUN"] = value
+        return ("COMPLIANCECTL_TEST_RUN=\(value)", environment)
+    }
+
+    /// Flow steps: a sign-in after a deregistration with wipe, so its token comes from the
+    /// issuer (a delayed request), never from the cache.
+    static let slowSignIn =
+        #"{"do": "signIn", "account": "bob@contoso.com", "password": "Passw0rd!"}, {"do": "deregister", "account": "bob@contoso.com", "wipe": true}"#
 
     /// The live children of `parent` (field 4 of /proc/PID/stat).
     static func children(of parent: pid_t) -> [pid_t] {

@@ -1,22 +1,34 @@
+import ConnectionCustody
 import Hummingbird
 import Logging
+import MockAuth
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 
 /// A real Hummingbird server on loopback (port 0) or a unix socket, run in-process for the
 /// duration of `body`, then shut down.
+///
+/// It serves from NIO's event loops alone, as mockauth does (``LoopPinnedApplication``,
+/// `pinnedHTTP1`): its accept loop and handlers never wait for a thread of Swift's cooperative
+/// pool, which the whole test process shares (2 threads here) and which other suites' blocking
+/// work can hold (``LocalServerBlockedPoolTests``). Unpinned, one of 64 concurrent echo requests
+/// once got no byte in 30 s during a full run.
 enum LocalServer {
     static func run<T: Sendable>(
         address: BindAddress = .hostname("127.0.0.1", port: 0),
         _ body: @Sendable (_ baseURL: String) async throws -> T
     ) async throws -> T {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: makeRouter(),
-            configuration: .init(address: address),
+        let slowAnswers = Gate()
+        let custody = ConnectionCustody()  // a stop under load never traps
+        let app = LoopPinnedApplication(base: Application(
+            router: makeRouter(slowAnswers: slowAnswers),
+            server: .pinnedHTTP1(custody: custody),
+            configuration: .init(address: address), services: [custody],
             onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
             logger: Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
+        ))
         let serviceGroup = ServiceGroup(services: [app], logger: app.logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await serviceGroup.run() }
@@ -24,16 +36,22 @@ enum LocalServer {
             let port = await iterator.next() ?? 0
             do {
                 let value = try await body("http://127.0.0.1:\(port)")
+                slowAnswers.open()
                 await serviceGroup.triggerGracefulShutdown()
                 return value
             } catch {
+                slowAnswers.open()
                 await serviceGroup.triggerGracefulShutdown()
                 throw error
             }
         }
     }
 
-    static func makeRouter() -> Router<BasicRequestContext> {
+    /// `GET /slow` answers "late" once `slowAnswers` opens (when the test's body has ended, or
+    /// after 10 minutes: a bound that only stops a hung test), so a client's timeout or
+    /// cancellation always comes first, however slow the machine. (It answered after 3 s,
+    /// which a 300 ms timeout beat only while the machine kept up.)
+    static func makeRouter(slowAnswers: Gate = Gate()) -> Router<BasicRequestContext> {
         let router = Router()
         router.get("hello") { _, _ -> Response in
             var headers = HTTPFields()
@@ -44,7 +62,8 @@ enum LocalServer {
         router.on("echo", method: .put) { request, context -> Response in echo(request, context) }
         router.on("echo", method: .delete) { request, context -> Response in echo(request, context) }
         router.get("slow") { _, _ -> String in
-            try await Task.sleep(for: .seconds(3))
+            let deadline = ContinuousClock.now + .seconds(600)
+            while !slowAnswers.isOpen, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             return "late"
         }
         router.get("big") { _, _ -> Response in
@@ -69,4 +88,11 @@ enum LocalServer {
         headers[.init("X-Authorization")!] = request.headers[.authorization] ?? ""
         return Response(status: .ok, headers: headers, body: .init(asyncSequence: request.body))
     }
+}
+
+/// A flag that opens once: `GET /slow` waits for it.
+final class Gate: Sendable {
+    private let opened = Atomic<Bool>(false)
+    var isOpen: Bool { opened.load(ordering: .acquiring) }
+    func open() { opened.store(true, ordering: .releasing) }
 }

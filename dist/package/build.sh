@@ -23,7 +23,7 @@ SOURCE_DATE_EPOCH="$(date -d "$date_iso" +%s)"
 export SOURCE_DATE_EPOCH
 
 echo "==> building $name $version (release, static Swift standard library and Foundation)"
-for program in "${programs[@]}"; do
+for program in "${programs[@]}" child-keeper; do
     swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product "$program"
 done
 bin="$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)"
@@ -59,6 +59,11 @@ lay_out() {
         install -m 0644 "dist/completions/zsh/_$program" "$prefix/$zsh/_$program"
         install -m 0644 "dist/completions/fish/$program.fish" "$prefix/share/fish/vendor_completions.d/$program.fish"
     done
+    # compliancectl starts each server under child-keeper (C, libc only), found here from
+    # ../libexec: nothing it starts outlives it (Sources/ChildProcess/Keeper.swift).
+    install -d "$prefix/libexec/$name"
+    install -m 0755 "$bin/child-keeper" "$prefix/libexec/$name/child-keeper"
+    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$prefix/libexec/$name/child-keeper"
     # The demo: flows/*.json name their fixtures as ../mocks/fixtures/…, so the two folders
     # keep their places relative to each other.
     install -d "$prefix/share/$name/flows" "$prefix/share/$name/mocks/fixtures/apps"

@@ -54,6 +54,39 @@ copied_ok() {  # a flow kept outside the package's tree: the packaged fixture an
 }
 check "a demo flow copied out of /usr/share/$name runs with the packaged fixture and app" copied_ok
 
+contained_ok() {  # compliancectl killed with SIGKILL: its servers end too (child-keeper from /usr/libexec)
+    local flow=/tmp/slow-flows/slow.json pid="" _ seen=""
+    mkdir -p "$root/tmp/slow-flows"
+    cat >"$root$flow" <<FLOW
+{"name": "a slow issuer", "description": "every token request waits 9 s",
+ "steps": [{"do": "injectFault", "route": "token", "delayMs": 9000, "count": 10},
+           {"do": "signIn", "account": "bob@contoso.com", "password": "Passw0rd!"}]}
+FLOW
+    chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+        sh -c 'cd /tmp && exec compliancectl run /tmp/slow-flows' >"$root/tmp/slow.log" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 300); do
+        seen="$(servers_in_root)"
+        [ "$(echo "$seen" | grep -c .)" -ge 2 ] && break
+        sleep 0.2
+    done
+    echo "    running under compliancectl: $(echo "$seen" | tr '\n' ' ')"
+    kill -KILL "$pid"; wait "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do [ -z "$(servers_in_root)" ] && break; sleep 0.2; done
+    local left; left="$(servers_in_root)"
+    if [ -n "$left" ]; then echo "    left running: $left" >&2; pkill -KILL -f 'mockauth serve|complianced --state-dir' || true; return 1; fi
+    [ "$(echo "$seen" | grep -c .)" -ge 2 ] && in_root test -x /usr/libexec/$name/child-keeper
+}
+# The names of mockauth and complianced processes whose root is the clean root.
+servers_in_root() {
+    local p
+    for p in $(pgrep -x 'mockauth|complianced' || true); do
+        [ "$(readlink "/proc/$p/root" 2>/dev/null)" = "$root" ] && echo "$(cat "/proc/$p/comm" 2>/dev/null)[$p]"
+    done
+    return 0
+}
+check "compliancectl killed with SIGKILL leaves no server running (child-keeper)" contained_ok
+
 mockauth_ok() {
     local out="$root/tmp/mockauth.out" url="" _
     # From /, with no fixtures named: it must find /usr/share/$name/mocks/fixtures/contoso.json.

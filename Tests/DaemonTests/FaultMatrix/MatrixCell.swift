@@ -17,8 +17,7 @@ struct MatrixCell: Sendable {
     func run(in lab: MatrixLab) async throws -> Result {
         try await lab.admin(.post, "reset")
         let directory = lab.newDirectory()
-        let short = fault == .timeout
-        var device = try await lab.device(directory, shortTimeout: short)
+        var device = try await lab.device(directory)
         try await endpoint.prepare(device)
         try await lab.admin(.delete, "requests")
         if fault == .untrustedTLS {
@@ -30,7 +29,7 @@ struct MatrixCell: Sendable {
         var observation = try await endpoint.trigger(device)
         try await lab.settleAndClearFaults(count: fault.rule(route: endpoint.route) == nil ? 0 : 1000)
         // Logged once answered: after the settling. Only a refused handshake reaches nothing: a
-        // delayed answer whose client gave up may never be logged, so other faults are judged
+        // held request whose client gave up may never be logged, so other faults are judged
         // by the status the app got.
         if fault == .untrustedTLS, await lab.requests(to: endpoint.route) == 0 {
             observation.unreached = "TLS refused"
@@ -41,11 +40,6 @@ struct MatrixCell: Sendable {
         if fault == .untrustedTLS {
             await device.stop()
             device = try await lab.device(directory, secure: endpoint.service, trustCA: true)  // restarted with --ca-file
-        } else if short {
-            // The 2 s client made the delay a timeout; the recovery runs on the usual one (a
-            // restart: under the full parallel test run a healthy answer can take over 2 s).
-            await device.stop()
-            device = try await lab.device(directory)
         }
         _ = try await device.engine.advanceClock(seconds: 60)  // past any Retry-After
         var problem = try await endpoint.clean(device)

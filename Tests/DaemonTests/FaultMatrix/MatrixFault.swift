@@ -17,14 +17,17 @@ enum MatrixFault: CaseIterable, Sendable {
         case accepted
     }
 
-    /// Server delay of the timeout column; the devices of that column time out after 2 s.
-    static let delayMilliseconds: Int64 = 3000
+    /// The timeout column holds each request unanswered (the mock's `hold` action) until the
+    /// device's client gives up after its usual 10 s, and the cell releases it: no answer can
+    /// beat the timeout, however slow the machine. (A 3 s delay against a 2 s client raced
+    /// twice: the answer against the timeout, and every healthy request of the step against
+    /// 2 s, which a loaded test run lost.)
     /// `Retry-After` of the 503 column, in seconds.
     static let retryAfterSeconds: Int64 = 30
 
     var title: String {
         switch self {
-        case .timeout: "delay 3 s > timeout 2 s"
+        case .timeout: "held > timeout 10 s"
         case .serverError: "500"
         case .unavailableRetryAfter: "503 Retry-After 30"
         case .tooManyRequests: "429"
@@ -51,7 +54,7 @@ enum MatrixFault: CaseIterable, Sendable {
     func rule(route: String) -> JSONValue? {
         var rule: JSONObject = ["route": .string(route), "count": 1000]
         switch self {
-        case .timeout: rule["delayMs"] = .int(Self.delayMilliseconds)
+        case .timeout: rule["action"] = "hold"
         case .serverError: rule["status"] = 500
         case .unavailableRetryAfter:
             rule["status"] = 503

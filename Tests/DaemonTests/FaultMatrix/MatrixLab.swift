@@ -13,20 +13,17 @@ import LocalServers
 struct MatrixLab: Sendable {
     let mock: InProcessMockAuth.Running
     let root: String
-    /// Clients shared by the devices: 10 s and 2 s timeouts without the mock's CA, and one
-    /// that trusts it (as `--ca-file` would).
+    /// Clients shared by the devices: one with the usual 10 s timeout without the mock's CA,
+    /// and one that trusts it (as `--ca-file` would).
     let normal: HTTPClient
-    let short: HTTPClient
     let trusted: HTTPClient
 
     init(mock: InProcessMockAuth.Running, root: String) {
         self.mock = mock
         self.root = root
         var configuration = HTTPClientConfiguration()
+        configuration.totalTimeout = .seconds(10)
         normal = HTTPClient(configuration: configuration)
-        configuration.totalTimeout = .seconds(2)
-        configuration.connectTimeout = .seconds(2)
-        short = HTTPClient(configuration: configuration)
         var withCA = HTTPClientConfiguration()
         withCA.caFile = mock.caFile
         trusted = HTTPClient(configuration: withCA)
@@ -36,13 +33,13 @@ struct MatrixLab: Sendable {
     enum Secure: Sendable { case none, issuer, mam }
 
     /// Starts a device on `directory` (again, when it exists: a restart with other settings).
-    func device(_ directory: String, secure: Secure = .none, trustCA: Bool = false, shortTimeout: Bool = false) async throws -> MatrixDevice {
+    func device(_ directory: String, secure: Secure = .none, trustCA: Bool = false) async throws -> MatrixDevice {
         let tls = mock.tlsURL ?? mock.url
         let configuration = try DaemonConfiguration(
             stateDirectory: directory, app: try AppSettings.load(infoPlist: DaemonHarness.appsDirectory + "/chatr-Info.plist"),
             authority: (secure == .issuer ? tls : mock.url) + "/contoso.com", mamURL: (secure == .mam ? tls : mock.url) + "/mam/v1",
-            caFile: trustCA ? mock.caFile : nil, clock: .virtual, httpTimeout: shortTimeout ? .seconds(2) : .seconds(10))
-        let parts = try DaemonParts(configuration, logger: quietLogger, http: trustCA ? trusted : (shortTimeout ? short : normal))
+            caFile: trustCA ? mock.caFile : nil, clock: .virtual, httpTimeout: .seconds(10))
+        let parts = try DaemonParts(configuration, logger: quietLogger, http: trustCA ? trusted : normal)
         return MatrixDevice(parts: parts, running: try await parts.startRunning())
     }
 
@@ -67,9 +64,11 @@ struct MatrixLab: Sendable {
         mock.state.requestLogEntries().filter { $0.route == route }.count
     }
 
-    /// Waits (at most 20 s) until every request a fault rule took has been answered, so a
-    /// delayed request cannot change the mock after the next reset; then clears the faults.
+    /// Releases the requests a `hold` rule still holds (their clients gave up), waits (at
+    /// most 20 s) until every request a fault rule took has been answered, so a held request
+    /// cannot change the mock after the next reset; then clears the faults.
     func settleAndClearFaults(count: Int) async throws {
+        mock.state.held.releaseAll()
         let remaining = mock.state.faultRules().reduce(0) { $0 + $1.remaining }
         let taken = count - remaining
         let deadline = ContinuousClock.now + .seconds(20)

@@ -148,6 +148,8 @@ struct AdminRoutes: Sendable {
             return Response.json(try self.state.addFault(body).json, status: .created)
         }
         admin.get("faults") { _, _ in Response.json(.array(self.state.faultRules().map(\.json))) }
+        admin.get("faults/held") { _, _ in Response.json(["held": .int(Int64(self.state.held.count))]) }
+        admin.post("faults/release") { _, _ in Response.json(["released": .int(Int64(self.state.held.releaseAll()))]) }
         admin.delete("faults") { _, _ in
             self.state.clearFaults()
             return Response.json(["cleared": true])

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import JSON
 import NIOCore
+import ServiceLifecycle
 
 #if canImport(Glibc)
 import Glibc
@@ -23,9 +24,21 @@ struct FaultMiddleware: RouterMiddleware {
         if rule.delayMilliseconds > 0 {
             try await Task.sleep(for: .milliseconds(rule.delayMilliseconds))
         }
+        if rule.action == .hold {
+            // A stop releases what is held: the server's graceful shutdown waits for its requests.
+            await withGracefulShutdownHandler {
+                await state.held.hold(until: context.channel.closeFuture)
+            } onGracefulShutdown: { [state] in
+                state.held.releaseAll()
+            }
+            guard context.channel.isActive else {
+                context.note.withLockedValue { $0.unanswered = true }
+                return Response(status: .serviceUnavailable)  // never sent: the client is gone
+            }
+        }
         let status = HTTPResponse.Status(code: rule.status ?? 200)
         switch rule.action {
-        case .none:
+        case .none, .hold:
             guard rule.status != nil else { return try await next(request, context) }
             var headers: HTTPFields = [:]
             if let retryAfter = rule.retryAfter { headers[.retryAfter] = String(retryAfter) }

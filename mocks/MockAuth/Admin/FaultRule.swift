@@ -11,6 +11,9 @@ public struct FaultRule: Sendable, Hashable {
     public enum Action: String, Sendable, Hashable, CaseIterable {
         /// Pass the request on (delay only), or answer `status` when set.
         case none
+        /// Hold the request unanswered until it is released (``HeldRequests``), then go on as
+        /// `none`; a request whose connection closed meanwhile ends unanswered.
+        case hold
         /// Abort the TCP connection (RST).
         case reset
         /// Close the connection without answering.

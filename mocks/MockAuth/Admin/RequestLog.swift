@@ -92,12 +92,13 @@ extension MockState {
     /// Faults still waiting to fire, in the order they match.
     public func faultRules() -> [FaultRule] { locked { $0.faults } }
 
-    /// Removes every pending fault.
+    /// Removes every pending fault and releases the requests a `hold` fault holds.
     public func clearFaults() {
         locked { state in
             state.faults = []
             faultsArmed.store(false, ordering: .relaxed)
         }
+        held.releaseAll()
     }
 
     /// False when no fault is armed: requests then skip the lock.

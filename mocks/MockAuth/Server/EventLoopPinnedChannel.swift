@@ -1,3 +1,4 @@
+import ConnectionCustody
 import HummingbirdCore
 import HummingbirdTLS
 import NIOSSL
@@ -40,14 +41,17 @@ extension HTTPServerBuilder {
     /// A request with `Expect: 100-continue` gets its interim `100 Continue` when its handler
     /// starts, where Hummingbird sends none and the client would wait its timeout (curl: 1 s)
     /// before sending the body (``ContinueExpectation``).
+    ///
+    /// Its connections are held by `custody` until handled, so a stop never traps on one set up
+    /// too late: give the application `custody` as a service too (``ConnectionCustody``).
     public static func pinnedHTTP1(
-        tls: TLSConfiguration? = nil, handlers: @escaping @Sendable () -> [any RemovableChannelHandler] = { [] }
+        tls: TLSConfiguration? = nil, custody: ConnectionCustody, handlers: @escaping @Sendable () -> [any RemovableChannelHandler] = { [] }
     ) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in
             let http = HTTP1Channel(
                 responder: ContinueExpectation.answering(responder), configuration: .init(additionalChannelHandlers: handlers()))
-            guard let tls else { return EventLoopPinnedChannel(base: http) }
-            return EventLoopPinnedChannel(base: try TLSChannel(http, tlsConfiguration: tls))
+            guard let tls else { return CustodyChannel(EventLoopPinnedChannel(base: http), custody: custody) }
+            return CustodyChannel(EventLoopPinnedChannel(base: try TLSChannel(http, tlsConfiguration: tls)), custody: custody)
         }
     }
 }

@@ -1,3 +1,4 @@
+import ConnectionCustody
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -29,7 +30,9 @@ public func buildApplication(
     // are not HTTP (MalformedRequestAnswer). Answers written in the pipeline do not wait for
     // the socket, so a connection whose answers cannot leave is not read until they can
     // (BackPressureHandler); the router's answers wait on their own.
-    let server = HTTPServerBuilder.pinnedHTTP1(tls: try configuration.tlsConfiguration()) {
+    // Connections set up while it stops are closed, never dropped (``ConnectionCustody``).
+    let custody = ConnectionCustody()
+    let server = HTTPServerBuilder.pinnedHTTP1(tls: try configuration.tlsConfiguration(), custody: custody) {
         [
             BackPressureHandler(), TokenFastLane(issuer: issuer, serverName: serverName, logger: logger),
             MalformedRequestAnswer(serverName: serverName, logger: logger),
@@ -43,6 +46,7 @@ public func buildApplication(
         router: router,
         server: server,
         configuration: .init(address: .hostname(host, port: configuration.port), serverName: serverName),
+        services: [custody],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             issuer.listening.set(host: host, port: port)

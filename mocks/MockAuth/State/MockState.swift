@@ -25,6 +25,8 @@ public final class MockState: Sendable {
     public let metrics = MockMetrics()
     /// The signing keys (``KeyRing``); a reset keeps them, as tokens signed before it may still be checked.
     public let keyRing = KeyRing()
+    /// Requests a `hold` fault keeps unanswered (``HeldRequests``); a reset releases them.
+    public let held = HeldRequests()
 
     /// The mutable state; only ever touched under the lock (``locked(_:)``).
     struct Storage: Sendable {
@@ -113,6 +115,7 @@ public final class MockState: Sendable {
             state.recordsIssuedTokens = records
             faultsArmed.store(false, ordering: .relaxed)
         }
+        held.releaseAll()
     }
 
     /// Applies `change` to the user with `upn`; returns the updated user, `nil` when unknown.

@@ -1,0 +1,202 @@
+// child-keeper: runs one program so that nothing it starts outlives the process that started it.
+//
+//   child-keeper FD PROGRAM [ARGUMENT...]
+//
+// FD is one end of a socket pair whose other end the starting process (the owner) holds,
+// close-on-exec, for as long as it lives. The keeper
+//   1. becomes a child subreaper (PR_SET_CHILD_SUBREAPER): every process below it that loses
+//      its parent, a daemonising `setsid` child included, becomes its child instead of init's;
+//   2. starts PROGRAM (fork, then exec with an empty signal mask, default dispositions, and
+//      SIGKILL as its parent-death signal), and writes PROGRAM's pid on FD ("pid N\n");
+//   3. waits for PROGRAM to end or for FD to reach end of file (the owner died, however it
+//      died, or closed its end); either way it kills every process left below it (SIGKILL,
+//      until none is left) and reaps them;
+//   4. ends as PROGRAM ended: the same exit status, or killed by the same signal (SIGKILL when
+//      the owner went first).
+// SIGTERM sent to the keeper is passed on to PROGRAM; SIGINT, SIGQUIT and SIGHUP are ignored
+// (a terminal sends them to the whole process group, PROGRAM included).
+// It is plain C because everything between fork and exec must be async-signal-safe.
+// Exit status 127: PROGRAM could not be started (said on stderr); 64: usage.
+
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+// The pid's parent, from /proc/PID/stat (field 4, after the command name in parentheses); -1 if gone.
+static pid_t parent_of(pid_t pid) {
+    char path[64], buffer[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *file = fopen(path, "re");
+    if (!file) return -1;
+    size_t count = fread(buffer, 1, sizeof buffer - 1, file);
+    fclose(file);
+    buffer[count] = 0;
+    char *close = strrchr(buffer, ')');
+    char state;
+    int parent;
+    if (!close || sscanf(close + 1, " %c %d", &state, &parent) != 2) return -1;
+    return (pid_t)parent;
+}
+
+// Sends SIGKILL to every live process below this one (by parent links in /proc); returns how many.
+static int kill_descendants(void) {
+    enum { limit = 65536 };
+    static pid_t pids[limit], parents[limit];
+    int count = 0;
+    DIR *proc = opendir("/proc");
+    if (!proc) return 0;
+    struct dirent *entry;
+    while ((entry = readdir(proc)) && count < limit) {
+        char *end;
+        long pid = strtol(entry->d_name, &end, 10);
+        if (*end || pid <= 0) continue;
+        pid_t parent = parent_of((pid_t)pid);
+        if (parent < 0) continue;
+        pids[count] = (pid_t)pid;
+        parents[count] = parent;
+        count++;
+    }
+    closedir(proc);
+    // Mark descendants: repeat until no new one is found (parents may be listed after children).
+    static char below[limit];
+    memset(below, 0, sizeof below);
+    pid_t self = getpid();
+    int changed = 1, killed = 0;
+    while (changed) {
+        changed = 0;
+        for (int i = 0; i < count; i++) {
+            if (below[i]) continue;
+            int is_below = parents[i] == self;
+            for (int j = 0; !is_below && j < count; j++) is_below = below[j] && pids[j] == parents[i];
+            if (is_below) below[i] = changed = 1;
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        if (below[i] && kill(pids[i], SIGKILL) == 0) killed++;
+    }
+    return killed;
+}
+
+// Reaps every child that has ended; records the program's end when it is among them.
+static void reap(pid_t program, int *program_status, int *program_ended) {
+    int status;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        if (pid == program) {
+            *program_status = status;
+            *program_ended = 1;
+        }
+    }
+}
+
+// Kills and reaps everything below this process until nothing is left (bounded: 10 s).
+static void sweep(pid_t program, int *program_status, int *program_ended) {
+    for (int round = 0; round < 10000; round++) {
+        int killed = kill_descendants();
+        reap(program, program_status, program_ended);
+        errno = 0;
+        if (killed == 0 && waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD) return;
+        usleep(1000);
+    }
+    fprintf(stderr, "child-keeper: processes below pid %d survived SIGKILL for 10 s\n", (int)getpid());
+}
+
+// Ends this process the way the program ended.
+static void end_as(int status) {
+    if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
+    int number = WIFSIGNALED(status) ? WTERMSIG(status) : SIGKILL;
+    struct rlimit none = {0, 0};
+    setrlimit(RLIMIT_CORE, &none);  // the program dumped its own core, if any
+    signal(number, SIG_DFL);
+    sigset_t all;
+    sigfillset(&all);
+    sigprocmask(SIG_UNBLOCK, &all, NULL);
+    raise(number);
+    _exit(128 + number);
+}
+
+int main(int argc, char **argv) {
+    char *end;
+    long fd = argc >= 3 ? strtol(argv[1], &end, 10) : -1;
+    if (argc < 3 || *end || fd < 0) {
+        fprintf(stderr, "usage: child-keeper FD PROGRAM [ARGUMENT...]\n");
+        return 64;
+    }
+    int owner = (int)fd;
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+
+    sigset_t watched;
+    sigemptyset(&watched);
+    sigaddset(&watched, SIGCHLD);
+    sigaddset(&watched, SIGTERM);
+    sigprocmask(SIG_BLOCK, &watched, NULL);
+    signal(SIGINT, SIG_IGN);
+    signal(SIGQUIT, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
+    int signals = signalfd(-1, &watched, SFD_CLOEXEC);
+
+    pid_t keeper = getpid();
+    pid_t program = fork();
+    if (program == 0) {
+        sigset_t none;
+        sigemptyset(&none);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+        if (getppid() != keeper) _exit(127);  // the keeper died before the line above
+        close(owner);
+        if (signals >= 0) close(signals);
+        execv(argv[2], argv + 2);
+        const char *reason = strerror(errno);
+        (void)!write(2, "child-keeper: cannot start ", 27);
+        (void)!write(2, argv[2], strlen(argv[2]));
+        (void)!write(2, ": ", 2);
+        (void)!write(2, reason, strlen(reason));
+        (void)!write(2, "\n", 1);
+        _exit(127);
+    }
+    if (program < 0 || signals < 0) {
+        fprintf(stderr, "child-keeper: cannot start %s: %s\n", argv[2], strerror(errno));
+        return 127;
+    }
+    char line[32];
+    int length = snprintf(line, sizeof line, "pid %d\n", (int)program);
+    (void)!write(owner, line, (size_t)length);
+
+    int status = 0, ended = 0;
+    while (!ended) {
+        struct pollfd waits[2] = {{.fd = signals, .events = POLLIN}, {.fd = owner, .events = POLLIN}};
+        if (poll(waits, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        if (waits[0].revents & POLLIN) {
+            struct signalfd_siginfo info;
+            if (read(signals, &info, sizeof info) == (ssize_t)sizeof info && info.ssi_signo == SIGTERM) kill(program, SIGTERM);
+            reap(program, &status, &ended);
+        }
+        if (waits[1].revents) {
+            char byte;
+            ssize_t got = read(owner, &byte, 1);
+            if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) break;  // the owner is gone
+        }
+    }
+    // The program ended, or its owner is gone: nothing below this process may stay.
+    sweep(program, &status, &ended);
+    end_as(ended ? status : SIGKILL);  // a raw wait status of 9: killed by SIGKILL
+    return 0;
+}
