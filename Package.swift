@@ -328,7 +328,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["ChildProcess", "ControlClient", "HTTPClient", "JSON", "LocalServers", "AppProfile"],
-            exclude: ["broken-flows", "browser", "oidc-provider", "openapi"],
+            exclude: ["broken-flows", "browser", "junit", "oidc-provider", "openapi"],
             swiftSettings: swiftSettings
         ),
 

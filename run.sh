@@ -6,7 +6,11 @@
 #   ./run.sh bench   build in release and run the benchmarks (./run.sh bench json: one of them)
 #   ./run.sh dist    regenerate dist/: man pages and shell completions of the three programs
 #   ./run.sh package build the Debian package and the tarball into dist/ (release, static Swift)
-#   ./run.sh package-test  install that package in a clean Debian root and run it there (root)
+#   ./run.sh package-test  install that package in a clean Debian root and run it there, then the
+#                    action's script for a scratch app repository in another (root)
+#   ./run.sh image   the OCI image of mockauth from that package (mmdebstrap, umoci; root)
+#   ./run.sh image-test  unpack that image and serve discovery from its entry point in a chroot
+#   ./run.sh lint    actionlint over every workflow file, shellcheck over the scripts in dist/
 #   ./run.sh setup   only install the system packages the build needs
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -139,9 +143,24 @@ case "${1:-}" in
         # outside it, systemd-analyze (systemd) to verify its installed units.
         setup mmdebstrap curl systemd
         dist/package/clean-root-test.sh
+        dist/action/scratch-app-test.sh
+        ;;
+    image)
+        # A daemonless OCI image: mmdebstrap's root with the package, one layer by umoci.
+        setup mmdebstrap umoci
+        dist/image/build.sh
+        ;;
+    image-test)
+        # umoci to unpack it, unshare and ip for the entry point's own network, curl to fetch.
+        setup umoci util-linux iproute2 curl
+        dist/image/image-test.sh
+        ;;
+    lint)
+        setup shellcheck
+        dist/ci/lint.sh
         ;;
     *)
-        echo "usage: ./run.sh demo|test|test-stress|bench|dist|package|package-test|setup" >&2
+        echo "usage: ./run.sh demo|test|test-stress|bench|dist|package|package-test|image|image-test|lint|setup" >&2
         exit 64
         ;;
 esac

@@ -19,7 +19,8 @@ maintainer="The Compliance Orchestrator developers <maintainers@users.noreply.a-
 # Dated by the last change of the version, as the man pages are: the same tree gives the same files.
 date_iso="$(git log -1 --format=%cI -- Sources/ProgramSupport/ProgramVersion.swift 2>/dev/null || true)"
 [ -n "$date_iso" ] || date_iso="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-export SOURCE_DATE_EPOCH="$(date -d "$date_iso" +%s)"
+SOURCE_DATE_EPOCH="$(date -d "$date_iso" +%s)"
+export SOURCE_DATE_EPOCH
 
 echo "==> building $name $version (release, static Swift standard library and Foundation)"
 for program in "${programs[@]}" child-keeper; do

@@ -9,61 +9,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-name=compliance-orchestrator
-version="$(sed -n 's/.*static let current = "\([^"]*\)".*/\1/p' Sources/ProgramSupport/ProgramVersion.swift)"
-deb="$(ls dist/"${name}_${version}"-*_amd64.deb 2>/dev/null | head -1 || true)"
-[ -n "$deb" ] || { echo "error: no dist/${name}_${version}-*_amd64.deb: run ./run.sh package first" >&2; exit 1; }
-[ "$(id -u)" -eq 0 ] || { echo "error: the clean-root test needs root (mmdebstrap, chroot, mount)" >&2; exit 1; }
-mirror="${BOOKWORM_MIRROR:-http://deb.debian.org/debian}"
-
-root="$(mktemp -d /tmp/co-clean-root.XXXXXX)"
+# shellcheck source=dist/package/clean-root-lib.sh
+. dist/package/clean-root-lib.sh
+deb="$(package_deb)"
 mockauth_pid=""
-passed=0
-failed=0
-
-cleanup() {
-    local status=$?
-    if [ -n "$mockauth_pid" ] && kill -0 "$mockauth_pid" 2>/dev/null; then
-        kill "$mockauth_pid" 2>/dev/null || true
-        wait "$mockauth_pid" 2>/dev/null || true
-    fi
-    # Only what this script mounted, innermost first; the root is removed only once unmounted.
-    local mounted=1
-    for point in "$root/dev/pts" "$root/proc"; do
-        if mountpoint -q "$point" 2>/dev/null; then umount "$point" || umount -l "$point" || mounted=0; fi
-    done
-    if [ "$mounted" -eq 1 ]; then
-        rm -rf --one-file-system "$root"
-    else
-        echo "warning: could not unmount under $root; left in place" >&2
-    fi
-    exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM HUP
-
-check() {  # check NAME COMMAND...: run it, count it, say which
-    local what="$1"
-    shift
-    if "$@"; then
-        echo "ok: $what"
-        passed=$((passed + 1))
-    else
-        echo "FAILED: $what" >&2
-        failed=$((failed + 1))
-    fi
-}
-
-in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
-
-echo "==> a minimal bookworm root in $root (mmdebstrap --variant=minbase)"
-start=$(date +%s)
-mmdebstrap --quiet --variant=minbase --skip=cleanup/apt/lists bookworm "$root" \
-    "deb $mirror bookworm main" "deb $mirror bookworm-updates main" "deb ${mirror%/debian}/debian-security bookworm-security main"
-echo "    made in $(($(date +%s) - start)) s"
-mount -t proc proc "$root/proc"
-mount -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts"
+make_root
 
 check "the root has no Swift" test -z "$(find "$root/usr" "$root/opt" -name 'libswiftCore*' -print -quit 2>/dev/null; in_root sh -c 'command -v swift swiftc' || true)"
 
@@ -146,6 +96,7 @@ mockauth_ok() {
     chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
         sh -c 'cd / && exec mockauth serve --port 0' >"$out" 2>"$root/tmp/mockauth.err" &
     mockauth_pid=$!
+    started_pids+=("$mockauth_pid")
     for _ in $(seq 1 300); do  # its first line, or its end
         url="$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$out" | head -1)"
         [ -n "$url" ] || ! kill -0 "$mockauth_pid" 2>/dev/null && break
@@ -155,7 +106,8 @@ mockauth_ok() {
     local discovery
     discovery="$(curl -sS --max-time 20 "$url/contoso.com/v2.0/.well-known/openid-configuration")" || return 1
     echo "    $url/contoso.com/v2.0/.well-known/openid-configuration: $(echo "$discovery" | head -c 120)…"
-    kill "$mockauth_pid" && wait "$mockauth_pid" || true
+    kill "$mockauth_pid"
+    wait "$mockauth_pid" || true
     mockauth_pid=""
     # Nothing the check started may outlive it.
     if pgrep -f 'mockauth serve --port 0' | xargs -r -I{} readlink /proc/{}/root | grep -qF "$root"; then
@@ -181,12 +133,11 @@ check "systemd-analyze verify of the installed units" units_ok
 purge_ok() {
     in_root env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q "$name" >"$root/tmp/purge.log" 2>&1 || { cat "$root/tmp/purge.log" >&2; return 1; }
     local left
-    left="$(cd "$root" && ls -d usr/bin/complianced usr/bin/mockauth etc/default/complianced etc/default/mockauth \
-        "usr/share/$name" "usr/share/doc/$name" lib/systemd/system/mockauth.service 2>/dev/null || true)"
+    left="$(cd "$root" && { ls -d usr/bin/complianced usr/bin/mockauth etc/default/complianced etc/default/mockauth \
+        "usr/share/$name" "usr/share/doc/$name" lib/systemd/system/mockauth.service 2>/dev/null || true; })"
     [ -z "$left" ] || { echo "    left after purge: $left" >&2; return 1; }
 }
 check "apt-get purge leaves none of its files" purge_ok
 
 echo "==> clean root: $(du -h "$deb" | cut -f1) package, installed in $((install_ms / 1000)).$(printf '%03d' $((install_ms % 1000))) s"
-echo "clean-root: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish_checks clean-root

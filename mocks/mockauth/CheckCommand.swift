@@ -27,9 +27,9 @@ extension MockAuthCommand {
         func run() throws {
             let fixtures = try MockAuthCommand.loadFixtures(fixture)
             let policyApps = fixtures.mamPolicy.appIds.isEmpty ? "no app" : fixtures.mamPolicy.appIds.joined(separator: ", ")
-            print(
-                "\(fixture): ok: tenant \(fixtures.tenant.domain) (\(fixtures.tenant.id)), \(fixtures.clients.count) clients, "
-                    + "\(fixtures.apis.count) APIs, \(fixtures.users.count) users, policy \(fixtures.mamPolicy.id) for \(policyApps)")
+            let counts = [(fixtures.clients.count, "client"), (fixtures.apis.count, "API"), (fixtures.users.count, "user")]
+                .map { "\($0) \($1)\($0 == 1 ? "" : "s")" }.joined(separator: ", ")
+            print("\(fixture): ok: tenant \(fixtures.tenant.domain) (\(fixtures.tenant.id)), \(counts), policy \(fixtures.mamPolicy.id) for \(policyApps)")
         }
     }
 
