@@ -50,6 +50,7 @@ run_tests() {
         if [ "$owner" != "$(process_identity "${owner%% *}")" ]; then rm -rf "$folder"; fi
     done
     folder="$(mktemp -d "$base/ctest.XXXXXX")"
+    chmod 0711 "$folder"  # as /tmp lets other users reach what a test opens to them (PeerAccessTests)
     process_identity $$ >"$folder/.owner"
     local status=0
     TMPDIR="$folder" swift test --skip-build || status=$?

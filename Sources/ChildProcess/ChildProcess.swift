@@ -38,11 +38,8 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
     public let pid: pid_t
     /// The process this one reaps: the keeper, or the program itself when not contained.
     let reapedPID: pid_t
-    /// This process's end of the keeper's socket pair (-1 when not contained); closed once the
-    /// keeper is reaped, or when this object goes away (which ends the keeper's tree).
-    private let lifeline: Int32
     /// True when the program runs under the keeper (``Keeper``).
-    public var isContained: Bool { lifeline >= 0 }
+    public var isContained: Bool { reapedPID != pid }
     /// The program's path, for messages.
     public let executable: String
     private let scratch: String
@@ -84,25 +81,27 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
             throw ChildProcessError(.spawnFailed, "not starting \(executable): this process is stopping")
         }
         startedAt = .now
-        var ends: (ours: Int32, theirs: Int32)?
         do throws(ChildProcessError) {
             if let keeper = Keeper.path {
-                let lifeline = try Keeper.lifeline()
-                ends = lifeline
+                let report = try Keeper.reportPipe()
                 let spawned: Result<pid_t, ChildProcessError>
                 do throws(ChildProcessError) {
                     spawned = .success(try Spawn.run(
                         executable: executable, arguments: arguments, environment: environmentList, stdin: stdinPath, stdout: output.writeEnd,
-                        stderr: stderrPath, keeper: (keeper, lifeline.theirs)))
+                        stderr: stderrPath, keeper: (keeper, report.theirs)))
                 } catch {
                     spawned = .failure(error)
                 }
-                close(lifeline.theirs)  // the keeper has its copy
+                close(report.theirs)  // the keeper has its copy
+                defer { close(report.ours) }
                 let keeperPID = try spawned.get()
-                guard let program = Keeper.programPID(from: lifeline.ours, timeout: .seconds(30)) else {
+                guard let program = Keeper.programPID(from: report.ours, timeout: .seconds(60)) else {
                     kill(keeperPID, SIGKILL)
-                    _ = waitpid(keeperPID, nil, 0)
-                    throw ChildProcessError(.spawnFailed, "cannot start \(executable): its keeper (\(keeper)) did not start it")
+                    var raw: Int32 = 0
+                    _ = waitpid(keeperPID, &raw, 0)
+                    let said = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+                    throw ChildProcessError(
+                        .spawnFailed, "cannot start \(executable): its keeper (\(keeper)) did not report it started (\(ExitStatus(raw: raw))) \(said)")
                 }
                 (pid, reapedPID) = (program, keeperPID)
             } else {
@@ -112,13 +111,11 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
                 reapedPID = pid
             }
         } catch {
-            if let ends { close(ends.ours) }
             _ = LiveChildren.endSpawn(nil)
             output.abandon()
             try? FileManager.default.removeItem(atPath: scratch)
             throw error
         }
-        lifeline = ends?.ours ?? -1
         output.start(copyingTo: stdoutPath)
         guard LiveChildren.endSpawn(LiveChildren.Child(reaped: reapedPID, program: pid)) else {
             // This process is stopping its children (``stopChildrenOnTermination()``), this one with them.
@@ -129,12 +126,9 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
     deinit {
         if exitStatus == nil { kill(pid, SIGKILL) }
         _ = waitForExit(deadline: .now + .seconds(2))
-        if lifeline >= 0 {
-            close(lifeline)  // a keeper still running now ends its whole tree
-            if exitStatus == nil {
-                kill(reapedPID, SIGKILL)
-                _ = waitForExit(deadline: .now + .seconds(2))
-            }
+        if exitStatus == nil, reapedPID != pid {
+            kill(reapedPID, SIGKILL)  // a keeper that did not end with its program
+            _ = waitForExit(deadline: .now + .seconds(2))
         }
         try? FileManager.default.removeItem(atPath: scratch)
     }

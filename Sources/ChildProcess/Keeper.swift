@@ -6,15 +6,17 @@ import Glibc
 
 /// The containment of every child: each program is started under `child-keeper` (a C program
 /// of this package, Sources/child-keeper/main.c), which is a child subreaper, gives the program
-/// SIGKILL as its parent-death signal, and holds one end of a socket pair whose other end this
-/// process holds close-on-exec. When this process dies, however it dies (SIGKILL included),
-/// the kernel closes its end; the keeper then kills everything below it (the program, its
-/// children, a `setsid` grandchild, a browser a driver started) and ends. When the program
+/// SIGKILL as its parent-death signal, and watches this process (a pidfd). When this process
+/// dies, however it dies (SIGKILL included), the keeper kills everything below it (the program,
+/// its children, a `setsid` grandchild, a browser a driver started) and ends. When the program
 /// ends by itself, the keeper also kills what it left running, then ends as the program did.
 ///
 /// Why a keeper process and not `setpriv --pdeathsig KILL` alone: the parent-death signal
 /// follows the *thread* that spawned the child (a thread of Swift's pool may end at any time)
-/// and covers the child only, not its own children.
+/// and covers the child only, not its own children. Why a pidfd and not a descriptor of ours
+/// held for our life: a library that closes a descriptor twice here (Foundation's `Process`
+/// has) would then kill a running child; the pipe that reports the program's pid is ours for
+/// the start only.
 ///
 /// Without the keeper (not found beside this executable), children are started directly and
 /// are not contained: ``ChildProcess/isContained`` says which.
@@ -43,12 +45,14 @@ enum Keeper {
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
     }
 
-    /// A socket pair: `ours` stays here (close-on-exec), `theirs` becomes the keeper's descriptor 3.
-    static func lifeline() throws(ChildProcessError) -> (ours: Int32, theirs: Int32) {
+    /// A pipe for the keeper's report of the program's pid: `ours` (the read end) stays here,
+    /// `theirs` becomes the keeper's descriptor 3; both close-on-exec until then.
+    static func reportPipe() throws(ChildProcessError) -> (ours: Int32, theirs: Int32) {
         var ends: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-            throw ChildProcessError(.spawnFailed, "cannot create the keeper's socket pair: \(String(cString: strerror(errno)))")
+        guard pipe(&ends) == 0 else {
+            throw ChildProcessError(.spawnFailed, "cannot create the keeper's pipe: \(String(cString: strerror(errno)))")
         }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         return (ends[0], ends[1])
     }
 

@@ -4,8 +4,9 @@ import Glibc
 
 /// `posix_spawn` with stdin and stderr redirected to files, stdout to a descriptor (a pipe's
 /// write end), an empty signal mask and default dispositions for the signals a supervisor sends.
-/// With a `keeper` (``Keeper``), the keeper is started with its end of the socket pair as
-/// descriptor 3 and starts the program itself: the pid returned is the keeper's.
+/// With a `keeper` (``Keeper``), the keeper is started with this process's pid and the write
+/// end of its report pipe as descriptor 3, and starts the program itself: the pid returned is
+/// the keeper's.
 enum Spawn {
     static func run(
         executable: String, arguments: [String], environment: [String], stdin: String, stdout: Int32, stderr: String,
@@ -32,7 +33,7 @@ enum Spawn {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-        let started = keeper.map { [$0.path, "3", executable] } ?? [executable]
+        let started = keeper.map { [$0.path, String(getpid()), "3", executable] } ?? [executable]
         let argv = (started + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer {

@@ -1,17 +1,20 @@
 // child-keeper: runs one program so that nothing it starts outlives the process that started it.
 //
-//   child-keeper FD PROGRAM [ARGUMENT...]
+//   child-keeper OWNER FD PROGRAM [ARGUMENT...]
 //
-// FD is one end of a socket pair whose other end the starting process (the owner) holds,
-// close-on-exec, for as long as it lives. The keeper
+// OWNER is the pid of the process that started the keeper (its parent); FD the write end of a
+// pipe whose read end the owner holds for the start only. The keeper
 //   1. becomes a child subreaper (PR_SET_CHILD_SUBREAPER): every process below it that loses
 //      its parent, a daemonising `setsid` child included, becomes its child instead of init's;
-//   2. starts PROGRAM (fork, then exec with an empty signal mask, default dispositions, and
-//      SIGKILL as its parent-death signal), and writes PROGRAM's pid on FD ("pid N\n");
-//   3. waits for PROGRAM to end or for FD to reach end of file (the owner died, however it
-//      died, or closed its end); either way it kills every process left below it (SIGKILL,
-//      until none is left) and reaps them;
-//   4. ends as PROGRAM ended: the same exit status, or killed by the same signal (SIGKILL when
+//   2. watches its owner through a pidfd (pidfd_open; without one, by its parent pid every
+//      100 ms): no descriptor of the owner's stands for its life, so nothing the owner does to
+//      its own descriptors (a library closing one twice) can be taken for its death;
+//   3. starts PROGRAM (fork, then exec with an empty signal mask, default dispositions, and
+//      SIGKILL as its parent-death signal), writes PROGRAM's pid on FD ("pid N\n") and closes it;
+//   4. waits for PROGRAM to end or for its owner to die, however it dies (SIGKILL included);
+//      either way it kills every process left below it (SIGKILL, until none is left) and reaps
+//      them;
+//   5. ends as PROGRAM ended: the same exit status, or killed by the same signal (SIGKILL when
 //      the owner went first).
 // SIGTERM sent to the keeper is passed on to PROGRAM; SIGINT, SIGQUIT and SIGHUP are ignored
 // (a terminal sends them to the whole process group, PROGRAM included).
@@ -29,6 +32,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -125,15 +129,34 @@ static void end_as(int status) {
     _exit(128 + number);
 }
 
+// A descriptor that becomes readable when `owner` ends, or -1 (no pidfd on this kernel, or the
+// owner is already gone: the caller then checks the parent pid).
+static int watch_owner(pid_t owner) {
+#ifdef SYS_pidfd_open
+    int fd = (int)syscall(SYS_pidfd_open, owner, 0);
+    if (fd >= 0 && getppid() != owner) {  // the owner ended (and its pid was taken) before the open
+        close(fd);
+        return -1;
+    }
+    return fd;
+#else
+    (void)owner;
+    return -1;
+#endif
+}
+
 int main(int argc, char **argv) {
-    char *end;
-    long fd = argc >= 3 ? strtol(argv[1], &end, 10) : -1;
-    if (argc < 3 || *end || fd < 0) {
-        fprintf(stderr, "usage: child-keeper FD PROGRAM [ARGUMENT...]\n");
+    char *end_owner, *end_fd;
+    long owner_number = argc >= 4 ? strtol(argv[1], &end_owner, 10) : -1;
+    long fd = argc >= 4 ? strtol(argv[2], &end_fd, 10) : -1;
+    if (argc < 4 || *end_owner || owner_number <= 0 || *end_fd || fd < 0) {
+        fprintf(stderr, "usage: child-keeper OWNER FD PROGRAM [ARGUMENT...]\n");
         return 64;
     }
-    int owner = (int)fd;
+    pid_t owner = (pid_t)owner_number;
+    int report = (int)fd;
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    int owner_fd = watch_owner(owner);
 
     sigset_t watched;
     sigemptyset(&watched);
@@ -158,42 +181,38 @@ int main(int argc, char **argv) {
         sigprocmask(SIG_SETMASK, &none, NULL);
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
         if (getppid() != keeper) _exit(127);  // the keeper died before the line above
-        close(owner);
+        close(report);
+        if (owner_fd >= 0) close(owner_fd);
         if (signals >= 0) close(signals);
-        execv(argv[2], argv + 2);
+        execv(argv[3], argv + 3);
         const char *reason = strerror(errno);
         (void)!write(2, "child-keeper: cannot start ", 27);
-        (void)!write(2, argv[2], strlen(argv[2]));
+        (void)!write(2, argv[3], strlen(argv[3]));
         (void)!write(2, ": ", 2);
         (void)!write(2, reason, strlen(reason));
         (void)!write(2, "\n", 1);
         _exit(127);
     }
     if (program < 0 || signals < 0) {
-        fprintf(stderr, "child-keeper: cannot start %s: %s\n", argv[2], strerror(errno));
+        fprintf(stderr, "child-keeper: cannot start %s: %s\n", argv[3], strerror(errno));
         return 127;
     }
     char line[32];
     int length = snprintf(line, sizeof line, "pid %d\n", (int)program);
-    (void)!write(owner, line, (size_t)length);
+    (void)!write(report, line, (size_t)length);
+    close(report);
 
     int status = 0, ended = 0;
-    while (!ended) {
-        struct pollfd waits[2] = {{.fd = signals, .events = POLLIN}, {.fd = owner, .events = POLLIN}};
-        if (poll(waits, 2, -1) < 0) {
-            if (errno == EINTR) continue;
-            break;
-        }
-        if (waits[0].revents & POLLIN) {
+    while (!ended && getppid() == owner) {
+        struct pollfd waits[2] = {{.fd = signals, .events = POLLIN}, {.fd = owner_fd, .events = POLLIN}};
+        int ready = poll(waits, owner_fd >= 0 ? 2 : 1, owner_fd >= 0 ? -1 : 100);
+        if (ready < 0 && errno != EINTR) break;
+        if (ready > 0 && (waits[0].revents & POLLIN)) {
             struct signalfd_siginfo info;
             if (read(signals, &info, sizeof info) == (ssize_t)sizeof info && info.ssi_signo == SIGTERM) kill(program, SIGTERM);
             reap(program, &status, &ended);
         }
-        if (waits[1].revents) {
-            char byte;
-            ssize_t got = read(owner, &byte, 1);
-            if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) break;  // the owner is gone
-        }
+        if (ready > 0 && owner_fd >= 0 && waits[1].revents) break;  // the owner ended
     }
     // The program ended, or its owner is gone: nothing below this process may stay.
     sweep(program, &status, &ended);

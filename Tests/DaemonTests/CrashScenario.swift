@@ -150,9 +150,10 @@ struct CrashScenario: Sendable, CustomTestStringConvertible {
             } catch {
                 // The daemon died under a step (or the step failed: the death check says which).
             }
-            // The point is committed during the trigger, so the daemon dies; bounded, not timed.
+            // The point is committed during the trigger, so the daemon dies; bounded, not timed
+            // (a hang guard: 15 s passed on a machine whose cores another job kept busy).
             let death: Death
-            if await first.child.waitForExit(timeout: .seconds(15)) {
+            if await first.child.waitForExit(timeout: .seconds(120)) {
                 let markerPath = directory + "/" + Engine.crashMarkerName
                 let marker = (try? String(contentsOfFile: markerPath, encoding: .utf8)) ?? ""
                 try? FileManager.default.removeItem(atPath: markerPath)

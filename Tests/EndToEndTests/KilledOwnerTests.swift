@@ -29,13 +29,14 @@ struct KilledOwnerTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // The restart hook daemonises a grandchild (setsid: a session and group of its own, so
-        // the daemon's end of the hook's group misses it) and answers YES; then every token
-        // request waits 9 s at mockauth, so the run keeps its servers for minutes.
+        // the daemon's end of the hook's group misses it), waits until the grandchild is in its
+        // own session (the daemon kills the hook's group once it answers), and answers YES; then
+        // every token request waits 9 s at mockauth, so the run keeps its servers for minutes.
         let slowSignIn = RunInterruptTests.slowSignIn
         let flow = #"""
             {"name": "a hook that leaves a daemon", "description": "the restart hook leaves a setsid daemon; then a slow issuer",
              "fixture": "\#(CLI.root)/mocks/fixtures/contoso.json", "app": "\#(CLI.root)/mocks/fixtures/apps/chatr-Info.plist",
-             "restartHook": "setsid sleep 601 </dev/null >/dev/null 2>&1 & exit 0",
+             "restartHook": "setsid sh -c 'echo $$ > \"$COMPLIANCE_STATE_DIRECTORY/hook-daemon\"; exec sleep 601' </dev/null >/dev/null 2>&1 & while [ ! -s \"$COMPLIANCE_STATE_DIRECTORY/hook-daemon\" ]; do sleep 0.05; done; exit 0",
              "steps": [{"do": "signIn", "account": "alice@contoso.com", "password": "Passw0rd!", "scopes": ["api://contoso-chat/Chat.Read"],
                         "expect": {"error": "restart_pending"}},
                        {"do": "appRestarted", "expect": {"status": "Compliant"}},

@@ -27,11 +27,16 @@ import LocalServers
         // depend on reading other processes' environments), or processes carrying the marker.
         let deadline = ContinuousClock.now + .seconds(120)
         var servers: [pid_t] = []
-        while servers.count < 2, run.isRunning, ContinuousClock.now < deadline {
+        // Both programs, not only two processes: each runs under its keeper.
+        let both = { (pids: [pid_t]) in
+            let commands = pids.map(Self.commandLine)
+            return commands.contains { $0.contains("/mockauth ") } && commands.contains { $0.contains("/complianced ") }
+        }
+        while !both(servers), run.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
             servers = Array(Set(Self.children(of: run.pid) + Self.processes(with: marker, besides: run.pid)))
         }
-        try #require(servers.count >= 2, "no servers seen; stdout: \(run.standardOutput.suffix(500))")
+        try #require(both(servers), "no servers seen; stdout: \(run.standardOutput.suffix(500))")
         // The daemon's state directory (its --state-dir), which the run must remove too (its
         // keeper's command line names it too: a set).
         let stateDirectories = Set(servers.compactMap { pid -> String? in
