@@ -47,11 +47,12 @@ run_tests() {
     for folder in "$base"/ctest.*; do
         [ -f "$folder/.owner" ] || continue
         owner="$(cat "$folder/.owner" 2>/dev/null || true)"
+        [[ "$owner" =~ ^[0-9]+\ [0-9]+$ ]] || continue  # not an owner this function wrote
         if [ "$owner" != "$(process_identity "${owner%% *}")" ]; then rm -rf "$folder"; fi
     done
     folder="$(mktemp -d "$base/ctest.XXXXXX")"
     chmod 0711 "$folder"  # as /tmp lets other users reach what a test opens to them (PeerAccessTests)
-    process_identity $$ >"$folder/.owner"
+    process_identity $$ >"$folder/.owner.new" && mv "$folder/.owner.new" "$folder/.owner"  # whole, or not there
     local status=0
     TMPDIR="$folder" swift test --skip-build || status=$?
     rm -rf "$folder"

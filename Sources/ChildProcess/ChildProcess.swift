@@ -66,6 +66,8 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
         } catch {
             throw ChildProcessError(.spawnFailed, "cannot create \(scratch): \(error)")
         }
+        // A supervisor stopped by a signal ends without this object's deinit: the stop removes it.
+        Self.removeOnTermination(scratch)
         var stdinPath = "/dev/null"
         if let input {
             stdinPath = scratch + "/stdin"
@@ -77,7 +79,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
         output = try OutputPipe()
         guard LiveChildren.beginSpawn() else {
             output.abandon()
-            try? FileManager.default.removeItem(atPath: scratch)
+            Self.discardScratch(scratch)
             throw ChildProcessError(.spawnFailed, "not starting \(executable): this process is stopping")
         }
         startedAt = .now
@@ -113,7 +115,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
         } catch {
             _ = LiveChildren.endSpawn(nil)
             output.abandon()
-            try? FileManager.default.removeItem(atPath: scratch)
+            Self.discardScratch(scratch)
             throw error
         }
         output.start(copyingTo: stdoutPath)
@@ -130,7 +132,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
             kill(reapedPID, SIGKILL)  // a keeper that did not end with its program
             _ = waitForExit(deadline: .now + .seconds(2))
         }
-        try? FileManager.default.removeItem(atPath: scratch)
+        Self.discardScratch(scratch)
     }
 
     /// Waits (bounded) for the first complete stdout line; nil if the child closes its stdout
@@ -225,6 +227,13 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
 }
 
 extension ChildProcess {
+    /// Removes a child's scratch directory (its child has ended, or never started) and takes it
+    /// back from a signal's stop (``removeOnTermination(_:)``), which may remove it too.
+    static func discardScratch(_ scratch: String) {
+        _ = LiveChildren.leftovers.withLock { $0.remove(scratch) }
+        try? FileManager.default.removeItem(atPath: scratch)
+    }
+
     /// What a finished command printed and how it ended.
     public struct Completion: Sendable {
         /// The exit code; nil when it was killed (by a signal, or at the timeout).

@@ -16,8 +16,10 @@
 //      them;
 //   5. ends as PROGRAM ended: the same exit status, or killed by the same signal (SIGKILL when
 //      the owner went first).
-// SIGTERM sent to the keeper is passed on to PROGRAM; SIGINT, SIGQUIT and SIGHUP are ignored
-// (a terminal sends them to the whole process group, PROGRAM included).
+// SIGTERM sent to the keeper is passed on to PROGRAM; every other signal that would end it is
+// ignored (a terminal sends SIGINT, SIGQUIT and SIGHUP to the whole process group, PROGRAM
+// included); only SIGKILL ends it early, and then PROGRAM dies with it (its parent-death
+// signal) but what PROGRAM started does not (a cgroup would be needed).
 // It is plain C because everything between fork and exec must be async-signal-safe.
 // Exit status 127: PROGRAM could not be started (said on stderr); 64: usage.
 
@@ -34,10 +36,13 @@
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <limits.h>
 #include <unistd.h>
 
-// The pid's parent, from /proc/PID/stat (field 4, after the command name in parentheses); -1 if gone.
-static pid_t parent_of(pid_t pid) {
+// The pid's parent and state, from /proc/PID/stat (fields 3 and 4, after the command name in
+// parentheses); -1 if gone.
+static pid_t parent_of(pid_t pid, char *state) {
     char path[64], buffer[512];
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
     FILE *file = fopen(path, "re");
@@ -46,16 +51,18 @@ static pid_t parent_of(pid_t pid) {
     fclose(file);
     buffer[count] = 0;
     char *close = strrchr(buffer, ')');
-    char state;
     int parent;
-    if (!close || sscanf(close + 1, " %c %d", &state, &parent) != 2) return -1;
+    if (!close || sscanf(close + 1, " %c %d", state, &parent) != 2) return -1;
     return (pid_t)parent;
 }
 
-// Sends SIGKILL to every live process below this one (by parent links in /proc); returns how many.
+// Stops, then kills (SIGKILL), every live process below this one (by parent links in /proc;
+// zombies are passed through, not counted); returns how many were live. Stopped first, a
+// process cannot fork between this scan and its kill.
 static int kill_descendants(void) {
     enum { limit = 65536 };
     static pid_t pids[limit], parents[limit];
+    static char states[limit], below[limit];
     int count = 0;
     DIR *proc = opendir("/proc");
     if (!proc) return 0;
@@ -64,7 +71,7 @@ static int kill_descendants(void) {
         char *end;
         long pid = strtol(entry->d_name, &end, 10);
         if (*end || pid <= 0) continue;
-        pid_t parent = parent_of((pid_t)pid);
+        pid_t parent = parent_of((pid_t)pid, &states[count]);
         if (parent < 0) continue;
         pids[count] = (pid_t)pid;
         parents[count] = parent;
@@ -72,10 +79,9 @@ static int kill_descendants(void) {
     }
     closedir(proc);
     // Mark descendants: repeat until no new one is found (parents may be listed after children).
-    static char below[limit];
     memset(below, 0, sizeof below);
     pid_t self = getpid();
-    int changed = 1, killed = 0;
+    int changed = 1, live = 0;
     while (changed) {
         changed = 0;
         for (int i = 0; i < count; i++) {
@@ -86,9 +92,12 @@ static int kill_descendants(void) {
         }
     }
     for (int i = 0; i < count; i++) {
-        if (below[i] && kill(pids[i], SIGKILL) == 0) killed++;
+        if (below[i] && states[i] != 'Z' && kill(pids[i], SIGSTOP) == 0) live++;
     }
-    return killed;
+    for (int i = 0; i < count; i++) {
+        if (below[i] && states[i] != 'Z') kill(pids[i], SIGKILL);
+    }
+    return live;
 }
 
 // Reaps every child that has ended; records the program's end when it is among them.
@@ -103,13 +112,23 @@ static void reap(pid_t program, int *program_status, int *program_ended) {
     }
 }
 
-// Kills and reaps everything below this process until nothing is left (bounded: 10 s).
+static double seconds_now(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+// Kills everything below this process until nothing below is alive, then reaps (reaping only
+// then: a zombie holds its process slot, so a fork bomb cannot refill what was freed); bounded
+// at 10 s.
 static void sweep(pid_t program, int *program_status, int *program_ended) {
-    for (int round = 0; round < 10000; round++) {
-        int killed = kill_descendants();
+    double deadline = seconds_now() + 10;
+    while (kill_descendants() > 0 && seconds_now() < deadline) usleep(1000);
+    while (seconds_now() < deadline) {
         reap(program, program_status, program_ended);
         errno = 0;
-        if (killed == 0 && waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD) return;
+        if (waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD) return;
+        kill_descendants();  // orphans reparented here meanwhile
         usleep(1000);
     }
     fprintf(stderr, "child-keeper: processes below pid %d survived SIGKILL for 10 s\n", (int)getpid());
@@ -146,10 +165,10 @@ static int watch_owner(pid_t owner) {
 }
 
 int main(int argc, char **argv) {
-    char *end_owner, *end_fd;
-    long owner_number = argc >= 4 ? strtol(argv[1], &end_owner, 10) : -1;
-    long fd = argc >= 4 ? strtol(argv[2], &end_fd, 10) : -1;
-    if (argc < 4 || *end_owner || owner_number <= 0 || *end_fd || fd < 0) {
+    char *end_owner = "", *end_fd = "";
+    long owner_number = argc >= 4 && argv[1][0] >= '1' && argv[1][0] <= '9' ? strtol(argv[1], &end_owner, 10) : -1;
+    long fd = argc >= 4 && argv[2][0] >= '0' && argv[2][0] <= '9' ? strtol(argv[2], &end_fd, 10) : -1;
+    if (argc < 4 || *end_owner || owner_number <= 0 || owner_number > INT_MAX || *end_fd || fd < 3 || fd > INT_MAX) {
         fprintf(stderr, "usage: child-keeper OWNER FD PROGRAM [ARGUMENT...]\n");
         return 64;
     }
@@ -163,10 +182,14 @@ int main(int argc, char **argv) {
     sigaddset(&watched, SIGCHLD);
     sigaddset(&watched, SIGTERM);
     sigprocmask(SIG_BLOCK, &watched, NULL);
-    signal(SIGINT, SIG_IGN);
-    signal(SIGQUIT, SIG_IGN);
-    signal(SIGHUP, SIG_IGN);
-    signal(SIGPIPE, SIG_IGN);
+    // Nothing but SIGKILL ends the keeper before its program: every other signal that would
+    // end it is ignored (SIGTERM is passed on; faults and stops keep their defaults).
+    for (int number = 1; number < NSIG; number++) {
+        if (number == SIGKILL || number == SIGSTOP || number == SIGCHLD || number == SIGTERM || number == SIGSEGV || number == SIGBUS
+            || number == SIGFPE || number == SIGILL || number == SIGTSTP || number == SIGTTIN || number == SIGTTOU || number == SIGCONT)
+            continue;
+        signal(number, SIG_IGN);
+    }
     int signals = signalfd(-1, &watched, SFD_CLOEXEC);
 
     pid_t keeper = getpid();
@@ -174,10 +197,9 @@ int main(int argc, char **argv) {
     if (program == 0) {
         sigset_t none;
         sigemptyset(&none);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGQUIT, SIG_DFL);
-        signal(SIGHUP, SIG_DFL);
-        signal(SIGPIPE, SIG_DFL);
+        for (int number = 1; number < NSIG; number++) {
+            if (number != SIGKILL && number != SIGSTOP) signal(number, SIG_DFL);
+        }
         sigprocmask(SIG_SETMASK, &none, NULL);
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
         if (getppid() != keeper) _exit(127);  // the keeper died before the line above
