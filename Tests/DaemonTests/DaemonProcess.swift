@@ -12,9 +12,10 @@ final class DaemonProcess: @unchecked Sendable {  // immutable after init
     let readyLine: String
 
     /// Starts the daemon and waits for its ready line. `issuer` replaces `--authority authority`
-    /// (e.g. `["--oidc-issuer", url]`). Outgoing requests may take 30 s: the in-process mock
-    /// shares a loaded test process (a 5 s bound timed discovery out when the whole suite ran
-    /// beside other builds).
+    /// (e.g. `["--oidc-issuer", url]`). Outgoing requests may take 120 s, and so may a control
+    /// call: hang guards, not bounds (the in-process mock shares a loaded test process; 5 s, then
+    /// 30 s timed requests out beside other builds and under ./run.sh test-stress at a load of 20
+    /// to 40, a TLS handshake to the mock among them).
     init(
         stateDirectory: String, authority: String, issuer: [String]? = nil, logLevel: String = "warning", extra: [String] = [],
         environment: [String: String]? = nil
@@ -23,7 +24,7 @@ final class DaemonProcess: @unchecked Sendable {  // immutable after init
         child = try ChildServer("complianced", arguments: [
             "--state-dir", stateDirectory, "--app", DaemonHarness.appsDirectory + "/chatr-Info.plist",
         ] + (issuer ?? ["--authority", authority]) + [
-            "--clock", "virtual", "--test-hooks", "--http-timeout", "30", "--log-level", logLevel,
+            "--clock", "virtual", "--test-hooks", "--http-timeout", "120", "--log-level", logLevel,
         ] + extra, environment: environment)
         guard let line = await child.firstLine(timeout: .seconds(30)) else {
             let stderr = child.stderr
@@ -37,7 +38,7 @@ final class DaemonProcess: @unchecked Sendable {  // immutable after init
         readyLine = line
         var configuration = HTTPClientConfiguration()
         configuration.unixSocketPath = stateDirectory + "/control.sock"
-        configuration.totalTimeout = .seconds(30)
+        configuration.totalTimeout = .seconds(150)
         client = HTTPClient(configuration: configuration)
     }
 
