@@ -38,8 +38,6 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
     public let pid: pid_t
     /// The process this one reaps: the keeper, or the program itself when not contained.
     let reapedPID: pid_t
-    /// True when the program runs under the keeper (``Keeper``).
-    public var isContained: Bool { reapedPID != pid }
     /// The program's path, for messages.
     public let executable: String
     private let scratch: String
@@ -84,20 +82,21 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
         }
         startedAt = .now
         do throws(ChildProcessError) {
-            if let keeper = Keeper.path {
-                let report = try Keeper.reportPipe()
-                let spawned: Result<pid_t, ChildProcessError>
-                do throws(ChildProcessError) {
-                    spawned = .success(try Spawn.run(
-                        executable: executable, arguments: arguments, environment: environmentList, stdin: stdinPath, stdout: output.writeEnd,
-                        stderr: stderrPath, keeper: (keeper, report.theirs)))
-                } catch {
-                    spawned = .failure(error)
-                }
-                close(report.theirs)  // the keeper has its copy
-                defer { close(report.ours) }
-                let keeperPID = try spawned.get()
-                guard let program = Keeper.programPID(from: report.ours, timeout: .seconds(60)) else {
+            // The keeper reports the program's pid on a pipe of its own (its descriptor 3).
+            let keeper = Keeper.path
+            let report = keeper == nil ? nil : try OutputPipe.closeOnExecPipe(for: "the keeper's report")
+            let (stdout, stderr) = (output.writeEnd, stderrPath)
+            let spawned = Result { () throws(ChildProcessError) in
+                try Spawn.run(
+                    executable: executable, arguments: arguments, environment: environmentList, stdin: stdinPath, stdout: stdout,
+                    stderr: stderr, keeper: keeper.map { ($0, report!.write) })
+            }
+            if let report { close(report.write) }  // the keeper has its copy
+            defer { if let report { close(report.read) } }
+            let started = try spawned.get()
+            if let keeper, let report {
+                let keeperPID = started
+                guard let program = Keeper.programPID(from: report.read, timeout: .seconds(60)) else {
                     kill(keeperPID, SIGKILL)
                     var raw: Int32 = 0
                     _ = waitpid(keeperPID, &raw, 0)
@@ -107,10 +106,7 @@ public final class ChildProcess: @unchecked Sendable {  // `pid` and the paths n
                 }
                 (pid, reapedPID) = (program, keeperPID)
             } else {
-                pid = try Spawn.run(
-                    executable: executable, arguments: arguments, environment: environmentList, stdin: stdinPath, stdout: output.writeEnd,
-                    stderr: stderrPath)
-                reapedPID = pid
+                (pid, reapedPID) = (started, started)
             }
         } catch {
             _ = LiveChildren.endSpawn(nil)

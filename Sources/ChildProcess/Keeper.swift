@@ -19,7 +19,7 @@ import Glibc
 /// the start only.
 ///
 /// Without the keeper (not found beside this executable), children are started directly and
-/// are not contained: ``ChildProcess/isContained`` says which.
+/// are not contained (``ChildProcess/keeperPath`` is nil).
 enum Keeper {
     /// The keeper's path: `$COMPLIANCE_CHILD_KEEPER`, else `child-keeper` beside this
     /// executable (the build directory, where the tests run too), else the package's
@@ -43,17 +43,6 @@ enum Keeper {
     static func isExecutableFile(_ path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
-    }
-
-    /// A pipe for the keeper's report of the program's pid: `ours` (the read end) stays here,
-    /// `theirs` becomes the keeper's descriptor 3; both close-on-exec until then.
-    static func reportPipe() throws(ChildProcessError) -> (ours: Int32, theirs: Int32) {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else {
-            throw ChildProcessError(.spawnFailed, "cannot create the keeper's pipe: \(String(cString: strerror(errno)))")
-        }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        return (ends[0], ends[1])
     }
 
     /// Reads the program's pid the keeper writes first ("pid N\n"); nil when the keeper ended

@@ -24,15 +24,18 @@ final class OutputPipe: @unchecked Sendable {  // `state` is behind `lock`; the 
     }
 
     init() throws(ChildProcessError) {
+        (readEnd, writeEnd) = try Self.closeOnExecPipe(for: "stdout")
+    }
+
+    /// A pipe (read end, write end), both close-on-exec at once (glibc's pipe2 is not visible
+    /// to Swift), so other children started meanwhile do not inherit it and hold it open.
+    static func closeOnExecPipe(for purpose: String) throws(ChildProcessError) -> (read: Int32, write: Int32) {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else {
-            throw ChildProcessError(.spawnFailed, "cannot create a pipe for stdout: \(String(cString: strerror(errno)))")
+            throw ChildProcessError(.spawnFailed, "cannot create a pipe for \(purpose): \(String(cString: strerror(errno)))")
         }
-        // Close-on-exec at once (glibc's pipe2 is not visible to Swift), so other children
-        // started meanwhile do not inherit the pipe and hold it open.
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        readEnd = ends[0]
-        writeEnd = ends[1]
+        return (ends[0], ends[1])
     }
 
     /// Closes this process's write end (the child has its copy) and starts draining into `path`.

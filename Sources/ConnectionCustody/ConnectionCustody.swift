@@ -31,9 +31,6 @@ public final class ConnectionCustody: Service, Sendable {
 
     public init() {}
 
-    /// How many connections are held now (set up, not yet handed to a handler).
-    public var heldCount: Int { state.withLock { $0.held.count } }
-
     /// A connection was set up: held until ``release(_:)``; closed at once when the server has stopped.
     func hold(_ value: any ServerChildChannelValue) {
         let late = state.withLock { state -> Bool in
