@@ -11,4 +11,13 @@ public enum ComplianceCore: Sendable {
     public static func declaresProtection(_ capabilities: some Sequence<String>) -> Bool {
         capabilities.contains { $0.lowercased() == protectionCapability }
     }
+
+    /// The client capability that declares the app handles claims challenges (continuous access
+    /// evaluation): resources may refuse its tokens early with `insufficient_claims`.
+    public static let continuousAccessCapability = "cp1"
+
+    /// True when `capabilities` declare `cp1`, ignoring case as Entra does.
+    public static func declaresContinuousAccess(_ capabilities: some Sequence<String>) -> Bool {
+        capabilities.contains { $0.lowercased() == continuousAccessCapability }
+    }
 }

@@ -21,6 +21,9 @@ public enum MAMResponseClassifier {
         case network
         /// HTTP 401 or 403: the service refused the token.
         case unauthorized
+        /// HTTP 401 with a continuous-access-evaluation claims challenge (``BearerChallenge``):
+        /// the claims JSON text to ask the issuer for a new token with.
+        case claimsChallenge(String)
         /// An answer that is not a JSON object.
         case malformed
         /// Any other HTTP status (5xx, 429, another 4xx), with its `Retry-After` (delay-seconds).
@@ -28,6 +31,13 @@ public enum MAMResponseClassifier {
         /// No MAM service is configured to send it to (a store written while one was, resumed
         /// by a daemon started without one).
         case noService
+    }
+
+    /// How a 401 or 403 ended: a claims challenge when a 401's `WWW-Authenticate` carries
+    /// one (``BearerChallenge``), else the plain refusal.
+    public static func refused(status: Int, wwwAuthenticate: String?) -> CallFailure {
+        guard status == 401, let header = wwwAuthenticate, let claims = BearerChallenge.claims(fromWWWAuthenticate: header) else { return .unauthorized }
+        return .claimsChallenge(claims)
     }
 
     /// The machine's step result for a call that got no usable answer: ``classify(_:failure:detail:)``,
@@ -52,10 +62,11 @@ public enum MAMResponseClassifier {
 
     /// The result of a call that got no usable answer; `detail` says what happened.
     public static func classify(_ request: ComplianceMachine.MAMRequest, failure: CallFailure, detail: String) -> ComplianceMachine.MAMResult {
+        if case .claimsChallenge(let claims) = failure { return .claimsChallenge(claims: claims, detail: detail) }
         let status: EnrollmentStatus = switch failure {
         case .network: if case .enroll = request { .enrollmentEndPointNetworkFailure } else { .policyEndPointNetworkFailure }
         case .malformed: .parsingFailure
-        case .unauthorized: .authRequired
+        case .unauthorized, .claimsChallenge: .authRequired
         case .status, .noService: .internalError
         }
         return .failed(status, detail: detail)

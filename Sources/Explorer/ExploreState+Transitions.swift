@@ -47,6 +47,7 @@ extension ExploreState {
                 + (declinable(scopes) ? [.failure(.scopesDeclined)] : [])
         case .callMAM:
             [.normal, .failure(.mamServerError), .failure(.mamUnreachable), .failure(.mamMalformed)]
+                + (universe.claimsChallenges ? [.failure(.claimsChallenge)] : [])
         case .removeTokens, .removeVaultFiles, .encryptPlainFiles:
             [.normal, .failure(.diskFull)]
         case .runAppHook:
@@ -144,6 +145,7 @@ extension ExploreState {
         facts.tokenKeys = world.tokenKeys
         world.facts.strangerTokens = []  // reported once, with this transition
         world.facts.identitiesAtReload = nil
+        world.facts.claimsChallenge = nil  // this transition's alone
         facts.dataKeys = world.vault
         facts.plainDataKeys = world.plainFiles
         facts.dataRead = read
@@ -315,6 +317,10 @@ extension ExploreState {
                 return (.mam(.failed(.policyEndPointNetworkFailure, detail: "unreachable")), fed)
             case .failure(.mamMalformed):
                 return (.mam(.failed(.parsingFailure, detail: "malformed")), fed)
+            case .failure(.claimsChallenge):
+                let claims = #"{"access_token":{"nbf":{"essential":true,"value":"1800000000"}}}"#
+                world.facts.claimsChallenge = .init(account: request.account, claims: claims, refusedToken: request.token)
+                return (.mam(.claimsChallenge(claims: claims, detail: "HTTP 401 insufficient_claims")), fed)
             default:
                 return (.mam(world.mamAnswer(request)), fed)
             }

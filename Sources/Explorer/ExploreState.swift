@@ -169,6 +169,9 @@ public enum Answer: Sendable, Hashable, CustomStringConvertible, Codable {
         case upnReassigned
         /// The person types a wrong password at the sign-in page (AADSTS50126).
         case wrongPassword
+        /// The MAM service refuses the token with a continuous-access-evaluation claims
+        /// challenge (401 `insufficient_claims`): the user's sessions were revoked.
+        case claimsChallenge
 
         public var description: String {
             switch self {
@@ -186,6 +189,7 @@ public enum Answer: Sendable, Hashable, CustomStringConvertible, Codable {
             case .anotherPerson: "signed in as mallory"
             case .upnReassigned: "UPN reassigned"
             case .wrongPassword: "wrong password"
+            case .claimsChallenge: "MAM claims challenge"
             }
         }
     }

@@ -49,6 +49,10 @@ public struct Universe: Sendable, Hashable, Codable {
     /// Whether the app has an identity hook (`identitySwitchRequired`, `addIdentity`): its
     /// Success and Failed are explored.
     public var identityHook = false
+    /// The MAM service may refuse a token with a continuous-access-evaluation claims challenge.
+    public var claimsChallenges = false
+    /// The app's client capabilities (`MSALClientCapabilities`).
+    public var capabilities = [ComplianceCore.protectionCapability]
     /// Whether the service's policy asks the managed identity's PIN (a conditional launch the
     /// user may cancel).
     public var pinRequired = false
@@ -165,6 +169,7 @@ public struct Universe: Sendable, Hashable, Codable {
             signInScopes: [apiScope], hasWipeHook: hasWipeHook, hasRestartHook: restartHook, mamService: mamService, launch: launch,
             multiIdentity: multiIdentity)
         configuration.hasIdentityHook = identityHook
+        configuration.capabilities = capabilities
         return configuration
     }
 
@@ -311,6 +316,27 @@ public struct Universe: Sendable, Hashable, Codable {
             Script("wide: alice signs in twice, josé waits for her slot, the authority moves back, alice leaves", [
                 .command(.signIn("alice")), .command(.signIn("alice")), .command(.signIn("josé-nfc")),
                 .command(.overrideAuthority(nil)), .command(.deregister("alice", wipe: false)),
+            ]),
+        ]
+        return universe
+    }()
+
+    /// An app declaring `cp1` beside `protapp` whose MAM calls the service may refuse with a
+    /// continuous-access-evaluation claims challenge (a revoked session): the call is sent again
+    /// with a token asked of the issuer with the challenge's claims, whose refresh may be refused
+    /// in turn (invalid_grant: the user must sign in). Invariant 24.
+    public static let withContinuousAccess: Universe = {
+        var universe = Universe.standard
+        universe.capabilities = [ComplianceCore.continuousAccessCapability, ComplianceCore.protectionCapability]
+        universe.claimsChallenges = true
+        universe.budget.storageFailures = 0
+        universe.budget.timers = 1
+        universe.scripts = [
+            Script("continuous access: alice remediates at sign-in, asks a token, leaves", [
+                .command(.signIn("alice")), .command(.token("alice")), .command(.deregister("alice", wipe: true)),
+            ]),
+            Script("continuous access: josé registers at sign-in; dave signs in", [
+                .command(.signIn("josé-nfc")), .command(.signIn("dave")),
             ]),
         ]
         return universe

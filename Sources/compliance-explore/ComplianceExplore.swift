@@ -71,6 +71,9 @@ struct ComplianceExplore: ParsableCommand {
     @Flag(name: .customLong("second-issuer"), help: "Explore an app that moves its authority to a second issuer (aadAuthorityUriOverride) and back, with its own scripts.")
     var secondIssuer = false
 
+    @Flag(name: .customLong("continuous-access"), help: "Explore an app declaring cp1 whose MAM calls the service may refuse with a claims challenge (continuous access evaluation), with its own scripts.")
+    var continuousAccess = false
+
     func validate() throws {
         guard (1...1000).contains(depth) else { throw ValidationError("--depth must be 1 to 1000, got \(depth).") }
         if let frontierFullStates, frontierFullStates < 0 { throw ValidationError("--frontier-full-states must be 0 or more, got \(frontierFullStates).") }
@@ -80,8 +83,8 @@ struct ComplianceExplore: ParsableCommand {
             // Checked now, not after a long run that found a violation.
             throw ValidationError("--emit-flow \(emitFlow): \(reason).")
         }
-        if [noMAMService, policyRequired, multiIdentity, restartHook, identityHook, secondIssuer, universe != "standard"].filter({ $0 }).count > 1 {
-            throw ValidationError("give one of --universe wide, --no-mam-service, --policy-required, --multi-identity, --restart-hook, --identity-hook, --second-issuer.")
+        if [noMAMService, policyRequired, multiIdentity, restartHook, identityHook, secondIssuer, continuousAccess, universe != "standard"].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --universe wide, --no-mam-service, --policy-required, --multi-identity, --restart-hook, --identity-hook, --second-issuer, --continuous-access.")
         }
     }
 
@@ -93,6 +96,7 @@ struct ComplianceExplore: ParsableCommand {
             : restartHook ? Universe.withRestartHook
             : identityHook ? Universe.withIdentityHook
             : secondIssuer ? Universe.withSecondIssuer
+            : continuousAccess ? Universe.withContinuousAccess
             : self.universe == "wide" ? Universe.wide : Universe.standard
         if list {
             for (index, script) in universe.scripts.enumerated() {

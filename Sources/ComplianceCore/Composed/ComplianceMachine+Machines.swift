@@ -130,16 +130,12 @@ extension ComplianceMachine {
 
     // MARK: - Allowed accounts
 
-    mutating func runAllowed(_ first: AllowedAccountsStateMachine.Action, now: Instant) {
-        var action = first
-        while true {
-            switch action {
-            case .none, .allowSignIn, .refuseSignIn:
-                return
-            case .signOutAndWipe(let removed):
-                for account in removed { removeAccount(account, reason: .notAllowed, now: now) }
-                return
-            }
+    mutating func runAllowed(_ action: AllowedAccountsStateMachine.Action, now: Instant) {
+        switch action {
+        case .none, .allowSignIn, .refuseSignIn:
+            return
+        case .signOutAndWipe(let removed):
+            for account in removed { removeAccount(account, reason: .notAllowed, now: now) }
         }
     }
 

@@ -19,11 +19,19 @@ extension ComplianceMachine {
             default: return
             }
             guard volatile.currentStep[intent] == step else {
-                reportLate(intent, answer, now: now)
+                reportLate(intent, answer.challengeRefused(retried: false), now: now)
                 return
             }
             volatile.currentStep[intent] = nil
-            mamCallEnded(intent, answer, now: now)
+            if case .claimsChallenge(let claims, _) = answer, retriesClaimsChallenge(intent) {
+                // Continuous access evaluation: the service refused the token with the claims
+                // it needs. A cp1 app asks the issuer again with them, past the cache, and
+                // sends the call once more with what it gets (MSAL's silent call with claims).
+                volatile.claimsRetried.insert(intent)
+                startMAMCall(intent, claimsChallenge: claims, now: now)
+                return
+            }
+            mamCallEnded(intent, answer.challengeRefused(retried: volatile.claimsRetried.contains(intent)), now: now)
         case .wipe(let account, let wipeStep):
             guard volatile.wipeStep[account] == step else { return }
             volatile.wipeStep[account] = nil
@@ -90,6 +98,7 @@ extension ComplianceMachine {
 
     /// A MAM call (its token included) ended for `intent`.
     mutating func mamCallEnded(_ intent: Intent, _ answer: MAMResult, now: Instant) {
+        volatile.claimsRetried.remove(intent)
         let account = intent.account
         switch intent {
         case .registrationEnroll:
@@ -209,5 +218,26 @@ extension ComplianceMachine {
         default:
             volatile.stalledWipes[account] = "the \(step) step got an answer of another kind"
         }
+    }
+}
+
+extension ComplianceMachine {
+    /// True when a claims challenge to `intent`'s call is answered by asking the issuer again:
+    /// the app declares `cp1` (it handles claims challenges, so resources send it them) and
+    /// the call is not already the retry of one.
+    func retriesClaimsChallenge(_ intent: Intent) -> Bool {
+        ComplianceCore.declaresContinuousAccess(configuration.capabilities) && !volatile.claimsRetried.contains(intent)
+    }
+}
+
+extension ComplianceMachine.MAMResult {
+    /// A claims challenge that is not retried, as the failure it stands for: 203 AuthRequired
+    /// (the token was refused), saying why it was not asked for again.
+    func challengeRefused(retried: Bool) -> Self {
+        guard case .claimsChallenge(_, let detail) = self else { return self }
+        let why = retried
+            ? "the MAM service refused even the token asked for with its claims challenge"
+            : "the MAM service refused the token with a claims challenge, which only an app declaring cp1 answers"
+        return .failed(.authRequired, detail: [detail, why].compactMap { $0 }.joined(separator: "; "))
     }
 }

@@ -52,6 +52,16 @@ extension ComplianceMachine {
         case checkIn(AccountID)
         case unenroll(AccountID)
 
+        /// The notification its answer ends in (invariant 6), if any.
+        var notificationKind: ComplianceInvariants.NotificationKind? {
+            switch self {
+            case .remediationEnroll, .remediationPolicy, .registrationEnroll: .enrollment
+            case .checkIn: .policy
+            case .unenroll: .unenroll
+            case .remediationReport: nil
+            }
+        }
+
         var account: AccountID {
             switch self {
             case .remediationEnroll(let account), .remediationPolicy(let account), .remediationReport(let account),
@@ -159,6 +169,9 @@ extension ComplianceMachine {
         var outstanding: [StepID: Outstanding] = [:]
         /// The step each intent waits for now (an older step's result is late).
         var currentStep: [Intent: StepID] = [:]
+        /// Intents whose MAM call is being sent again after a claims challenge, with a token
+        /// asked for with its claims: a second challenge for the call is not retried.
+        var claimsRetried: Set<Intent> = []
         /// The step each account's wipe waits for now.
         var wipeStep: [AccountID: StepID] = [:]
         /// The token request each purpose waits for now.
@@ -209,7 +222,7 @@ extension ComplianceMachine {
 
         public static func == (lhs: Volatile, rhs: Volatile) -> Bool {
             lhs.nextStep == rhs.nextStep && lhs.tokenRequests == rhs.tokenRequests && lhs.outstanding == rhs.outstanding
-                && lhs.currentStep == rhs.currentStep && lhs.wipeStep == rhs.wipeStep && lhs.currentRequest == rhs.currentRequest
+                && lhs.currentStep == rhs.currentStep && lhs.claimsRetried == rhs.claimsRetried && lhs.wipeStep == rhs.wipeStep && lhs.currentRequest == rhs.currentRequest
                 && lhs.stalledWipes == rhs.stalledWipes && lhs.waiters == rhs.waiters && lhs.remediationWaiters == rhs.remediationWaiters
                 && lhs.remediationInteraction == rhs.remediationInteraction && lhs.held == rhs.held && lhs.ready == rhs.ready
                 && lhs.awaitingPersist == rhs.awaitingPersist && lhs.reprotection == rhs.reprotection && lhs.holds == rhs.holds
@@ -226,6 +239,7 @@ extension ComplianceMachine {
             hasher.combine(tokenRequests)
             hasher.combine(outstanding)
             hasher.combine(currentStep)
+            hasher.combine(claimsRetried)
             hasher.combine(wipeStep)
             hasher.combine(currentRequest)
             hasher.combine(stalledWipes)

@@ -8,7 +8,8 @@ extension ComplianceMachine {
     /// With `prompt` (the caller carries credentials) the request goes to the issuer's sign-in
     /// at once, never to the cache.
     mutating func startTokenRequest(
-        _ account: AccountID, scopes: [String], interaction: Ticket?, prompt: Bool = false, purpose: TokenPurpose, now: Instant
+        _ account: AccountID, scopes: [String], interaction: Ticket?, prompt: Bool = false, claimsChallenge: String? = nil, purpose: TokenPurpose,
+        now: Instant
     ) {
         let id = newStep()
         volatile.currentRequest[purpose] = id
@@ -20,8 +21,8 @@ extension ComplianceMachine {
             return
         }
         var machine = TokenAcquisitionStateMachine(request: .init(
-            account: account, scopes: scopes, capabilities: configuration.capabilities, allowInteraction: interaction != nil,
-            prompt: prompt))
+            account: account, scopes: scopes, capabilities: configuration.capabilities, claimsChallenge: claimsChallenge,
+            allowInteraction: interaction != nil, prompt: prompt))
         let action = machine.start()
         volatile.tokenRequests[id] = TokenRequest(machine: machine, purpose: purpose, interaction: interaction, environment: tokenEnvironment)
         runToken(id, action, now: now)
@@ -216,10 +217,14 @@ extension ComplianceMachine {
 
     // MARK: - MAM calls
 
-    /// A MAM call for `intent`: a silent MAM-service token first, then the call.
-    mutating func startMAMCall(_ intent: Intent, now: Instant) {
+    /// A MAM call for `intent`: a silent MAM-service token first, then the call. With
+    /// `claimsChallenge` (the service's CAE challenge to the last token) the token is asked
+    /// of the issuer with those claims, never read from the cache.
+    mutating func startMAMCall(_ intent: Intent, claimsChallenge: String? = nil, now: Instant) {
         volatile.currentStep[intent] = nil
-        startTokenRequest(intent.account, scopes: [RemediationStateMachine.mamScope], interaction: nil, purpose: .mamCall(intent), now: now)
+        startTokenRequest(
+            intent.account, scopes: [RemediationStateMachine.mamScope], interaction: nil, claimsChallenge: claimsChallenge, purpose: .mamCall(intent),
+            now: now)
     }
 
     /// The request an intent sends, built from what the account's record holds.

@@ -75,6 +75,13 @@ extension ComplianceMachine {
             }
         }
 
+        /// The MAM-resource token the call is sent with.
+        public var token: SecretToken {
+            switch self {
+            case .enroll(_, let token), .checkIn(_, _, _, let token), .unenroll(_, _, let token), .reportCompliance(_, _, _, let token): token
+            }
+        }
+
         public var description: String {
             switch self {
             case .enroll(let account, _): "enroll \(account.upn)"
@@ -256,6 +263,10 @@ extension ComplianceMachine {
         case complianceReported
         /// The call failed: the status it maps to (201, 205, 206, 212, 213, 225, …) and why.
         case failed(EnrollmentStatus, detail: String?)
+        /// The service refused the token with a continuous-access-evaluation claims challenge
+        /// (HTTP 401 `insufficient_claims`): the claims JSON text it demands. A `cp1` app asks
+        /// the issuer again with them, once per call; otherwise it is 203 AuthRequired.
+        case claimsChallenge(claims: String, detail: String?)
     }
 
     /// The end of a token request, as the app sees it.

@@ -192,7 +192,7 @@ extension Engine {
             let failure: MAMResponseClassifier.CallFailure = switch error.code {
             case .network: .network
             case .malformed: .malformed
-            case .unauthorized: .unauthorized
+            case .unauthorized: MAMResponseClassifier.refused(status: error.httpStatus ?? 401, wwwAuthenticate: error.wwwAuthenticate)
             default: .status(error.httpStatus ?? 0, retryAfterSeconds: error.retryAfterSeconds)
             }
             return MAMResponseClassifier.stepResult(request, failure: failure, detail: error.message)

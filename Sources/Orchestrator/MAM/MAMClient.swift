@@ -75,7 +75,11 @@ public struct MAMReply: Sendable, Hashable {
     init(response: HTTPClientResponse, operation: String) throws(MAMClientError) {
         let status = response.status
         if status == 401 || status == 403 {
-            throw MAMClientError(.unauthorized, "the MAM service refused the token for \(operation) (HTTP \(status))", operation: operation, httpStatus: status)
+            let challenge = response.headers["WWW-Authenticate"]
+            let error = challenge.flatMap { $0.contains("insufficient_claims") ? " (insufficient_claims: continuous access evaluation)" : nil } ?? ""
+            throw MAMClientError(
+                .unauthorized, "the MAM service refused the token for \(operation) (HTTP \(status))\(error)", operation: operation, httpStatus: status,
+                wwwAuthenticate: challenge)
         }
         guard status == 200 else {
             let seconds = response.retryAfter().map { Int($0.components.seconds) }

@@ -26,10 +26,17 @@ public struct MAMClientError: Error, Sendable, Hashable, CustomStringConvertible
     public let httpStatus: Int?
     /// From `Retry-After`, when the service sent one.
     public let retryAfterSeconds: Int?
+    /// The `WWW-Authenticate` of a refused token (401), when the service sent one: a
+    /// continuous-access-evaluation claims challenge is read from it in the core.
+    public let wwwAuthenticate: String?
     public let transport: HTTPClientError?
 
-    public init(_ code: Code, _ message: String, operation: String, httpStatus: Int? = nil, retryAfterSeconds: Int? = nil, transport: HTTPClientError? = nil) {
+    public init(
+        _ code: Code, _ message: String, operation: String, httpStatus: Int? = nil, retryAfterSeconds: Int? = nil, wwwAuthenticate: String? = nil,
+        transport: HTTPClientError? = nil
+    ) {
         self.code = code
+        self.wwwAuthenticate = wwwAuthenticate
         self.message = message
         self.operation = operation
         self.httpStatus = httpStatus
