@@ -54,6 +54,22 @@ struct ContinuousAccessTests {
         }
     }
 
+    @Test("a token issued at once after a revocation passes: the clock moves past the revocation's second")
+    func sameSecond() async throws {
+        try await TestSupport.withRouterApp { client, state in
+            let (_, before) = try await client.passwordToken("bob@contoso.com", scope: TestSupport.mamScope, claims: Self.cp1)
+            let old = try #require(before["access_token"]?.stringValue)
+            #expect(try await client.sendJSON("/_admin/users/bob@contoso.com/revoke-refresh-tokens").0 == .ok)
+            let revokedAt = try #require(state.sessionsRevokedAt(upn: "bob@contoso.com"))
+            #expect(state.now().timeIntervalSince1970 >= revokedAt.timeIntervalSince1970.rounded(.down) + 1, "the clock is past the revocation's second")
+            #expect(try await Self.userinfo(client, old).status == .unauthorized, "a token of the revocation's second is refused")
+            let (_, after) = try await client.passwordToken("bob@contoso.com", scope: TestSupport.mamScope, claims: Self.cp1)
+            let fresh = try #require(after["access_token"]?.stringValue)
+            #expect(try await Self.userinfo(client, fresh).status == .ok, "a token asked for right after the revocation passes")
+            #expect(try await client.sendJSON("/mam/v1/enroll", [:], bearer: fresh).0 == .ok)
+        }
+    }
+
     @Test("a disabled user's cp1 token gets insufficient_claims")
     func disabled() async throws {
         try await TestSupport.withRouterApp { client, state in

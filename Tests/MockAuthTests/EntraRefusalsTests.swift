@@ -47,6 +47,28 @@ struct EntraRefusalsTests {
             #expect(implicit["status"] == 208)
         }
     }
+
+    @Test("another app's token neither checks in, reports nor unenrolls an app's enrollment (213); its own app's does")
+    func enrollmentAnswersItsOwnAppOnly() async throws {
+        try await TestSupport.withRouterApp { client, state in
+            let (_, chatr) = try await client.passwordToken("bob@contoso.com", scope: TestSupport.mamScope)
+            let own = try #require(chatr["access_token"]?.stringValue)
+            let (_, gov) = try await client.postForm("/contoso.com/oauth2/v2.0/token", [
+                ("grant_type", "password"), ("client_id", "chatr-gov"), ("username", "bob@contoso.com"), ("password", "Passw0rd!"),
+                ("scope", TestSupport.mamScope),
+            ])
+            let other = try #require(gov["access_token"]?.stringValue, "\(gov)")
+            let (_, enrolled) = try await client.sendJSON("/mam/v1/enroll", [:], bearer: own)
+            let id = try #require(enrolled["enrollmentId"]?.stringValue)
+            for route in ["report-compliance", "checkin", "unenroll"] {
+                let (status, answer) = try await client.sendJSON("/mam/v1/\(route)", ["enrollmentId": .string(id)], bearer: other)
+                #expect(status == .ok && answer["status"] == 213, "\(route) with chatr-gov's token: \(answer)")
+            }
+            #expect(state.enrollments.count == 1, "the enrollment is still there")
+            let (_, report) = try await client.sendJSON("/mam/v1/report-compliance", ["enrollmentId": .string(id)], bearer: own)
+            #expect(report["complianceStatus"] == 0, "\(report)")
+        }
+    }
 }
 
 extension EntraRefusalsTests {

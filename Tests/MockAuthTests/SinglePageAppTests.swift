@@ -50,4 +50,25 @@ struct SinglePageAppTests {
             #expect(expired["error_codes"] == [700084], "\(expired)")
         }
     }
+
+    @Test("a refresh token redeemed for an SPA's keeps the first one's 24 hours")
+    func refreshTokenCarriesOverItsEnd() async throws {
+        try await TestSupport.withRouterApp { client, state in
+            let signIn = try await Browser(client: client).signIn(query: CrossOriginTests.spaQuery(), login: "bob@contoso.com")
+            let code = try #require(try Browser.redirectParameters(signIn)["code"])
+            let (status, tokens) = try await Self.crossOrigin(client, CrossOriginTests.redeem(code))
+            try #require(status == .ok, "\(tokens)")
+            func refresh(_ token: String) -> [(String, String)] {
+                [("grant_type", "refresh_token"), ("client_id", "chatr-spa"), ("refresh_token", token), ("scope", TestSupport.chatScope)]
+            }
+            state.advanceClock(seconds: 23 * 3600)
+            let (renewedStatus, renewed) = try await Self.crossOrigin(client, refresh(try #require(tokens["refresh_token"]?.stringValue)))
+            try #require(renewedStatus == .ok, "\(renewed)")
+            let second = try #require(renewed["refresh_token"]?.stringValue)
+            state.advanceClock(seconds: 2 * 3600)
+            let (expiredStatus, expired) = try await Self.crossOrigin(client, refresh(second))
+            #expect(expiredStatus == .badRequest, "the second refresh token ends when the first did")
+            #expect(expired["error_codes"] == [700084], "\(expired)")
+        }
+    }
 }

@@ -92,7 +92,7 @@ extension Issuer {
         let scopes = form["scope"] == nil ? grant.scopes : try ScopeParser.parse(form["scope"], apis: directory.apis)
         return try issueUserTokens(
             user: user, client: client, scopes: scopes, capabilities: Issuer.capabilities(fromClaims: form["claims"]),
-            nonce: nil, form: form, head: head, directory: directory)
+            nonce: nil, form: form, head: head, directory: directory, spaEnd: grant.isSPA ? grant.expiresAt : nil)
     }
 
     /// `grant_type=password` (ROPC).

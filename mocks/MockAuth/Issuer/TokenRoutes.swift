@@ -147,11 +147,12 @@ extension Issuer {
     }
 
     /// The common tail of every user grant: CA evaluation, then tokens. `caClientId` is the app
-    /// whose compliance CA checks when it is not `client` (on-behalf-of: the user's client app).
+    /// whose compliance CA checks when it is not `client` (on-behalf-of: the user's client app);
+    /// `spaEnd` the end of the SPA refresh token a refresh redeemed, which its successor keeps.
     func issueUserTokens(
         user: Fixtures.User, client: Fixtures.ClientApp, scopes: ScopeRequest, capabilities: [String],
         nonce: String?, form: FormParameters, head: HTTPRequest, directory: Fixtures, authTime: Date? = nil,
-        caClientId: String? = nil
+        caClientId: String? = nil, spaEnd: Date? = nil
     ) throws -> JSONValue {
         // Dynamic consent: only an interactive sign-in (authorize, the device page) consents.
         let missing = state.missingConsent(upn: user.upn, clientId: client.clientId, scopes: scopes)
@@ -168,7 +169,8 @@ extension Issuer {
             key: key, issuer: issuerURL(base: baseURL(head), tenantId: tenantId),
             tenantId: tenantId, now: state.now(), lifetime: directory.lifetimes.nextAccessTokenLifetime())
         let refreshToken = scopes.oidcScopes.contains("offline_access")
-            ? state.issueRefreshToken(upn: user.upn, clientId: client.clientId, scopes: scopes, spa: head.headerFields[.origin] != nil) : nil
+            ? state.issueRefreshToken(
+                upn: user.upn, clientId: client.clientId, scopes: scopes, spa: head.headerFields[.origin] != nil, spaEnd: spaEnd) : nil
         logger.debug(
             "user tokens issued",
             metadata: ["user.upn": "\(user.upn)", "client.id": "\(client.clientId)", "token.scope": "\(scopes.responseScope)"])

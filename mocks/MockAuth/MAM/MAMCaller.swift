@@ -9,9 +9,15 @@ struct MAMCaller: Sendable {
 
     static let resource = "https://msmamservice.api.application"
 
+    /// The (user, app) the token acts for: an enrollment answers only its own app's tokens,
+    /// as one app's token enrolls only that app.
+    var account: AccountApp { AccountApp(upn: upn, appId: appId) }
+
     /// Verifies `Authorization: Bearer …`: our signature, audience the MAM resource, not expired,
     /// a user (delegated) token of this tenant.
-    static func authenticate(_ request: Request, issuer: Issuer) async throws(MAMError) -> MAMCaller {
+    /// The user is noted in the request log (`note`) once the token names one, also when
+    /// continuous access evaluation then refuses it.
+    static func authenticate(_ request: Request, issuer: Issuer, note: RequestNotes? = nil) async throws(MAMError) -> MAMCaller {
         guard let header = request.headers[.authorization] else {
             throw .unauthorized("The request has no Authorization header; send a bearer token for \(resource).")
         }
@@ -38,6 +44,7 @@ struct MAMCaller: Sendable {
         guard claims["tid"]?.stringValue == tenantId else {
             throw .unauthorized("The bearer token was issued for another tenant.")
         }
+        note?.record(user: user.upn.lowercased())
         if let challenge = ContinuousAccess.challenge(for: claims, user: user, state: issuer.state) {
             throw .insufficientClaims(challenge)
         }

@@ -47,8 +47,7 @@ struct MAMService: Sendable {
         _ operation: (MAMCaller, JSONObject, Fixtures) async throws -> JSONValue
     ) async throws -> (Response, Int64?) {
         var request = request
-        let caller = try await MAMCaller.authenticate(request, issuer: issuer)
-        context.note.record(user: caller.upn)
+        let caller = try await MAMCaller.authenticate(request, issuer: issuer, note: context.note)
         let body = try await request.jsonObjectBody()
         let result = try await operation(caller, body, state.directory)
         logger.debug("mam request", metadata: ["user.upn": "\(caller.upn)", "mam.status": "\(result["status"] ?? .null)"])
@@ -60,7 +59,8 @@ struct MAMService: Sendable {
         .object(JSONObject([("status", .int(Int64(status.code))), ("statusName", .string(status.name))] + details))
     }
 
-    /// `213 AppNotEnrolled` for enrollment `id`: unknown, another user's, or removed meanwhile.
+    /// `213 AppNotEnrolled` for enrollment `id`: unknown, another user's or another app's (a token
+    /// acts for its own app only), or removed meanwhile.
     static func notEnrolled(_ id: String) -> JSONValue {
         reply(.appNotEnrolled, [("enrollmentId", .string(id))])
     }
@@ -115,7 +115,7 @@ struct MAMService: Sendable {
         let givenVersion = try Self.policyVersion(body)  // checked before the enrollment is looked up
         let base: [(String, JSONValue)] = [("enrollmentId", .string(id))]
         let enrollment: Enrollment
-        switch state.checkInLookup(id: id, upn: caller.upn) {
+        switch state.checkInLookup(id: id, account: caller.account) {
         case .notEnrolled:
             return Self.notEnrolled(id)
         case .wipe(let wiped):
@@ -139,7 +139,7 @@ struct MAMService: Sendable {
     /// `POST /mam/v1/unenroll` `{"enrollmentId"}` → 104 or 213.
     func unenroll(_ caller: MAMCaller, _ body: JSONObject, _ directory: Fixtures) throws -> JSONValue {
         let id = try enrollmentId(body)
-        guard let enrollment = state.enrollment(id: id), enrollment.account.upn == caller.upn else {
+        guard let enrollment = state.enrollment(id: id), enrollment.account == caller.account else {
             return Self.notEnrolled(id)
         }
         state.removeEnrollment(id: id)
@@ -162,7 +162,7 @@ struct MAMService: Sendable {
         // The body is checked before the enrollment is looked up, as at check-in.
         if let value = body["compliant"], value.boolValue == nil { throw MAMError.badRequest("'compliant' must be a boolean.") }
         let givenVersion = try Self.policyVersion(body)
-        guard let enrollment = state.enrollment(id: id), enrollment.account.upn == caller.upn else {
+        guard let enrollment = state.enrollment(id: id), enrollment.account == caller.account else {
             return Self.notEnrolled(id)
         }
         let policy = directory.mamPolicy

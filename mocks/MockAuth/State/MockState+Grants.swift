@@ -38,15 +38,17 @@ extension MockState {
     }
 
     /// Stores a new refresh token for (user, client). An SPA's (`spa`: issued cross-origin)
-    /// lives 24 hours at most, as Entra's do, whatever the fixture's lifetime.
-    func issueRefreshToken(upn: String, clientId: String, scopes: ScopeRequest, spa: Bool = false) -> String {
+    /// lives 24 hours at most, as Entra's do, whatever the fixture's lifetime; one redeemed
+    /// for it by a refresh keeps the first one's end (`spaEnd`): "additional refresh tokens
+    /// acquired using the initial refresh token carry over that expiration time".
+    func issueRefreshToken(upn: String, clientId: String, scopes: ScopeRequest, spa: Bool = false, spaEnd: Date? = nil) -> String {
         let token = "mock-rt." + Base64URL.randomToken(bytes: 48)
         locked { state in
             let lifetime = state.directory.lifetimes.refreshToken
+            var expiresAt = state.now().addingTimeInterval(TimeInterval(spa ? min(lifetime, Self.spaRefreshTokenSeconds) : lifetime))
+            if spa, let spaEnd { expiresAt = min(expiresAt, spaEnd) }
             state.refreshTokens[token] = RefreshTokenGrant(
-                clientId: clientId, upn: upn.lowercased(), scopes: scopes,
-                expiresAt: state.now().addingTimeInterval(TimeInterval(spa ? min(lifetime, Self.spaRefreshTokenSeconds) : lifetime)),
-                isSPA: spa)
+                clientId: clientId, upn: upn.lowercased(), scopes: scopes, expiresAt: expiresAt, isSPA: spa)
         }
         return token
     }
@@ -69,14 +71,22 @@ extension MockState {
     ///
     /// Revocation means revocation (issue 41 point 4): it also ends the user's browser
     /// sessions (no silent sign-in from a cookie) and invalidates the authorization codes
-    /// issued to the user before it (AADSTS50173 when redeemed).
+    /// issued to the user before it (AADSTS50173 when redeemed). The clock moves on to the
+    /// next whole second, so that tokens issued after it have a later `iat`.
     public func revokeRefreshTokens(upn: String) -> Int {
         let upn = upn.lowercased()
         return locked { state in
             let keys = state.refreshTokens.filter { $0.value.upn == upn && !$0.value.revoked }.map(\.key)
             for key in keys { state.refreshTokens[key]?.revoked = true }
             state.sessions = state.sessions.filter { $0.value.upn != upn }
-            state.sessionsRevokedAt[upn] = state.now()
+            let revokedAt = state.now()
+            state.sessionsRevokedAt[upn] = revokedAt
+            // Tokens carry `iat` in whole seconds, and continuous access evaluation refuses a
+            // token of the revocation's second (it may be older than the revocation). So that a
+            // token issued after the revocation is never of that second, the clock moves on to
+            // the next whole second (less than a second forward; it only ever moves forward).
+            let second = revokedAt.timeIntervalSince1970.rounded(.down)
+            state.clockOffset += second + 1 - revokedAt.timeIntervalSince1970
             for (code, grant) in state.authorizationCodes where grant.upn.lowercased() == upn {
                 state.authorizationCodes[code]?.revoked = true
             }

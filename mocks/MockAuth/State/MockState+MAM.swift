@@ -83,9 +83,9 @@ extension MockState {
     /// leaves the queue and the enrollment goes in the same locked step as the lookup, so of
     /// concurrent check-ins of one enrollment exactly one gets the wipe and the others find
     /// no enrollment (none is answered with the policy of an enrollment already wiped).
-    func checkInLookup(id: String, upn: String) -> CheckInLookup {
+    func checkInLookup(id: String, account: AccountApp) -> CheckInLookup {
         locked { state in
-            guard let enrollment = state.enrollments[id], enrollment.account.upn == upn else { return .notEnrolled }
+            guard let enrollment = state.enrollments[id], enrollment.account == account else { return .notEnrolled }
             guard state.pendingWipes.remove(enrollment.account) != nil else { return .enrolled(enrollment) }
             state.removeEnrollment(id: id)
             return .wipe(enrollment)
