@@ -93,6 +93,30 @@ struct FixtureCheckTests {
         #expect(error.message == "unknown key 'upm' (closest known: 'upn', which is required)")
     }
 
+    @Test("the same id twice, an empty policy and a number past its range are refused at the member", arguments: [
+        (["clients", "1", "clientId"], JSONValue.string("CHATR"), "$.clients[1]", "clientId 'CHATR' appears twice (also at [0])"),
+        (["users", "1", "objectId"], .string("00000000-0000-0000-0000-00000000a11c"), "$.users[1]", "objectId '00000000-0000-0000-0000-00000000a11c' appears twice (also at [0])"),
+        (["mamPolicy", "appIds"], ["chatr", "chatr"], "$.mamPolicy.appIds[1]", "app 'chatr' appears twice (also at [0])"),
+        (["mamPolicy", "appIds"], [], "$.mamPolicy.appIds", "names no app, so the policy applies to none"),
+        (["mamPolicy", "version"], .int(9_223_372_036_854_775_807), "$.mamPolicy.version", "must be a whole number from 1 to 1000000000"),
+        (["lifetimes", "accessTokenSeconds"], .int(1_000_000_001), "$.lifetimes.accessTokenSeconds", "must be a whole number from 1 to 1000000000"),
+    ] as [([String], JSONValue, String, String)])
+    func duplicatesAndRanges(path: [String], value: JSONValue, at place: String, message: String) throws {
+        var document = JSONValue.object(try Self.contoso())
+        if path.first == "users" {
+            // The first user's object id, given to the second.
+            let first = try #require(document["users"]?[0]?["objectId"]?.stringValue)
+            document = Self.edit(document, path, set: .string(first.uppercased()))
+            let error = try #require(Self.refusal(document))
+            #expect(error.path == place && error.message.lowercased().hasPrefix("objectid '\(first.lowercased())' appears twice (also at [0])"), "\(error)")
+            return
+        }
+        if path.first == "lifetimes", document["lifetimes"] == nil { document = Self.edit(document, ["lifetimes"], set: [:]) }
+        let error = try #require(Self.refusal(Self.edit(document, path, set: value)))
+        #expect(error.path == place, "\(error)")
+        #expect(error.message.hasPrefix(message), "\(error)")
+    }
+
     @Test("a policy app that is no client is refused with the clients")
     func policyNamingNoClient() throws {
         let document = Self.edit(.object(try Self.contoso()), ["mamPolicy", "appIds"], set: ["chatr", "chatrr"])

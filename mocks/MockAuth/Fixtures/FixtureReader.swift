@@ -35,7 +35,7 @@ final class FixtureReader {
 
     /// The member `key`, or nil when absent (recorded as known either way).
     func optionalMember(_ key: String) -> FixtureReader? {
-        known.append(key)
+        if !known.contains(key) { known.append(key) }
         return value[key].map { FixtureReader(value: $0, path: "\(path).\(key)") }
     }
 
@@ -79,11 +79,13 @@ final class FixtureReader {
         return flag
     }
 
-    /// A whole number of at least `minimum` (1 unless said), or nil when absent.
-    func optionalInt(_ key: String, minimum: Int = 1) throws -> Int? {
+    /// A whole number from `minimum` to `maximum` (by default a billion: lifetimes to some 31
+    /// years, versions and counts far past any test's, and never near an overflow when the mock
+    /// adds them to a time or counts on).
+    func optionalInt(_ key: String, minimum: Int = 1, maximum: Int = 1_000_000_000) throws -> Int? {
         guard let child = optionalMember(key) else { return nil }
-        guard let number = child.value.intValue, number >= minimum else {
-            throw FixtureError(path: child.path, message: "must be a whole number of at least \(minimum), found \(child.found)")
+        guard let number = child.value.intValue, number >= minimum, number <= maximum else {
+            throw FixtureError(path: child.path, message: "must be a whole number from \(minimum) to \(maximum), found \(child.found)")
         }
         return Int(number)
     }

@@ -13,8 +13,14 @@ public struct FixtureError: Error, Sendable, Hashable, CustomStringConvertible {
 extension Fixtures {
     /// Reads and validates a fixture file (a leading UTF-8 byte-order mark is skipped).
     public static func load(path: String) throws -> Fixtures {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FixtureError(path: path, message: "cannot read the file")
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            let reason = !exists ? "no such file" : isDirectory.boolValue ? "it is a folder, not a file" : String(describing: (error as NSError).localizedDescription)
+            throw FixtureError(path: path, message: "cannot read the file: \(reason)")
         }
         let value: JSONValue
         do {
@@ -53,11 +59,33 @@ extension Fixtures {
         if let duplicate = Dictionary(grouping: users, by: { $0.upn.lowercased() }).first(where: { $0.value.count > 1 }) {
             throw FixtureError(path: "$.users", message: "UPN '\(duplicate.key)' appears twice")
         }
+        try Self.unique(users.map(\.objectId), at: "$.users", "objectId")
+        try Self.unique(clients.map(\.clientId), at: "$.clients", "clientId")
+        try Self.unique(apis.map(\.resource), at: "$.apis", "resource")
+        try Self.unique(apis.compactMap(\.appId), at: "$.apis", "appId")
+        try Self.unique(mamPolicy.appIds, at: "$.mamPolicy.appIds", "app")
         let clientIds = clients.map(\.clientId)
+        if mamPolicy.appIds.isEmpty {
+            throw FixtureError(
+                path: "$.mamPolicy.appIds",
+                message: "names no app, so the policy applies to none: list your app's client id (clients: \(clientIds.joined(separator: ", ")))")
+        }
         for (index, appId) in mamPolicy.appIds.enumerated() where !clientIds.contains(appId) {
             throw FixtureError(
                 path: "$.mamPolicy.appIds[\(index)]",
                 message: "'\(appId)' names no client (\(ClosestName.hint(appId, among: clientIds))clients: \(clientIds.joined(separator: ", ")))")
+        }
+    }
+
+    /// Refuses a `what` that appears twice among `values` (ignoring case: client ids, object ids
+    /// and resources are case-insensitive at Entra), naming the second's index.
+    private static func unique(_ values: [String], at path: String, _ what: String) throws {
+        var seen: [String: Int] = [:]
+        for (index, value) in values.enumerated() {
+            if let first = seen[value.lowercased()] {
+                throw FixtureError(path: "\(path)[\(index)]", message: "\(what) '\(value)' appears twice (also at [\(first)])")
+            }
+            seen[value.lowercased()] = index
         }
     }
 }
