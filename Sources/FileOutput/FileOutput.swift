@@ -7,7 +7,8 @@ import Foundation
 ///   the target. The target keeps its permissions and, where the process may, its owner (else
 ///   it loses any setuid/setgid bit); a symbolic link stays a link (its target is replaced); a
 ///   hard link is split.
-/// - A new file is created owner-only (0600).
+/// - A new file is created owner-only (0600), or, for a report meant for other readers (a CI
+///   artifact: `shared`), with the mode the umask leaves (0644 under the usual 022).
 /// - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`: the process's own descriptor
 ///   is written (an appended log stays appended, a pipe gets the bytes).
 /// - A device, FIFO or socket is written in place, never replaced.
@@ -18,14 +19,14 @@ import Foundation
 /// leave the temporary file (`.NAME.….tmp`) beside the target; the target is untouched.
 public enum FileOutput {
     /// Writes `bytes` to `path`; nil once written, else why it could not be.
-    public static func write(_ bytes: [UInt8], to path: String) -> String? {
-        write([(bytes: bytes, path: path)])?.reason
+    public static func write(_ bytes: [UInt8], to path: String, shared: Bool = false) -> String? {
+        write([(bytes: bytes, path: path)], shared: shared)?.reason
     }
 
     /// Writes each file, all or nothing as far as the system allows: every replacement is
     /// staged (written and synced to its temporary file) before the first rename, so a failure
     /// while staging changes none of them. Returns the first failure's path and reason.
-    public static func write(_ files: [(bytes: [UInt8], path: String)]) -> (path: String, reason: String)? {
+    public static func write(_ files: [(bytes: [UInt8], path: String)], shared: Bool = false) -> (path: String, reason: String)? {
         var staged: [(temporary: String, target: String, path: String)] = []
         func discard() { for item in staged { unlink(item.temporary) } }
         var inPlace: [(bytes: [UInt8], target: Target, path: String)] = []
@@ -37,7 +38,7 @@ public enum FileOutput {
             }
             switch target {
             case .replace(let file, let info):
-                switch stage(bytes, beside: file, like: info) {
+                switch stage(bytes, beside: file, like: info, shared: shared) {
                 case .failure(let reason): discard(); return (path, reason.text)
                 case .success(let temporary): staged.append((temporary, file, path))
                 }
@@ -54,6 +55,13 @@ public enum FileOutput {
             if let reason = writeInPlace(bytes, target) { return (path, reason) }
         }
         return nil
+    }
+
+    /// The process's umask (read by setting it and back: the system has no other way).
+    private static func currentUmask() -> mode_t {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
     }
 
     /// Why `path` could not be written, checked without writing (for a command to refuse its
@@ -125,15 +133,15 @@ public enum FileOutput {
     }
 
     /// Writes `bytes` to a new temporary file beside `path` with the mode (and, where allowed,
-    /// owner) of `original`; returns the temporary file.
-    private static func stage(_ bytes: [UInt8], beside path: String, like original: stat?) -> Result<String, Reason> {
+    /// owner) of `original`, or a new file's mode; returns the temporary file.
+    private static func stage(_ bytes: [UInt8], beside path: String, like original: stat?, shared: Bool) -> Result<String, Reason> {
         let url = URL(fileURLWithPath: path)
         let name = String(url.lastPathComponent.utf8.prefix(100)) ?? "output"
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return .failure(Reason(String(cString: strerror(errno)))) }
-        var mode: mode_t = 0o600
+        var mode: mode_t = shared ? 0o666 & ~currentUmask() : 0o600
         if let original {
             mode = original.st_mode & 0o7777
             if original.st_uid != geteuid() || original.st_gid != getegid(), fchown(descriptor, original.st_uid, original.st_gid) != 0 {

@@ -124,7 +124,7 @@ import Testing
             let shell = """
                 "$CTL" sign-in alice@contoso.com --device-code --timeout 120 --scope api://contoso-chat/Chat.Read --state-dir "$DIR" > "$OUT" &
                 pid=$!
-                "$SCRIPT" "$URL" alice@contoso.com "$OUT" "$pid"
+                "$SCRIPT" "$URL" alice@contoso.com "$OUT" "$pid" "${CERT:-}"
                 wait "$pid"
                 """
             let environment = ProcessInfo.processInfo.environment.merging([

@@ -70,6 +70,36 @@ import Testing
         #expect(odd["results"] == [])
     }
 
+    /// A run that stops at an invalid flow file (65) still writes a report, replacing an old
+    /// one: one `<error>` testcase per invalid file, so that a CI reporter shows the failure.
+    /// A new report is readable by others as the umask allows (a CI artifact), not owner-only.
+    @Test func invalidFlowFilesAreErrorTestcasesInAReadableReport() async throws {
+        let python = try await PythonVenv.python("junitparser-venv", packages: [Self.junitparser], module: "junitparser")
+        let directory = NSTemporaryDirectory() + "junit-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let report = directory + "/report.xml"
+        try Data("<old stale=\"1\"/>".utf8).write(to: URL(fileURLWithPath: report))
+        try Data([0x7B, 0xFF, 0x7D]).write(to: URL(fileURLWithPath: directory + "/bad.json"))
+        let result = try await CLI.run(["run", CLI.root + "/flows/seed-mam-ca-always-applied.json", directory + "/bad.json", "--junit", report])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(!result.stdout.contains("▶"), "a flow ran: \(result.stdout)")
+        let parsed = try await Command.run(python, [Self.reader, report], timeout: .seconds(60))
+        #expect(parsed.status == 0, "junitparser: \(parsed.stderr)")
+        let xml = try JSONValue.parse(parsed.stdout)
+        #expect(xml["tests"] == 1 && xml["errors"] == 1 && xml["failures"] == 0, "\(xml)")
+        let testcase = try #require(xml["suites"]?[0]?["cases"]?[0])
+        #expect(testcase["name"] == "bad.json", "\(testcase)")
+        #expect(testcase["results"]?[0]?["kind"] == "Error", "\(testcase)")
+        #expect(testcase["results"]?[0]?["message"]?.stringValue?.contains("not valid JSON") == true, "\(testcase)")
+
+        let fresh = directory + "/fresh.xml"
+        let shell = "umask 022 && exec \"$0\" run \"$1\" --junit \"$2\" >/dev/null 2>&1; exit 0"
+        _ = try await Command.run("/bin/sh", ["-c", shell, ChildServer.executable("compliancectl"), directory + "/bad.json", fresh], timeout: .seconds(60))
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: fresh)[.posixPermissions] as? Int)
+        #expect(mode == 0o644, "a new report is 0\(String(mode, radix: 8)) under umask 022")
+    }
+
     @Test func anUnwritableReportIsRefusedBeforeAnyFlowRuns() async throws {
         let result = try await CLI.run(["run", CLI.root + "/flows/seed-mam-ca-always-applied.json", "--junit", "/nonexistent-dir/report.xml"])
         #expect(result.status == 74)

@@ -11,16 +11,24 @@
 #   CO_APP         the app's Info.plist, for flows that name no "app"
 #   CO_FLOWS       flow files or directories, separated by spaces or new lines
 #   CO_TLS         true: https with a self-signed certificate (its file is the ca-file output)
-#   CO_JUNIT       where the JUnit XML report goes
+#   CO_JUNIT       where the JUnit XML report goes (its folder is made when missing)
 #   CO_WORK        where the mock's files go (default: RUNNER_TEMP or a new folder in /tmp)
 # Outputs (to $GITHUB_OUTPUT when set, and to $GITHUB_ENV as MOCKAUTH_URL, MOCKAUTH_CA_FILE,
 # MOCKAUTH_AUTHORITY; always printed): mock-url, authority, ca-file, junit, mock-pid.
 # Exit status: compliancectl run's (0 every flow passed, 1 a flow failed, 65 an invalid flow
-# file or fixture), or 1 when the package cannot be installed or mockauth does not start.
+# file or fixture), or 1 when the package cannot be installed or mockauth does not start;
+# 143 or 130 when stopped by SIGTERM or SIGINT, which also stop the run and mockauth.
 set -euo pipefail
 
 say() { echo "compliance-action: $*"; }
 fail() { echo "compliance-action: error: $*" >&2; exit 1; }
+
+# What the script started, ended when it is stopped (a cancelled job): nothing outlives it then.
+children=()
+# shellcheck disable=SC2317 # called from the traps
+stop_children() { for pid in "${children[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done; }
+trap 'stop_children; exit 143' TERM
+trap 'stop_children; exit 130' INT
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -30,13 +38,17 @@ fixture="${CO_FIXTURE:?set the fixture input: the tenant fixture of the app (JSO
 flows="${CO_FLOWS:?set the flows input: the flow files or folders of the app}"
 [ -r "$fixture" ] || fail "cannot read the fixture '$fixture'"
 [ -z "${CO_APP:-}" ] || [ -r "$CO_APP" ] || fail "cannot read the app profile '$CO_APP'"
-case "${CO_TLS:-false}" in true | false) ;; *) fail "tls must be true or false, not '${CO_TLS}'" ;; esac
+tls="$(tr '[:upper:]' '[:lower:]' <<<"${CO_TLS:-false}")"
+case "$tls" in true | false) ;; *) fail "tls must be true or false, not '${CO_TLS}'" ;; esac
 work="${CO_WORK:-}"
 [ -n "$work" ] || work="$(mktemp -d "${RUNNER_TEMP:-/tmp}/compliance-action.XXXXXX")"
 mkdir -p "$work"
 junit="${CO_JUNIT:-compliance-junit.xml}"
+# A fresh checkout has no reports/ folder (git keeps no empty folder): make the report's.
+mkdir -p "$(dirname "$junit")" || fail "cannot make the folder of the JUnit report '$junit'"
 
-# The release's .deb and SHA256SUMS, checked, when no .deb is given.
+# The release's .deb and SHA256SUMS, checked, when no .deb is given. Its one line of stdout
+# is the .deb's path: everything else it says goes to stderr.
 download() {
     local version="${CO_VERSION:-${CO_ACTION_REF:-}}"
     version="${version#v}"
@@ -44,10 +56,10 @@ download() {
     local repository="${CO_REPOSITORY:?set the repository input (OWNER/NAME) that publishes the releases}"
     local base="https://github.com/$repository/releases/download/v$version"
     local file="compliance-orchestrator_${version}-1_amd64.deb"
-    command -v curl >/dev/null || { apt_get update -qq && apt_get install -y -qq --no-install-recommends curl ca-certificates >/dev/null; }
-    say "downloading $base/$file"
-    curl -fsSL --retry 3 -o "$work/$file" "$base/$file"
-    curl -fsSL --retry 3 -o "$work/SHA256SUMS" "$base/SHA256SUMS"
+    command -v curl >/dev/null || { apt_get update -qq && apt_get install -y -qq --no-install-recommends curl ca-certificates; } >&2
+    say "downloading $base/$file" >&2
+    curl -fsSL --retry 3 -o "$work/$file" "$base/$file" || fail "cannot download $base/$file: is v$version a release of $repository?"
+    curl -fsSL --retry 3 -o "$work/SHA256SUMS" "$base/SHA256SUMS" || fail "cannot download $base/SHA256SUMS"
     (cd "$work" && sha256sum -c --ignore-missing --strict SHA256SUMS) >&2 || fail "$file does not match the release's SHA256SUMS"
     echo "$work/$file"
 }
@@ -73,13 +85,14 @@ tenant="$(sed -n 's/.*: ok: tenant \([^ ]*\) (.*/\1/p' <<<"$checked")"
 
 tls_args=()
 ca_file=""
-if [ "${CO_TLS:-false}" = true ]; then
+if [ "$tls" = true ]; then
     tls_args=(--tls-self-signed "$work/tls")
     ca_file="$work/tls/cert.pem"
 fi
 # Left running for the job's later steps (the app's own tests); the runner ends it with the job.
 setsid mockauth serve --port 0 --fixtures "$fixture" "${tls_args[@]}" >"$work/mockauth.out" 2>"$work/mockauth.log" </dev/null &
 mock_pid=$!
+children+=("$mock_pid")
 url=""
 for _ in $(seq 1 300); do
     url="$(sed -n 's/^listening on //p' "$work/mockauth.out" | head -1)"
@@ -106,7 +119,11 @@ run_args=(--authority "$authority" --junit "$junit")
 [ -z "$ca_file" ] || run_args+=(--ca-file "$ca_file")
 [ -z "${CO_APP:-}" ] || run_args+=(--app "$CO_APP")
 status=0
+# In the background, so that a SIGTERM or SIGINT to this script reaches the run at once.
 # shellcheck disable=SC2086 # the flows input is a list of paths, split on white space
-compliancectl run $flows "${run_args[@]}" || status=$?
-say "JUnit report: $junit"
+compliancectl run $flows "${run_args[@]}" &
+run_pid=$!
+children+=("$run_pid")
+wait "$run_pid" || status=$?
+if [ -s "$junit" ]; then say "JUnit report: $junit"; else say "no JUnit report was written ($junit)"; fi
 exit "$status"

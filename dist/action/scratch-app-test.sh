@@ -36,7 +36,7 @@ status=0
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
     CO_DEB="/tmp/$(basename "$deb")" CO_FIXTURE=compliance/tenant.json CO_APP=App/Info.plist CO_FLOWS=compliance/flows \
     CO_TLS=true CO_JUNIT=reports/compliance-junit.xml CO_WORK=/tmp/action GITHUB_OUTPUT=/tmp/github-output \
-    sh -c "cd $app && mkdir -p reports && exec $action/dist/action/run.sh" 2>&1 \
+    sh -c "cd $app && exec $action/dist/action/run.sh" 2>&1 \
     | while IFS= read -r line; do printf '%s %s\n' "$((($(date +%s%N) - start_ns) / 1000000))" "$line"; done >"$root/tmp/action.log" \
     || status=$?
 mock_pid="$(sed -n 's/^mock-pid=//p' "$root/tmp/github-output" 2>/dev/null || true)"

@@ -121,9 +121,11 @@ struct RunCommand: AsyncParsableCommand {
             flows = try FlowSuite.load(try FlowSuite.files(paths), parameters: try parameterValues(), defaults: defaults).get()
         } catch let error as FlowError {
             report([error])
+            writeInvalidReport([error])
             throw Exit.dataError
         } catch let errors as FlowLoadErrors {
             report(errors.errors)
+            writeInvalidReport(errors.errors)
             throw Exit.dataError
         }
         // Flows made only of web checks start no server, so they need neither executable.
@@ -152,7 +154,7 @@ struct RunCommand: AsyncParsableCommand {
         printer.finish(results)
         if let junit {
             let report = JUnitReport.xml(results, started: started, seconds: Date().timeIntervalSince(started))
-            try OutputFile.write(Array(report.utf8), to: junit)
+            try OutputFile.write(Array(report.utf8), to: junit, shared: true)
         }
         // Stopped by a signal: its handler ends this process by that signal, after the servers.
         await ChildProcess.awaitTerminationIfStopping()
@@ -187,6 +189,14 @@ struct RunCommand: AsyncParsableCommand {
             (\(shown)); flows are written for a fresh daemon, so some expectations may not hold. For a \
             clean run, start complianced on an empty --state-dir, or leave out --socket.
             """)
+    }
+
+    /// With --junit, the invalid files as error testcases: a CI reporter must not show an old
+    /// report, or none, for a run that did not start.
+    private func writeInvalidReport(_ errors: [FlowError]) {
+        guard let junit else { return }
+        // A file that cannot be written is named on stderr; the exit stays the invalid flow's 65.
+        try? OutputFile.write(Array(JUnitReport.invalid(errors, paths: paths, started: Date()).utf8), to: junit, shared: true)
     }
 
     private func report(_ errors: [FlowError]) {

@@ -26,6 +26,31 @@ enum JUnitReport {
         return lines.joined(separator: "\n")
     }
 
+    /// The report of a run that stopped before any flow ran because flow files are invalid
+    /// (exit 65): one testcase per invalid file with `<error type="invalid flow">`, so that a CI
+    /// reporter shows the run as failed (never an old report, nor none). An empty list (no flow
+    /// files were found) is one error testcase for the paths.
+    static func invalid(_ errors: [FlowError], paths: [String], started: Date) -> String {
+        let cases: [(file: String, message: String)] = errors.isEmpty
+            ? [(paths.joined(separator: " "), "no flow files were found in \(paths.joined(separator: " "))")]
+            : errors.map { ($0.file, $0.description) }
+        let counts = "tests=\"\(cases.count)\" failures=\"0\" errors=\"\(cases.count)\""
+        var lines = [
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+            "<testsuites name=\"compliancectl run\" \(counts) time=\"0.000\">",
+            "  <testsuite name=\"compliancectl run\" \(counts) skipped=\"0\" time=\"0.000\" timestamp=\"\(Self.timestamp(started))\">",
+        ]
+        for (file, message) in cases {
+            lines.append(
+                "    <testcase classname=\"\(attribute(classname(file)))\" name=\"\(attribute((file as NSString).lastPathComponent))\" "
+                    + "file=\"\(attribute(file))\" time=\"0.000\">")
+            lines.append("      <error message=\"\(attribute(message))\" type=\"invalid flow\">\(text(message))</error>")
+            lines.append("    </testcase>")
+        }
+        lines += ["  </testsuite>", "</testsuites>", ""]
+        return lines.joined(separator: "\n")
+    }
+
     static func testcase(_ result: FlowResult) -> [String] {
         let head = "    <testcase classname=\"\(attribute(classname(result.file)))\" name=\"\(attribute(result.name))\" "
             + "file=\"\(attribute(result.file))\" time=\"\(time(Double(result.milliseconds) / 1000))\">"
