@@ -12,14 +12,23 @@ public enum PythonVenv {
         try await Creations.shared.python(name) { try await create(name, packages: packages, module: module) }
     }
 
-    /// One creation per virtualenv name in this process.
+    /// One creation per virtualenv name in this process, and one at a time: six suites that
+    /// each made theirs at once on a busy machine ran `python3 -m venv` past its time (a clean
+    /// clone's CI run beside other work), where one after another each takes seconds.
     private actor Creations {
         static let shared = Creations()
         private var running: [String: Task<String, any Error>] = [:]
+        /// The last creation queued: the next waits for it.
+        private var last: Task<Void, Never>?
 
         func python(_ name: String, _ make: @escaping @Sendable () async throws -> String) async throws -> String {
             if let task = running[name] { return try await task.value }
-            let task = Task { try await make() }
+            let previous = last
+            let task = Task {
+                await previous?.value
+                return try await make()
+            }
+            last = Task { _ = try? await task.value }
             running[name] = task
             do {
                 return try await task.value
@@ -44,8 +53,10 @@ public enum PythonVenv {
             let checked = try await Command.run(python, ["-c", check], timeout: .seconds(30))
             if checked.status == 0 { return python }
         }
-        let created = try await Command.run("/usr/bin/python3", ["-m", "venv", "--clear", venv], timeout: .seconds(120))
-        guard created.status == 0 else { throw Failure("python3 -m venv failed: \(created.stderr)") }
+        let created = try await Command.run("/usr/bin/python3", ["-m", "venv", "--clear", venv], timeout: .seconds(300))
+        guard created.status == 0 else {
+            throw Failure("python3 -m venv \(venv) failed (timed out: \(created.timedOut), status \(created.status)): \(created.stderr)")
+        }
         let installed = try await Command.run(
             python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"] + packages, timeout: .seconds(300))
         guard installed.status == 0 else {

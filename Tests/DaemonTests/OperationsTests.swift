@@ -15,11 +15,11 @@ import Testing
                     stateDirectory: directory, authority: mock.authority,
                     environment: ProcessInfo.processInfo.environment.merging(
                         ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000"]) { _, new in new })
-                let ready = await notify.waitFor("READY=1", timeout: .seconds(10))
+                let ready = await notify.waitFor("READY=1", timeout: .seconds(60))  // hang guards: a busy machine starts slowly
                 let pid = daemon.child.child.pid
                 #expect(ready?.contains("MAINPID=\(pid)") == true, "READY=1 names the daemon: \(ready ?? "nothing")")
                 // WatchdogSec=0.4 s: a WATCHDOG=1 every 0.2 s while it serves.
-                #expect(await notify.waitFor("WATCHDOG=1", timeout: .seconds(10)) != nil)
+                #expect(await notify.waitFor("WATCHDOG=1", timeout: .seconds(60)) != nil)
                 kill(pid, SIGTERM)
                 #expect(await notify.waitFor("STOPPING=1", timeout: .seconds(60)) != nil)  // a hang guard: the first minute of a full run is busy
                 #expect(await daemon.child.waitForExit(timeout: .seconds(30)))

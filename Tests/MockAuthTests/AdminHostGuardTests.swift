@@ -11,7 +11,7 @@ import LocalServers
 struct AdminHostGuardTests {
     static func curl(_ arguments: [String]) async throws -> String {
         try await Command.run(
-            "/usr/bin/curl", ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}"] + arguments, timeout: .seconds(20)).stdout
+            "/usr/bin/curl", ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}"] + arguments, timeout: .seconds(90)).stdout
     }
 
     @Test("a foreign Host is refused on every admin route; the server's own names pass")

@@ -81,7 +81,7 @@ struct LiveFaultTests {
     /// A request still held when the server stops is released by the stop (a graceful
     /// shutdown waits for every request): the stop ends, the request is answered. The time
     /// limit only stops a hung test.
-    @Test("the server's stop releases a held request", .timeLimit(.minutes(2)))
+    @Test("the server's stop releases a held request", .timeLimit(.minutes(5)))
     func stopReleasesAHeldRequest() async throws {
         let request = try await LiveServer.run(https: false) { server in
             _ = try server.state.addFault(JSONObject([("route", "keys"), ("action", "hold")]))
