@@ -102,6 +102,7 @@ import Testing
                 #expect(record["message"]?.stringValue == "listening on unix:\(directory)/control.sock")
                 var configuration = HTTPClientConfiguration()
                 configuration.unixSocketPath = directory + "/control.sock"
+                configuration.totalTimeout = .seconds(150)  // a hang guard: a sign-in on a busy machine took over 30 s
                 let control = HTTPClient(configuration: configuration)
                 let request: JSONValue = [
                     "account": "alice@contoso.com", "scopes": ["api://contoso-chat/Chat.Read"], "user": ["action": "signIn", "password": "Passw0rd!"],

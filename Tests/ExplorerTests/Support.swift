@@ -67,8 +67,15 @@ func enrolledSnapshot(_ account: AccountID) -> JSONValue {
 /// not hold a thread of the cooperative pool (two on this machine) for its whole run: while
 /// the suite runs in parallel, the in-process servers of other suites, whose handlers run on
 /// that pool, keep answering (they timed out when two explorations held both threads).
+/// The thread runs at nice 10 (Linux keeps a nice value per thread, and the exploration's
+/// worker threads inherit it): on a machine whose cores the run keeps busy (load 25 in a
+/// clean clone's CI run), the servers' event loops in this process, and the programs the other
+/// suites start, go first, and an exploration only takes longer.
 func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(returning: body()) }
+        Thread.detachNewThread {
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)  // 0: the calling thread, on Linux
+            continuation.resume(returning: body())
+        }
     }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import MockAuth
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import Synchronization
 
@@ -13,7 +14,11 @@ import Synchronization
 /// `pinnedHTTP1`): its accept loop and handlers never wait for a thread of Swift's cooperative
 /// pool, which the whole test process shares (2 threads here) and which other suites' blocking
 /// work can hold (``LocalServerBlockedPoolTests``). Unpinned, one of 64 concurrent echo requests
-/// once got no byte in 30 s during a full run.
+/// once got no byte in 30 s during a full run. Pinned to NIO's shared group it happened again
+/// (a clean clone's CI run, load 25): that group's two loops also serve every in-process mock
+/// of the other suites, whose handlers (token signing, page rendering, in a debug build) run on
+/// those loops, so a connection on a loop with a long queue waits behind them. Each run has an
+/// event loop of its own.
 enum LocalServer {
     static func run<T: Sendable>(
         address: BindAddress = .hostname("127.0.0.1", port: 0),
@@ -22,11 +27,14 @@ enum LocalServer {
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let slowAnswers = Gate()
         let custody = ConnectionCustody()  // a stop under load never traps
+        let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { loop.shutdownGracefully { _ in } }  // after the server has stopped
         let app = LoopPinnedApplication(base: Application(
             router: makeRouter(slowAnswers: slowAnswers),
             server: .pinnedHTTP1(custody: custody),
             configuration: .init(address: address), services: [custody],
             onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
+            eventLoopGroupProvider: .shared(loop),
             logger: Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() })
         ))
         let serviceGroup = ServiceGroup(services: [app], logger: app.logger)

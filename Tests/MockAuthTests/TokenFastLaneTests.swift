@@ -18,9 +18,9 @@ struct TokenFastLaneTests {
     static func post(
         _ server: LiveServer.Running, _ form: String, headers: [String] = [], tenant: String = "contoso.com"
     ) async throws -> (Int, Set<String>, JSONValue, [String: String]) {
-        let arguments = ["-sS", "--max-time", "10", "-D", "-", "-X", "POST", "--data-binary", form]
+        let arguments = ["-sS", "--max-time", "60", "-D", "-", "-X", "POST", "--data-binary", form]
             + headers.flatMap { ["-H", $0] } + [server.url + "/\(tenant)/oauth2/v2.0/token"]
-        let result = try await Command.run("/usr/bin/curl", arguments, timeout: .seconds(20))
+        let result = try await Command.run("/usr/bin/curl", arguments, timeout: .seconds(90))  // hang guards
         try #require(result.status == 0, "curl: \(result.stderr)")
         let parts = result.stdout.components(separatedBy: "\r\n\r\n")
         let headLines = parts[0].components(separatedBy: "\r\n")
