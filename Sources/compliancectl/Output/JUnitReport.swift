@@ -15,14 +15,17 @@ enum JUnitReport {
     static func xml(_ results: [FlowResult], started: Date, seconds: Double) -> String {
         let failures = results.filter { $0.setupError == nil && !$0.passed }.count
         let errors = results.filter { $0.setupError != nil }.count
-        let counts = "tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\""
-        var lines = [
+        return document(tests: results.count, failures: failures, errors: errors, seconds: seconds, started: started, results.flatMap(testcase))
+    }
+
+    /// The `<testsuites>`/`<testsuite>` document around `testcases` (their lines).
+    static func document(tests: Int, failures: Int, errors: Int, seconds: Double, started: Date, _ testcases: [String]) -> String {
+        let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\""
+        let lines = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
             "<testsuites name=\"compliancectl run\" \(counts) time=\"\(Self.time(seconds))\">",
             "  <testsuite name=\"compliancectl run\" \(counts) skipped=\"0\" time=\"\(Self.time(seconds))\" timestamp=\"\(Self.timestamp(started))\">",
-        ]
-        for result in results { lines += testcase(result) }
-        lines += ["  </testsuite>", "</testsuites>", ""]
+        ] + testcases + ["  </testsuite>", "</testsuites>", ""]
         return lines.joined(separator: "\n")
     }
 
@@ -34,21 +37,15 @@ enum JUnitReport {
         let cases: [(file: String, message: String)] = errors.isEmpty
             ? [(paths.joined(separator: " "), "no flow files were found in \(paths.joined(separator: " "))")]
             : errors.map { ($0.file, $0.description) }
-        let counts = "tests=\"\(cases.count)\" failures=\"0\" errors=\"\(cases.count)\""
-        var lines = [
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-            "<testsuites name=\"compliancectl run\" \(counts) time=\"0.000\">",
-            "  <testsuite name=\"compliancectl run\" \(counts) skipped=\"0\" time=\"0.000\" timestamp=\"\(Self.timestamp(started))\">",
-        ]
-        for (file, message) in cases {
-            lines.append(
+        let testcases = cases.flatMap { file, message in
+            [
                 "    <testcase classname=\"\(attribute(classname(file)))\" name=\"\(attribute((file as NSString).lastPathComponent))\" "
-                    + "file=\"\(attribute(file))\" time=\"0.000\">")
-            lines.append("      <error message=\"\(attribute(message))\" type=\"invalid flow\">\(text(message))</error>")
-            lines.append("    </testcase>")
+                    + "file=\"\(attribute(file))\" time=\"0.000\">",
+                "      <error message=\"\(attribute(message))\" type=\"invalid flow\">\(text(message))</error>",
+                "    </testcase>",
+            ]
         }
-        lines += ["  </testsuite>", "</testsuites>", ""]
-        return lines.joined(separator: "\n")
+        return document(tests: cases.count, failures: 0, errors: cases.count, seconds: 0, started: started, testcases)
     }
 
     static func testcase(_ result: FlowResult) -> [String] {
